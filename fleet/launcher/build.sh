@@ -1,0 +1,13 @@
+#!/bin/sh
+# Builds fleet/launcher/build/codecell-launcher. Idempotent; silent on success.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out="$here/build"
+mkdir -p "$out"
+CC=${CC:-cc}
+# shellcheck disable=SC2086
+$CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE ${CFLAGS:-} \
+	-o "$out/codecell-launcher.tmp" \
+	"$here/main.c" "$here/status.c" "$here/namespaces.c" "$here/mounts.c" \
+	"$here/cgroups.c" "$here/rlimits.c" "$here/privileges.c" "$here/seccomp.c" "$here/init.c"
+mv -f "$out/codecell-launcher.tmp" "$out/codecell-launcher"

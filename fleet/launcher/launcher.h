@@ -1,0 +1,174 @@
+/* codecell-launcher: shared declarations. See PROTOCOL.md for the contract. */
+#ifndef CODECELL_LAUNCHER_H
+#define CODECELL_LAUNCHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#define STATUS_FD 3
+#define CONTROL_FD 4
+
+/* Control names of PROTOCOL.md, in the order of control_names[] (status.c). */
+enum control {
+	CTL_PID_NAMESPACE,
+	CTL_MOUNT_NAMESPACE,
+	CTL_NETWORK_NAMESPACE,
+	CTL_IPC_NAMESPACE,
+	CTL_UTS_NAMESPACE,
+	CTL_CGROUP,
+	CTL_ROOT_FILESYSTEM,
+	CTL_PROC,
+	CTL_DEV,
+	CTL_WORK_DIR,
+	CTL_TMP,
+	CTL_RLIMITS,
+	CTL_UID_GID,
+	CTL_CAPABILITIES,
+	CTL_NO_NEW_PRIVILEGES,
+	CTL_SECCOMP,
+	CTL_ENVIRONMENT,
+	CTL_EXEC,
+	CTL__COUNT
+};
+
+/* The first failure of a set-up pipeline. The program child sends it to init
+ * through the exec pipe in one write (it is smaller than PIPE_BUF). */
+struct failure {
+	int control;
+	int err;
+	int n_ok; /* program child only: program-side controls applied before it */
+	char msg[200];
+};
+
+struct bind_ro {
+	const char *host;
+	const char *path; /* absolute path inside the sandbox */
+	int tree_fd;      /* detached read-only clone of the host tree (init) */
+	int is_dir;
+};
+
+struct symlink_ent {
+	const char *target;
+	const char *path;
+};
+
+struct copy_in {
+	const char *host;
+	const char *name;
+	mode_t mode;
+	int fd; /* host file, opened by init before the root is assembled */
+};
+
+struct bind_in {
+	const char *host;
+	const char *name;
+	int tree_fd;
+	int is_dir;
+};
+
+struct copy_out {
+	const char *name;
+	const char *host;
+	uint64_t max;
+	int fd; /* host file, created by the launcher before clone */
+};
+
+struct rlimit_ent {
+	int resource;
+	rlim_t value;
+};
+
+struct config {
+	uid_t uid;
+	gid_t gid;
+	const char *hostname;
+	const char *netns_path;
+	int netns_fd; /* -1: a new network namespace is created by clone */
+
+	const char **cgroup_paths;
+	int *cgroup_fds;
+	size_t n_cgroups;
+
+	struct bind_ro *binds;
+	size_t n_binds;
+	struct symlink_ent *symlinks;
+	size_t n_symlinks;
+	uint64_t box_size;
+	uint64_t tmp_size;
+	struct copy_in *copy_ins;
+	size_t n_copy_ins;
+	struct bind_in *bind_ins;
+	size_t n_bind_ins;
+	struct copy_out *copy_outs;
+	size_t n_copy_outs;
+	struct rlimit_ent *rlimits;
+	size_t n_rlimits;
+
+	char **envp; /* NULL-terminated, exactly the --env entries */
+	size_t n_env;
+	const char *cwd;
+	char **argv; /* NULL-terminated */
+
+	int launcher_pidfd; /* lets init notice a launcher that died before PDEATHSIG */
+
+	/* init-side state */
+	int root_fd; /* O_PATH of the new root while it is assembled */
+	int box_fd;  /* O_PATH|O_DIRECTORY of /box, kept for copy-outs */
+	int tmp_fd;  /* O_PATH|O_DIRECTORY of /tmp, kept for the fsize walk */
+};
+
+/* status.c */
+extern struct failure g_failure;
+const char *control_name(int control);
+int fail(enum control control, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void status_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void status_applied(enum control control);
+void status_fail(const struct failure *f);
+void status_flush(void);
+
+/* namespaces.c (init) */
+int ns_check_pid(struct config *c);
+int ns_mount_private(struct config *c);
+int ns_join_net(struct config *c);
+int ns_ipc(struct config *c);
+int ns_uts(struct config *c);
+
+/* mounts.c (init) */
+int mounts_open_sources(struct config *c);
+int mounts_root(struct config *c);
+int mounts_box(struct config *c);
+int mounts_tmp(struct config *c);
+int mounts_dev(struct config *c);
+int mounts_fill_box(struct config *c);
+int mounts_binds(struct config *c);
+int mounts_symlinks(struct config *c);
+int mounts_pivot(struct config *c);
+int mounts_proc(struct config *c);
+int mounts_seal(struct config *c);
+int valid_name(const char *name);
+int valid_sandbox_path(const char *path);
+int copy_fd(int in, int out, uint64_t len, uint64_t *copied);
+
+/* cgroups.c (program child) */
+int cgroups_join(const struct config *c);
+
+/* rlimits.c (program child) */
+int rlimit_resource(const char *name);
+int rlimits_apply(const struct config *c);
+rlim_t rlimits_fsize(const struct config *c); /* RLIM_INFINITY when not given */
+
+/* privileges.c (program child) */
+int privileges_drop_caps_bounding(void);
+int privileges_set_ids(const struct config *c);
+int privileges_clear_caps(void);
+int privileges_no_new_privs(void);
+
+/* seccomp.c (program child) */
+int seccomp_install(void);
+
+/* init.c */
+__attribute__((noreturn)) void init_main(struct config *c);
+
+#endif

@@ -1,0 +1,53 @@
+/* Program child: resource limits (soft = hard), set while still root. */
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "launcher.h"
+
+static const struct {
+	const char *name;
+	int resource;
+} table[] = {
+	{"cpu", RLIMIT_CPU},       {"fsize", RLIMIT_FSIZE}, {"core", RLIMIT_CORE}, {"nofile", RLIMIT_NOFILE},
+	{"stack", RLIMIT_STACK},   {"nproc", RLIMIT_NPROC}, {"as", RLIMIT_AS},
+};
+
+int rlimit_resource(const char *name)
+{
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i].name, name))
+			return table[i].resource;
+	return -1;
+}
+
+static const char *rlimit_name(int resource)
+{
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (table[i].resource == resource)
+			return table[i].name;
+	return "?";
+}
+
+/* RLIMIT_CORE is 0 unless --rlimit core=N says otherwise. */
+int rlimits_apply(const struct config *c)
+{
+	struct rlimit zero = {0, 0};
+	if (setrlimit(RLIMIT_CORE, &zero) < 0)
+		return fail(CTL_RLIMITS, errno, "setrlimit core");
+	for (size_t i = 0; i < c->n_rlimits; i++) {
+		struct rlimit rl = {c->rlimits[i].value, c->rlimits[i].value};
+		if (setrlimit(c->rlimits[i].resource, &rl) < 0)
+			return fail(CTL_RLIMITS, errno, "setrlimit %s", rlimit_name(c->rlimits[i].resource));
+	}
+	return 0;
+}
+
+rlim_t rlimits_fsize(const struct config *c)
+{
+	rlim_t v = RLIM_INFINITY;
+	for (size_t i = 0; i < c->n_rlimits; i++)
+		if (c->rlimits[i].resource == RLIMIT_FSIZE)
+			v = c->rlimits[i].value;
+	return v;
+}

@@ -1,0 +1,43 @@
+import { availableParallelism } from "node:os";
+import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, ExecuteRequest, LanguageInfo } from "./engine.ts";
+import { compileAndRun } from "./languages/runner.ts";
+import { findLanguage, LANGUAGES } from "./languages/table.ts";
+import { detectToolchains } from "./languages/toolchains.ts";
+import { Sandbox } from "./sandbox/sandbox.ts";
+
+/** The node's engine: the language table and toolchains over one sandbox. */
+export async function createEngine(options: Partial<EngineOptions> & Pick<EngineOptions, "stateDir">): Promise<Engine> {
+  const slots = options.slots ?? availableParallelism();
+  const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent });
+  const toolchains = detectToolchains();
+  return {
+    slots,
+    languages(): LanguageInfo[] {
+      return [...toolchains.values()];
+    },
+    health(): EngineHealth {
+      const health = sandbox.health();
+      const reasons = [...health.reasons];
+      if (toolchains.size === 0) reasons.push("no language toolchain found");
+      const ready = health.ready && toolchains.size > 0;
+      return { ready, reasons, enforcementMode: ready ? "strict" : "none", cgroupVersion: health.cgroupVersion, kernel: health.kernel };
+    },
+    async execute(request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
+      const language = findLanguage(request.language, LANGUAGES);
+      if (!language || !toolchains.has(language.name)) {
+        throw new UnsupportedLanguageError(request.language, [...toolchains.keys()]);
+      }
+      return compileAndRun(sandbox, language, request, signal);
+    },
+    close: () => sandbox.close(),
+  };
+}
+
+export class UnsupportedLanguageError extends Error {
+  readonly available: string[];
+  constructor(language: string, available: string[]) {
+    super(`unsupported language "${language}"; available: ${available.join(", ")}`);
+    this.name = "UnsupportedLanguageError";
+    this.available = available;
+  }
+}

@@ -1,0 +1,46 @@
+// One run's cgroup, whatever the hierarchy. The v1 and v2 drivers differ only in file names
+// and layout; the supervisor sees the same readings from both.
+
+export interface CgroupLimits {
+  memoryBytes: number;
+  processes: number;
+}
+
+/** Raw counters read from the kernel at the end of a run. */
+export interface CgroupReadings {
+  memoryLimitBytes: number;
+  memoryPeakBytes: number;
+  oomEvents: number;
+  oomKillEvents: number;
+  cpuUsageUsec: number;
+  processCount: number;
+  processLimit: number;
+  /** Times a fork/clone was refused because pids.max was reached. */
+  pidsLimitHits: number;
+  /** Files that could not be read; their counters are 0. */
+  errors: string[];
+}
+
+export interface RunCgroup {
+  readonly name: string;
+  /** `cgroup.procs` files the program joins (one per v1 hierarchy, one for v2). */
+  readonly procsFiles: string[];
+  /** Controls this cgroup enforces, as evidence names. */
+  readonly controls: string[];
+  read(): CgroupReadings;
+  /** Pids still in the cgroup. */
+  pids(): number[];
+  /** SIGKILL to every process in the cgroup. */
+  killAll(): void;
+  /** Removes the cgroup directories; throws if processes remain. */
+  destroy(): void;
+}
+
+export interface CgroupDriver {
+  readonly version: "v1" | "v2";
+  /** Why this driver cannot enforce limits here; empty when it can. */
+  problems(): string[];
+  create(name: string, limits: CgroupLimits): RunCgroup;
+  /** Removes the driver's parent cgroups (at shutdown; only when empty). */
+  close(): void;
+}

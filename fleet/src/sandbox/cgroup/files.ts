@@ -1,0 +1,68 @@
+import { readFileSync, statfsSync, writeFileSync } from "node:fs";
+
+// Small synchronous helpers: cgroupfs files are in-kernel and answer in microseconds.
+
+export function writeControl(path: string, value: string | number): void {
+  writeFileSync(path, String(value));
+}
+
+/** Reads `key value` lines (memory.events, pids.events, cpu.stat, memory.oom_control). */
+export function readKeyed(path: string): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const [key, value] = line.trim().split(/\s+/);
+    if (key && value !== undefined) values.set(key, Number(value));
+  }
+  return values;
+}
+
+export function readNumber(path: string): number {
+  const text = readFileSync(path, "utf8").trim();
+  return text === "max" ? Number.POSITIVE_INFINITY : Number(text);
+}
+
+export function readPids(path: string): number[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map(Number);
+}
+
+/** Collects a reading; a failure is recorded, never thrown, so evidence stays complete. */
+export function collect(errors: string[], label: string, read: () => number): number {
+  try {
+    const value = read();
+    if (!Number.isFinite(value)) throw new Error(`not a number`);
+    return value;
+  } catch (error) {
+    errors.push(`${label}: ${(error as Error).message}`);
+    return 0;
+  }
+}
+
+export function killPids(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const CGROUP_SUPER_MAGIC = 0x27e0eb;
+const CGROUP2_SUPER_MAGIC = 0x63677270;
+
+/**
+ * A limit file written on an ordinary filesystem enforces nothing: refuse any mount point that
+ * is not really cgroupfs, so a wrong path can never fail open.
+ */
+export function cgroupFilesystemProblem(path: string, version: "v1" | "v2"): string | undefined {
+  const expected = version === "v1" ? CGROUP_SUPER_MAGIC : CGROUP2_SUPER_MAGIC;
+  try {
+    const { type } = statfsSync(path);
+    return type === expected ? undefined : `${path} is not a cgroup ${version} filesystem`;
+  } catch (error) {
+    return `${path}: ${(error as Error).message}`;
+  }
+}

@@ -1,0 +1,128 @@
+import { mkdirSync, rmdirSync } from "node:fs";
+import { join } from "node:path";
+import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
+import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, writeControl } from "./files.ts";
+
+/** Mount points of the v1 hierarchies this driver needs, e.g. { memory: "/sys/fs/cgroup/memory" }. */
+export interface V1Mounts {
+  memory: string;
+  pids: string;
+  cpuacct: string;
+}
+
+/**
+ * cgroup v1: memory, pids and cpuacct live in separate hierarchies, so a run's cgroup is three
+ * directories with the same relative path. There is no cgroup.kill and no OOM event counter
+ * separate from oom_kill; see docs/sandbox.md.
+ */
+export class CgroupV1Driver implements CgroupDriver {
+  readonly version = "v1";
+  readonly #mounts: V1Mounts;
+  readonly #parent: string;
+
+  constructor(mounts: V1Mounts, parent: string) {
+    this.#mounts = mounts;
+    this.#parent = parent;
+  }
+
+  problems(): string[] {
+    const problems: string[] = [];
+    for (const [controller, mount] of Object.entries(this.#mounts)) {
+      const notCgroupfs = cgroupFilesystemProblem(mount, "v1");
+      if (notCgroupfs) {
+        problems.push(`cgroup v1 ${controller}: ${notCgroupfs}`);
+        continue;
+      }
+      try {
+        mkdirSync(join(mount, this.#parent), { recursive: true });
+      } catch (error) {
+        problems.push(`cgroup v1 ${controller}: cannot create ${join(mount, this.#parent)}: ${(error as Error).message}`);
+      }
+    }
+    return problems;
+  }
+
+  create(name: string, limits: CgroupLimits): RunCgroup {
+    const dirs = {
+      memory: join(this.#mounts.memory, this.#parent, name),
+      pids: join(this.#mounts.pids, this.#parent, name),
+      cpuacct: join(this.#mounts.cpuacct, this.#parent, name),
+    };
+    const made: string[] = [];
+    try {
+      for (const dir of Object.values(dirs)) {
+        mkdirSync(dir);
+        made.push(dir);
+      }
+      writeControl(join(dirs.memory, "memory.limit_in_bytes"), limits.memoryBytes);
+      // memsw = memory + swap: equal to the memory limit means no swap at all.
+      writeControl(join(dirs.memory, "memory.memsw.limit_in_bytes"), limits.memoryBytes);
+      writeControl(join(dirs.memory, "memory.swappiness"), 0);
+      writeControl(join(dirs.pids, "pids.max"), limits.processes);
+    } catch (error) {
+      for (const dir of made.reverse()) rmdirSync(dir);
+      throw error;
+    }
+    return new RunCgroupV1(name, dirs, limits);
+  }
+
+  close(): void {
+    for (const mount of Object.values(this.#mounts)) {
+      try {
+        rmdirSync(join(mount, this.#parent));
+      } catch {
+        // still in use by another instance, or already gone
+      }
+    }
+  }
+}
+
+class RunCgroupV1 implements RunCgroup {
+  readonly name: string;
+  readonly procsFiles: string[];
+  readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
+  readonly #dirs: V1Mounts;
+  readonly #limits: CgroupLimits;
+
+  constructor(name: string, dirs: V1Mounts, limits: CgroupLimits) {
+    this.name = name;
+    this.#dirs = dirs;
+    this.#limits = limits;
+    this.procsFiles = [dirs.memory, dirs.pids, dirs.cpuacct].map((dir) => join(dir, "cgroup.procs"));
+  }
+
+  read(): CgroupReadings {
+    const errors: string[] = [];
+    const { memory, pids, cpuacct } = this.#dirs;
+    const oomKills = collect(errors, "memory.oom_control", () => readKeyed(join(memory, "memory.oom_control")).get("oom_kill") ?? NaN);
+    return {
+      memoryLimitBytes: collect(errors, "memory.limit_in_bytes", () => readNumber(join(memory, "memory.limit_in_bytes"))),
+      memoryPeakBytes: collect(errors, "memory.max_usage_in_bytes", () => readNumber(join(memory, "memory.max_usage_in_bytes"))),
+      oomEvents: oomKills,
+      oomKillEvents: oomKills,
+      cpuUsageUsec: Math.round(collect(errors, "cpuacct.usage", () => readNumber(join(cpuacct, "cpuacct.usage"))) / 1000),
+      processCount: collect(errors, "pids.current", () => readNumber(join(pids, "pids.current"))),
+      processLimit: this.#limits.processes,
+      pidsLimitHits: collect(errors, "pids.events", () => readKeyed(join(pids, "pids.events")).get("max") ?? NaN),
+      errors,
+    };
+  }
+
+  pids(): number[] {
+    return readPids(join(this.#dirs.pids, "cgroup.procs"));
+  }
+
+  killAll(): void {
+    // No cgroup.kill in v1: kill what is listed until nothing is (forks racing the loop are
+    // bounded by pids.max, and the pid namespace's init dying takes the rest).
+    for (let round = 0; round < 16; round++) {
+      const pids = this.pids();
+      if (pids.length === 0) return;
+      killPids(pids);
+    }
+  }
+
+  destroy(): void {
+    for (const dir of [this.#dirs.memory, this.#dirs.pids, this.#dirs.cpuacct]) rmdirSync(dir);
+  }
+}

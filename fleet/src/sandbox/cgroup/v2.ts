@@ -1,0 +1,121 @@
+import { mkdirSync, readFileSync, rmdirSync } from "node:fs";
+import { join } from "node:path";
+import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
+import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, writeControl } from "./files.ts";
+
+const CONTROLLERS = ["memory", "pids"] as const;
+
+/**
+ * cgroup v2 (unified): one directory per run. Controllers must be enabled in every ancestor's
+ * cgroup.subtree_control; the parent holds no processes (the "no internal processes" rule).
+ */
+export class CgroupV2Driver implements CgroupDriver {
+  readonly version = "v2";
+  readonly #mount: string;
+  readonly #parent: string;
+  readonly #verifyFilesystem: boolean;
+
+  /** `verifyFilesystem: false` only for tests against a fake cgroupfs tree. */
+  constructor(mount: string, parent: string, options: { verifyFilesystem?: boolean } = {}) {
+    this.#mount = mount;
+    this.#parent = parent;
+    this.#verifyFilesystem = options.verifyFilesystem ?? true;
+  }
+
+  problems(): string[] {
+    const problems: string[] = [];
+    const notCgroupfs = this.#verifyFilesystem ? cgroupFilesystemProblem(this.#mount, "v2") : undefined;
+    if (notCgroupfs) return [`cgroup v2: ${notCgroupfs}`];
+    try {
+      const available = readFileSync(join(this.#mount, "cgroup.controllers"), "utf8").trim().split(/\s+/);
+      for (const controller of CONTROLLERS) {
+        if (!available.includes(controller)) problems.push(`cgroup v2: controller ${controller} not available at ${this.#mount}`);
+      }
+      if (problems.length > 0) return problems;
+      const enable = CONTROLLERS.map((controller) => `+${controller}`).join(" ");
+      let dir = this.#mount;
+      for (const part of this.#parent.split("/").filter(Boolean)) {
+        writeControl(join(dir, "cgroup.subtree_control"), enable);
+        dir = join(dir, part);
+        mkdirSync(dir, { recursive: true });
+      }
+      writeControl(join(dir, "cgroup.subtree_control"), enable);
+    } catch (error) {
+      problems.push(`cgroup v2: cannot prepare ${join(this.#mount, this.#parent)}: ${(error as Error).message}`);
+    }
+    return problems;
+  }
+
+  create(name: string, limits: CgroupLimits): RunCgroup {
+    const dir = join(this.#mount, this.#parent, name);
+    mkdirSync(dir);
+    try {
+      writeControl(join(dir, "memory.max"), limits.memoryBytes);
+      writeControl(join(dir, "memory.swap.max"), 0);
+      writeControl(join(dir, "pids.max"), limits.processes);
+    } catch (error) {
+      rmdirSync(dir);
+      throw error;
+    }
+    return new RunCgroupV2(name, dir, limits);
+  }
+
+  close(): void {
+    try {
+      rmdirSync(join(this.#mount, this.#parent));
+    } catch {
+      // still in use, or already gone
+    }
+  }
+}
+
+class RunCgroupV2 implements RunCgroup {
+  readonly name: string;
+  readonly procsFiles: string[];
+  readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
+  readonly #dir: string;
+  readonly #limits: CgroupLimits;
+
+  constructor(name: string, dir: string, limits: CgroupLimits) {
+    this.name = name;
+    this.#dir = dir;
+    this.#limits = limits;
+    this.procsFiles = [join(dir, "cgroup.procs")];
+  }
+
+  read(): CgroupReadings {
+    const errors: string[] = [];
+    const file = (name: string) => join(this.#dir, name);
+    const events = (() => {
+      try {
+        return readKeyed(file("memory.events"));
+      } catch (error) {
+        errors.push(`memory.events: ${(error as Error).message}`);
+        return new Map<string, number>();
+      }
+    })();
+    return {
+      memoryLimitBytes: collect(errors, "memory.max", () => readNumber(file("memory.max"))),
+      memoryPeakBytes: collect(errors, "memory.peak", () => readNumber(file("memory.peak"))),
+      oomEvents: collect(errors, "memory.events oom", () => events.get("oom") ?? NaN),
+      oomKillEvents: collect(errors, "memory.events oom_kill", () => events.get("oom_kill") ?? NaN),
+      cpuUsageUsec: collect(errors, "cpu.stat", () => readKeyed(file("cpu.stat")).get("usage_usec") ?? NaN),
+      processCount: collect(errors, "pids.current", () => readNumber(file("pids.current"))),
+      processLimit: this.#limits.processes,
+      pidsLimitHits: collect(errors, "pids.events", () => readKeyed(file("pids.events")).get("max") ?? NaN),
+      errors,
+    };
+  }
+
+  pids(): number[] {
+    return readPids(join(this.#dir, "cgroup.procs"));
+  }
+
+  killAll(): void {
+    writeControl(join(this.#dir, "cgroup.kill"), 1);
+  }
+
+  destroy(): void {
+    rmdirSync(this.#dir);
+  }
+}

@@ -1,0 +1,43 @@
+// The host's file layer for anything a sandboxed program could have touched or named:
+// never follow a symlink, never accept anything but a regular file with one link.
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+// (libuv opens every file with O_CLOEXEC already.)
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+
+export function readFileNoFollow(path: string, maxBytes: number): Buffer {
+  const fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${path}: not a regular file`);
+    if (stat.nlink !== 1) throw new Error(`${path}: has ${stat.nlink} links`);
+    if (stat.size > maxBytes) throw new Error(`${path}: ${stat.size} bytes is over ${maxBytes}`);
+    const buffer = Buffer.alloc(stat.size);
+    let offset = 0;
+    while (offset < buffer.length) {
+      const read = readSync(fd, buffer, offset, buffer.length - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return buffer.subarray(0, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Creates a new file (never reuses or follows an existing name) and writes it whole. */
+export function writeNewFileNoFollow(path: string, content: Uint8Array | string, mode = 0o600): void {
+  const fd = openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  try {
+    const bytes = typeof content === "string" ? Buffer.from(content) : content;
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Opens a host-made file for reading and hands the fd to the caller (stdin of a run). */
+export function openReadNoFollow(path: string): number {
+  return openSync(path, O_RDONLY | O_NOFOLLOW);
+}

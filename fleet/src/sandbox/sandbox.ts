@@ -1,0 +1,485 @@
+// The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
+// evidence and the verdict. One run = one call to `run()`.
+import { execFileSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { availableParallelism, release } from "node:os";
+import { join } from "node:path";
+import type { CgroupDriver, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
+import { detectCgroupDriver } from "./cgroup/detect.ts";
+import { buildEvidence } from "./evidence.ts";
+import { LAUNCHER_PATH, launch, launcherProblems, type LaunchedSandbox, type LauncherConfig } from "./launcher.ts";
+import { RUN_LIMITS } from "./limits.ts";
+import { openReadNoFollow, readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
+import { CappedCapture, outputIntegrity } from "./output.ts";
+import { BASE_ENV, baseRootLayout, writeSandboxEtc } from "./rootfs.ts";
+import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
+import { decideVerdict } from "./verdict.ts";
+
+export interface SandboxOptions {
+  slots: number;
+  /** Host-only state (staging files, persisted network namespaces); never visible to programs. */
+  stateDir: string;
+  /** Cgroup (in every hierarchy) under which this instance makes its run cgroups. */
+  cgroupParent?: string;
+  /** uid/gid of slot 0; slot N runs as firstId + N. */
+  firstId?: number;
+  launcherPath?: string;
+  /** Replaces detection (tests of the fail-closed path use a driver that cannot apply limits). */
+  cgroupDriver?: CgroupDriver;
+}
+
+export interface SandboxHealth {
+  ready: boolean;
+  reasons: string[];
+  cgroupVersion: "v1" | "v2" | "none";
+  kernel: string;
+}
+
+/** Every control the launcher must report before a program may count as isolated. */
+export const REQUIRED_CONTROLS = [
+  "pid_namespace", "mount_namespace", "network_namespace", "ipc_namespace", "uts_namespace", "cgroup",
+  "root_filesystem", "proc", "dev", "work_dir", "tmp", "rlimits", "uid_gid", "capabilities",
+  "no_new_privileges", "seccomp", "environment",
+];
+
+const SETUP_TIMEOUT_MS = 10_000;
+let instanceCounter = 0;
+
+interface Slot {
+  index: number;
+  id: number;
+  netnsPath: string;
+  stagingDir: string;
+  /** A cgroup made ahead of time so the next run does not wait for mkdir. */
+  spare: RunCgroup | undefined;
+}
+
+export class Sandbox {
+  readonly slots: number;
+  readonly #driver: CgroupDriver | undefined;
+  readonly #launcherPath: string;
+  readonly #etcDir: string;
+  readonly #free: Slot[] = [];
+  readonly #waiters: ((slot: Slot) => void)[] = [];
+  readonly #notReady = new Map<string, string>();
+  readonly #allSlots: Slot[] = [];
+  #runCounter = 0;
+  #closed = false;
+
+  private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
+    this.slots = options.slots;
+    this.#launcherPath = options.launcherPath ?? LAUNCHER_PATH;
+    this.#etcDir = join(options.stateDir, "etc");
+    if (typeof driver === "string") this.#notReady.set("cgroup", driver);
+    else this.#driver = driver;
+  }
+
+  static async create(options: SandboxOptions): Promise<Sandbox> {
+    const instance = `i${process.pid}-${instanceCounter++}`;
+    const parent = `${options.cgroupParent ?? "codecell"}/${instance}`;
+    const sandbox = new Sandbox(options, options.cgroupDriver ?? detectCgroupDriver(parent));
+    sandbox.#prepare(options, instance);
+    if (sandbox.#notReady.size === 0) await sandbox.selfCheck();
+    return sandbox;
+  }
+
+  #prepare(options: SandboxOptions, instance: string): void {
+    const firstId = options.firstId ?? 60_000;
+    const launcher = launcherProblems(this.#launcherPath);
+    if (launcher.length > 0) this.#notReady.set("launcher", launcher.join("; "));
+    const cgroup = this.#driver?.problems() ?? [];
+    if (cgroup.length > 0) this.#notReady.set("cgroup", cgroup.join("; "));
+    if (process.getuid?.() !== 0) this.#notReady.set("privileges", "the fleet node must run as root (namespaces, cgroups, pivot_root)");
+    const runDir = join(options.stateDir, "run", instance);
+    mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    writeSandboxEtc(this.#etcDir, Array.from({ length: this.slots }, (_, index) => firstId + index));
+    for (let index = 0; index < this.slots; index++) {
+      const slot: Slot = {
+        index,
+        id: firstId + index,
+        netnsPath: join(runDir, `netns-${index}`),
+        stagingDir: join(runDir, `staging-${index}`),
+        spare: undefined,
+      };
+      mkdirSync(slot.stagingDir, { mode: 0o700 });
+      if (this.#notReady.size === 0) this.#createNetns(slot);
+      this.#allSlots.push(slot);
+      this.#free.push(slot);
+    }
+  }
+
+  /**
+   * Each slot keeps one empty network namespace (no interfaces, loopback down) for all its runs:
+   * making one per run costs about a millisecond. Nothing outlives a run in it: sockets die with
+   * their processes, and an unprivileged program cannot configure the namespace.
+   */
+  #createNetns(slot: Slot): void {
+    try {
+      execFileSync(this.#launcherPath, ["--create-netns", slot.netnsPath], { stdio: ["ignore", "ignore", "pipe"], env: {} });
+    } catch (error) {
+      this.#notReady.set("network_namespace", `cannot create the network namespace of slot ${slot.index}: ${(error as Error).message}`);
+    }
+  }
+
+  health(): SandboxHealth {
+    return {
+      ready: this.#notReady.size === 0 && !this.#closed,
+      reasons: [...this.#notReady.values()],
+      cgroupVersion: this.#driver?.version ?? "none",
+      kernel: release(),
+    };
+  }
+
+  /** Runs `true` through the whole sandbox: the node is ready only if every control applies. */
+  async selfCheck(): Promise<boolean> {
+    const outcome = await this.run({ argv: ["/usr/bin/true"], limits: { ...RUN_LIMITS, wallTimeMs: 5_000 } });
+    if (outcome.result.verdict === "AC") {
+      this.#notReady.delete("self_check");
+      return true;
+    }
+    this.#notReady.set("self_check", `self-check failed: ${outcome.result.error_message ?? outcome.result.verdict}`);
+    return false;
+  }
+
+  async run(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+    const slot = await this.#acquire();
+    try {
+      return await this.#runInSlot(slot, spec, signal);
+    } finally {
+      this.#release(slot);
+    }
+  }
+
+  async #runInSlot(slot: Slot, spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+    const { limits } = spec;
+    const judgeActions: string[] = [];
+    const cgroupControls: string[] = [];
+    let cgroup: RunCgroup | undefined;
+    try {
+      cgroup = this.#takeCgroup(slot, spec);
+      cgroupControls.push(...cgroup.controls);
+    } catch (error) {
+      const message = (error as Error).message;
+      this.#notReady.set("cgroup", `cannot create a run cgroup: ${message}`);
+      return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting"], limits);
+    }
+    const staged = this.#stage(slot, spec);
+    let launched: LaunchedSandbox;
+    try {
+      launched = launch(this.#launcherConfig(slot, spec, cgroup, staged.copyIn, staged.copyOut), staged.stdinFd, this.#launcherPath);
+    } finally {
+      closeSync(staged.stdinFd);
+    }
+    const stdout = new CappedCapture(launched.child.stdout!, limits.outputBytes);
+    const stderr = new CappedCapture(launched.child.stderr!, limits.outputBytes);
+
+    let wallTimeout = false;
+    let cancelled = false;
+    const stop = (action: string) => {
+      judgeActions.push(action);
+      launched.kill();
+    };
+    const setupTimer = setTimeout(() => stop("sigkill_on_setup_timeout"), SETUP_TIMEOUT_MS);
+    let wallTimer: NodeJS.Timeout | undefined;
+    launched.onStarted(() => {
+      clearTimeout(setupTimer);
+      wallTimer = setTimeout(() => {
+        wallTimeout = true;
+        stop("sigkill_on_wall_timeout");
+      }, limits.wallTimeMs);
+    });
+    const onAbort = () => {
+      cancelled = true;
+      stop("sigkill_on_cancel");
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+
+    const launcherExit = await launched.finished;
+    clearTimeout(setupTimer);
+    clearTimeout(wallTimer);
+    signal?.removeEventListener("abort", onAbort);
+    await Promise.all([stdout.done, stderr.done]);
+
+    const report = launched.report;
+    // Killing the sandbox kills its init, and with it every process of the pid namespace, so
+    // init never reports the program's end: it is the SIGKILL the supervisor caused.
+    if (!report.exit && report.killed && report.started) report.exit = { kind: "signaled", signal: 9 };
+    const readings = cgroup.read();
+    const lifecycle = this.#reapCgroup(cgroup, judgeActions);
+    this.#recycle(slot, spec);
+
+    const outputFiles = new Map<string, Uint8Array>();
+    for (const [name, hostPath] of staged.copyOut) {
+      const copied = report.copyOuts.get(name);
+      if (copied && "bytes" in copied) {
+        const maxBytes = spec.outputFiles?.find((file) => file.name === name)?.maxBytes ?? 0;
+        outputFiles.set(name, readFileNoFollow(hostPath, maxBytes));
+      }
+    }
+    rmSync(slot.stagingDir, { recursive: true, force: true });
+    mkdirSync(slot.stagingDir, { mode: 0o700 });
+
+    if (report.leftover > 0) judgeActions.push("sigkill_leftover_processes");
+    const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control));
+    const internalError = launcherInternalError(report.unparsed, launcherExit, report.done, readings);
+    if (report.failure || (report.started && missing.length > 0)) {
+      const control = report.failure?.control ?? missing[0]!;
+      this.#notReady.set(control, `isolation control ${control} failed: ${report.failure?.message ?? "not reported as applied"}`);
+    }
+    const decision = decideVerdict({
+      setupFailure: report.failure
+        ? { control: report.failure.control, message: report.failure.message }
+        : report.started && missing.length > 0
+          ? { control: missing[0]!, message: "not reported as applied" }
+          : undefined,
+      internalError,
+      cancelled,
+      exit: report.exit,
+      wallTimeout,
+      oomKills: readings.oomKillEvents,
+      pidsLimitHits: readings.pidsLimitHits,
+      fileSizeLimitHits: report.fileSizeLimitHits,
+    });
+    const wallMs = report.startedAt !== undefined ? (report.exitedAt ?? performance.now()) - report.startedAt : 0;
+    const cpuUsec = readings.cpuUsageUsec || (report.usage ? report.usage.userUsec + report.usage.systemUsec : 0);
+    const failedControl = report.failure?.control;
+    const result: ExecutionResult = {
+      verdict: decision.verdict,
+      exit_code: report.exit?.kind === "exited" ? report.exit.code : null,
+      signal: report.exit?.kind === "signaled" ? report.exit.signal : null,
+      stdout: stdout.bytes().toString("utf8"),
+      stderr: stderr.bytes().toString("utf8"),
+      output_integrity: outputIntegrity({
+        streams: [stdout, stderr].map((capture) => ({ truncated: capture.truncated, error: capture.error, bytes: capture.bytes() })),
+        endedBySignal: report.exit?.kind === "signaled",
+      }),
+      error_message: decision.errorMessage,
+      cpu_time_secs: cpuUsec / 1e6,
+      wall_time_secs: wallMs / 1000,
+      memory_peak_bytes: readings.memoryPeakBytes,
+      evidence: buildEvidence({
+        decision,
+        applied: report.started ? [...report.applied, ...cgroupControls] : report.applied,
+        missing: failedControl ? [failedControl, ...missing.filter((control) => control !== failedControl)] : report.started ? missing : [],
+        readings,
+        cpuUsec,
+        wallMs,
+        lifecycle,
+        judgeActions,
+        collectionErrors: [...readings.errors, ...report.unparsed],
+      }),
+    };
+    return { result, outputFiles, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
+  }
+
+  #takeCgroup(slot: Slot, spec: RunSpec): RunCgroup {
+    const spare = slot.spare;
+    slot.spare = undefined;
+    if (spare && matchesLimits(spare, spec)) return spare;
+    if (spare) spare.destroy();
+    return this.#newCgroup(slot, spec);
+  }
+
+  #newCgroup(slot: Slot, spec: RunSpec): RunCgroup {
+    if (!this.#driver) throw new Error(this.#notReady.get("cgroup") ?? "no cgroup driver");
+    const cgroup = this.#driver.create(`s${slot.index}-r${this.#runCounter++}`, {
+      memoryBytes: spec.limits.memoryBytes,
+      processes: spec.limits.processes,
+    });
+    spareLimits.set(cgroup, { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes });
+    return cgroup;
+  }
+
+  /** After the launcher is gone nothing may remain in the cgroup; anything that does is killed. */
+  #reapCgroup(cgroup: RunCgroup, judgeActions: string[]): { reapStatus: string; containment: string; zombies: number } {
+    let remaining = safePids(cgroup);
+    const zombies = remaining.filter(isZombie).length;
+    let containment = "ok";
+    if (remaining.length > 0) {
+      containment = "escaped_pid_namespace";
+      judgeActions.push("sigkill_cgroup_remnants");
+      cgroup.killAll();
+      remaining = safePids(cgroup);
+    }
+    let reapStatus = remaining.length === 0 ? "clean" : "incomplete";
+    try {
+      if (remaining.length === 0) cgroup.destroy();
+    } catch {
+      reapStatus = "cgroup_busy";
+    }
+    return { reapStatus, containment, zombies };
+  }
+
+  /** Prepares the slot's next cgroup off the critical path, with the limits just used. */
+  #recycle(slot: Slot, spec: RunSpec): void {
+    if (this.#closed || !this.#driver) return;
+    setImmediate(() => {
+      if (slot.spare || this.#closed) return;
+      try {
+        slot.spare = this.#newCgroup(slot, spec);
+      } catch {
+        // the next run creates its own and reports the failure there
+      }
+    });
+  }
+
+  #stage(slot: Slot, spec: RunSpec) {
+    const copyIn: LauncherConfig["copyIn"] = [];
+    for (const [index, file] of (spec.files ?? []).entries()) {
+      const hostPath = join(slot.stagingDir, `in-${index}`);
+      writeNewFileNoFollow(hostPath, file.content);
+      copyIn.push({ hostPath, name: file.name, mode: file.executable ? 0o755 : 0o644 });
+    }
+    const stdinPath = join(slot.stagingDir, "stdin");
+    writeNewFileNoFollow(stdinPath, spec.stdin ?? "");
+    const copyOut = new Map<string, string>();
+    for (const [index, file] of (spec.outputFiles ?? []).entries()) copyOut.set(file.name, join(slot.stagingDir, `out-${index}`));
+    return { copyIn, copyOut, stdinFd: openReadNoFollow(stdinPath) };
+  }
+
+  #launcherConfig(slot: Slot, spec: RunSpec, cgroup: RunCgroup, copyIn: LauncherConfig["copyIn"], copyOut: Map<string, string>): LauncherConfig {
+    const { limits } = spec;
+    const layout = baseRootLayout(this.#etcDir);
+    // RLIMIT_CPU is only a backstop: every core busy for the whole wall limit, plus a second.
+    const cpuBackstopSecs = Math.ceil((limits.wallTimeMs / 1000) * availableParallelism()) + 1;
+    return {
+      uid: slot.id,
+      gid: slot.id,
+      hostname: "sandbox",
+      netnsPath: slot.netnsPath,
+      cgroupProcsFiles: cgroup.procsFiles,
+      bindsReadOnly: [...layout.binds, ...(spec.binds ?? [])],
+      symlinks: layout.symlinks,
+      boxBytes: limits.workDirBytes,
+      tmpBytes: limits.workDirBytes,
+      copyIn,
+      copyOut: [...copyOut].map(([name, hostPath]) => ({
+        name,
+        hostPath,
+        maxBytes: spec.outputFiles?.find((file) => file.name === name)?.maxBytes ?? 0,
+      })),
+      rlimits: {
+        cpu: cpuBackstopSecs,
+        fsize: limits.fileSizeBytes,
+        core: 0,
+        nofile: limits.openFiles,
+        stack: limits.stackBytes,
+      },
+      env: { ...BASE_ENV, ...spec.env },
+      cwd: "/box",
+      argv: spec.argv,
+    };
+  }
+
+  async #acquire(): Promise<Slot> {
+    const slot = this.#free.shift();
+    if (slot) return slot;
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #release(slot: Slot): void {
+    const waiter = this.#waiters.shift();
+    if (waiter) waiter(slot);
+    else this.#free.push(slot);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const slot of this.#allSlots) {
+      slot.spare?.destroy();
+      slot.spare = undefined;
+      if (existsSync(slot.netnsPath)) {
+        try {
+          execFileSync("umount", [slot.netnsPath], { stdio: "ignore" });
+        } catch {
+          // not mounted
+        }
+        unlinkSync(slot.netnsPath);
+      }
+    }
+    this.#driver?.close();
+  }
+}
+
+const spareLimits = new WeakMap<RunCgroup, { memoryBytes: number; processes: number }>();
+
+function matchesLimits(cgroup: RunCgroup, spec: RunSpec): boolean {
+  const limits = spareLimits.get(cgroup);
+  return limits?.memoryBytes === spec.limits.memoryBytes && limits.processes === spec.limits.processes;
+}
+
+function safePids(cgroup: RunCgroup): number[] {
+  try {
+    return cgroup.pids();
+  } catch {
+    return [];
+  }
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
+function launcherInternalError(
+  unparsed: string[],
+  exit: { code: number | null; signal: NodeJS.Signals | null },
+  done: boolean,
+  readings: CgroupReadings,
+): string | undefined {
+  if (unparsed.length > 0) return `launcher protocol error: ${unparsed[0]}`;
+  if (!done || exit.code !== 0) return `the launcher ended abnormally (code ${exit.code}, signal ${exit.signal})`;
+  if (readings.errors.length > 0) return `cgroup evidence could not be read: ${readings.errors.join("; ")}`;
+  return undefined;
+}
+
+function failedSetup(control: string, message: string, missing: string[], limits: RunSpec["limits"]): RunOutcome {
+  const decision = decideVerdict({
+    setupFailure: { control, message },
+    cancelled: false,
+    exit: undefined,
+    wallTimeout: false,
+    oomKills: 0,
+    pidsLimitHits: 0,
+    fileSizeLimitHits: 0,
+  });
+  const result: ExecutionResult = {
+    verdict: decision.verdict,
+    exit_code: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    output_integrity: "complete",
+    error_message: decision.errorMessage,
+    cpu_time_secs: 0,
+    wall_time_secs: 0,
+    memory_peak_bytes: 0,
+    evidence: buildEvidence({
+      decision,
+      applied: [],
+      missing: [control, ...missing],
+      readings: {
+        memoryLimitBytes: limits.memoryBytes,
+        memoryPeakBytes: 0,
+        oomEvents: 0,
+        oomKillEvents: 0,
+        cpuUsageUsec: 0,
+        processCount: 0,
+        processLimit: limits.processes,
+        pidsLimitHits: 0,
+        errors: [],
+      },
+      cpuUsec: 0,
+      wallMs: 0,
+      lifecycle: { reapStatus: "clean", containment: "ok", zombies: 0 },
+      judgeActions: [],
+      collectionErrors: [],
+    }),
+  };
+  return { result, outputFiles: new Map(), discardedBytes: { stdout: 0, stderr: 0 } };
+}

@@ -1,0 +1,41 @@
+// Shared by the real-kernel test files: they need root and the built launcher. Locally a
+// missing prerequisite skips them; under CI (CI=true) it fails them, so nothing is silently skipped.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestContext } from "node:test";
+import { launcherProblems } from "../fleet/src/sandbox/launcher.ts";
+
+export function kernelTestProblems(): string[] {
+  const problems = [...launcherProblems()];
+  if (process.getuid?.() !== 0) problems.push("needs root (namespaces, cgroups)");
+  return problems;
+}
+
+/** Call at the top of a real-kernel test (or suite hook): fails under CI, skips elsewhere. */
+export function requireKernel(t?: TestContext): boolean {
+  const problems = kernelTestProblems();
+  if (problems.length === 0) return true;
+  if (process.env.CI === "true") throw new Error(`real-kernel test prerequisites missing: ${problems.join("; ")}`);
+  t?.skip(problems.join("; "));
+  return false;
+}
+
+export function tempStateDir(prefix = "codecell-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Pids of host processes whose command line contains `marker`. */
+export async function hostProcessesWith(marker: string): Promise<number[]> {
+  const { readdirSync, readFileSync } = await import("node:fs");
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(marker)) found.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}

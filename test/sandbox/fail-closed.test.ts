@@ -1,0 +1,67 @@
+// Fail closed: when a control cannot be applied nothing runs, the result is IE naming the
+// control, and the node reports itself not ready. The failures here are real, not simulated.
+import assert from "node:assert/strict";
+import { existsSync, rmSync } from "node:fs";
+import { after, describe, it } from "node:test";
+import { CgroupV1Driver } from "../../fleet/src/sandbox/cgroup/v1.ts";
+import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
+import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
+import { hostProcessesWith, requireKernel, tempStateDir } from "../helpers.ts";
+
+const stateDirs: string[] = [];
+after(() => stateDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe("fail closed", () => {
+  it("no usable cgroup hierarchy: not ready, and a run is IE without running", async (t) => {
+    if (!requireKernel(t)) return;
+    const stateDir = tempStateDir();
+    stateDirs.push(stateDir);
+    const missing = "/nonexistent-cgroupfs";
+    const sandbox = await Sandbox.create({
+      stateDir,
+      slots: 1,
+      cgroupDriver: new CgroupV1Driver({ memory: `${missing}/memory`, pids: `${missing}/pids`, cpuacct: `${missing}/cpuacct` }, "codecell"),
+    });
+    try {
+      const health = sandbox.health();
+      assert.equal(health.ready, false);
+      assert.ok(health.reasons.some((reason) => reason.includes("cgroup v1 memory")), health.reasons.join("; "));
+      assert.equal(existsSync(missing), false, "nothing may be created outside cgroupfs");
+      const marker = `fail-closed-${process.pid}`;
+      const { result } = await sandbox.run({ argv: ["/usr/bin/sleep", "5", marker], limits: RUN_LIMITS });
+      assert.equal(result.verdict, "IE");
+      assert.equal(result.evidence.isolation_mode, "none");
+      assert.ok(result.evidence.controls_missing.includes("memory_limit"));
+      assert.ok(result.evidence.controls_missing.includes("process_limit"));
+      assert.deepEqual(result.evidence.controls_applied, []);
+      assert.match(result.error_message ?? "", /was not run/);
+      assert.deepEqual(await hostProcessesWith(marker), []);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("a root filesystem that cannot be assembled: IE naming the control, node not ready", async (t) => {
+    if (!requireKernel(t)) return;
+    const stateDir = tempStateDir();
+    stateDirs.push(stateDir);
+    const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test" });
+    try {
+      assert.equal(sandbox.health().ready, true, sandbox.health().reasons.join("; "));
+      const { result } = await sandbox.run({
+        argv: ["/usr/bin/true"],
+        binds: [{ hostPath: "/nonexistent/toolchain", sandboxPath: "/opt/toolchain" }],
+        limits: RUN_LIMITS,
+      });
+      assert.equal(result.verdict, "IE");
+      assert.equal(result.evidence.controls_missing[0], "root_filesystem");
+      assert.equal(result.exit_code, null);
+      assert.equal(result.evidence.isolation_mode, "none");
+      const health = sandbox.health();
+      assert.equal(health.ready, false);
+      assert.ok(health.reasons.some((reason) => reason.includes("root_filesystem")), health.reasons.join("; "));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { constants } from "node:os";
+import { describe, it } from "node:test";
+import { decideVerdict, type VerdictEvidence } from "../../fleet/src/sandbox/verdict.ts";
+
+const { signals } = constants;
+const base: VerdictEvidence = {
+  cancelled: false,
+  exit: { kind: "exited", code: 0 },
+  wallTimeout: false,
+  oomKills: 0,
+  pidsLimitHits: 0,
+  fileSizeLimitHits: 0,
+};
+const decide = (patch: Partial<VerdictEvidence>) => decideVerdict({ ...base, ...patch });
+
+describe("verdict engine", () => {
+  it("clean exit 0 is AC with no error message", () => {
+    assert.deepEqual(decide({}), { verdict: "AC", cause: "normal_exit", actor: "runtime", errorMessage: null });
+  });
+
+  it("non-zero exit is RE", () => {
+    const decision = decide({ exit: { kind: "exited", code: 3 } });
+    assert.equal(decision.verdict, "RE");
+    assert.equal(decision.cause, "nonzero_exit");
+    assert.match(decision.errorMessage ?? "", /exit code 3/);
+  });
+
+  it("crash signals are RE with a named cause", () => {
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGSEGV } }).cause, "segmentation_fault");
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGFPE } }).verdict, "RE");
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGABRT } }).cause, "abort");
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGSYS } }).cause, "bad_system_call");
+  });
+
+  it("a signal the platform did not send is SIG, not an exit-code guess", () => {
+    const decision = decide({ exit: { kind: "signaled", signal: signals.SIGTERM } });
+    assert.equal(decision.verdict, "SIG");
+    assert.equal(decision.actor, "runtime");
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGKILL } }).verdict, "SIG");
+  });
+
+  it("MLE needs the OOM killer: SIGKILL alone is not MLE", () => {
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGKILL }, oomKills: 1 }).verdict, "MLE");
+    assert.equal(decide({ exit: { kind: "exited", code: 137 } }).verdict, "RE");
+  });
+
+  it("TLE needs the wall timer", () => {
+    const decision = decide({ exit: { kind: "signaled", signal: signals.SIGKILL }, wallTimeout: true });
+    assert.deepEqual([decision.verdict, decision.cause, decision.actor], ["TLE", "wall_timeout", "supervisor"]);
+  });
+
+  it("FSE needs SIGXFSZ and a file at the limit; a self-raised SIGXFSZ is SIG", () => {
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGXFSZ }, fileSizeLimitHits: 1 }).verdict, "FSE");
+    assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGXFSZ } }).verdict, "SIG");
+    assert.equal(decide({ exit: { kind: "exited", code: 1 }, fileSizeLimitHits: 1 }).verdict, "RE");
+  });
+
+  it("precedence is IE > MLE > PLE > FSE > TLE > SIG > RE > AC", () => {
+    const everything: Partial<VerdictEvidence> = {
+      exit: { kind: "signaled", signal: signals.SIGXFSZ },
+      wallTimeout: true,
+      oomKills: 1,
+      pidsLimitHits: 2,
+      fileSizeLimitHits: 1,
+    };
+    assert.equal(decide({ ...everything, internalError: "x" }).verdict, "IE");
+    assert.equal(decide(everything).verdict, "MLE");
+    assert.equal(decide({ ...everything, oomKills: 0 }).verdict, "PLE");
+    assert.equal(decide({ ...everything, oomKills: 0, pidsLimitHits: 0 }).verdict, "FSE");
+    assert.equal(decide({ ...everything, oomKills: 0, pidsLimitHits: 0, fileSizeLimitHits: 0 }).verdict, "TLE");
+  });
+
+  it("a setup failure is IE naming the control, whatever else is known", () => {
+    const decision = decide({ setupFailure: { control: "seccomp", message: "EINVAL" }, exit: undefined });
+    assert.equal(decision.verdict, "IE");
+    assert.match(decision.errorMessage ?? "", /seccomp/);
+  });
+
+  it("no exit status at all is IE, never AC", () => {
+    assert.equal(decide({ exit: undefined }).verdict, "IE");
+  });
+
+  it("cancellation is IE by the supervisor", () => {
+    const decision = decide({ cancelled: true, exit: { kind: "signaled", signal: signals.SIGKILL } });
+    assert.deepEqual([decision.verdict, decision.actor, decision.errorMessage], ["IE", "supervisor", "cancelled"]);
+  });
+});
