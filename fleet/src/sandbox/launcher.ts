@@ -121,10 +121,10 @@ export interface LaunchedSandbox {
   kill(): void;
 }
 
-/** `stdinFd` is an open file the program reads as its stdin (no pipe, so no deadlock). */
-export function launch(config: LauncherConfig, stdinFd: number, launcherPath = LAUNCHER_PATH): LaunchedSandbox {
+/** `stdin` is an open file the program reads as its stdin (no pipe, so no deadlock), or /dev/null. */
+export function launch(config: LauncherConfig, stdin: number | "ignore", launcherPath = LAUNCHER_PATH): LaunchedSandbox {
   const child = spawn(launcherPath, launcherArgs(config), {
-    stdio: [stdinFd, "pipe", "pipe", "pipe", "pipe"],
+    stdio: [stdin, "pipe", "pipe", "pipe", "pipe"],
     env: {},
   });
   const report = emptyReport();

@@ -1,7 +1,7 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
@@ -11,7 +11,7 @@ import { LAUNCHER_PATH, launch, launcherProblems, type LaunchedSandbox, type Lau
 import { RUN_LIMITS } from "./limits.ts";
 import { openReadNoFollow, readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
 import { CappedCapture, outputIntegrity } from "./output.ts";
-import { BASE_ENV, baseRootLayout, writeSandboxEtc } from "./rootfs.ts";
+import { BASE_ENV, baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
 import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
 import { decideVerdict } from "./verdict.ts";
 
@@ -59,10 +59,12 @@ export class Sandbox {
   readonly #driver: CgroupDriver | undefined;
   readonly #launcherPath: string;
   readonly #etcDir: string;
+  readonly #layout: RootLayout;
   readonly #free: Slot[] = [];
   readonly #waiters: ((slot: Slot) => void)[] = [];
   readonly #notReady = new Map<string, string>();
   readonly #allSlots: Slot[] = [];
+  readonly #busyCgroups = new Set<RunCgroup>();
   #runCounter = 0;
   #closed = false;
 
@@ -70,6 +72,7 @@ export class Sandbox {
     this.slots = options.slots;
     this.#launcherPath = options.launcherPath ?? LAUNCHER_PATH;
     this.#etcDir = join(options.stateDir, "etc");
+    this.#layout = baseRootLayout(this.#etcDir);
     if (typeof driver === "string") this.#notReady.set("cgroup", driver);
     else this.#driver = driver;
   }
@@ -89,6 +92,7 @@ export class Sandbox {
     if (launcher.length > 0) this.#notReady.set("launcher", launcher.join("; "));
     const cgroup = this.#driver?.problems() ?? [];
     if (cgroup.length > 0) this.#notReady.set("cgroup", cgroup.join("; "));
+    else this.#driver?.removeStaleSiblings(isDeadInstance);
     if (process.getuid?.() !== 0) this.#notReady.set("privileges", "the fleet node must run as root (namespaces, cgroups, pivot_root)");
     const runDir = join(options.stateDir, "run", instance);
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
@@ -166,9 +170,9 @@ export class Sandbox {
     const staged = this.#stage(slot, spec);
     let launched: LaunchedSandbox;
     try {
-      launched = launch(this.#launcherConfig(slot, spec, cgroup, staged.copyIn, staged.copyOut), staged.stdinFd, this.#launcherPath);
+      launched = launch(this.#launcherConfig(slot, spec, cgroup, staged.copyIn, staged.copyOut), staged.stdinFd ?? "ignore", this.#launcherPath);
     } finally {
-      closeSync(staged.stdinFd);
+      if (staged.stdinFd !== undefined) closeSync(staged.stdinFd);
     }
     const stdout = new CappedCapture(launched.child.stdout!, limits.outputBytes);
     const stderr = new CappedCapture(launched.child.stderr!, limits.outputBytes);
@@ -207,7 +211,7 @@ export class Sandbox {
     if (!report.exit && report.killed && report.started) report.exit = { kind: "signaled", signal: 9 };
     const readings = cgroup.read();
     const lifecycle = this.#reapCgroup(cgroup, judgeActions);
-    this.#recycle(slot, spec);
+    this.#recycle(slot, spec, lifecycle.reapStatus === "clean" ? cgroup : undefined);
 
     const outputFiles = new Map<string, Uint8Array>();
     for (const [name, hostPath] of staged.copyOut) {
@@ -217,8 +221,7 @@ export class Sandbox {
         outputFiles.set(name, readFileNoFollow(hostPath, maxBytes));
       }
     }
-    rmSync(slot.stagingDir, { recursive: true, force: true });
-    mkdirSync(slot.stagingDir, { mode: 0o700 });
+    for (const file of [...staged.created, ...staged.copyOut.values()]) unlinkIfPresent(file);
 
     if (report.leftover > 0) judgeActions.push("sigkill_leftover_processes");
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control));
@@ -302,20 +305,20 @@ export class Sandbox {
       cgroup.killAll();
       remaining = safePids(cgroup);
     }
-    let reapStatus = remaining.length === 0 ? "clean" : "incomplete";
-    try {
-      if (remaining.length === 0) cgroup.destroy();
-    } catch {
-      reapStatus = "cgroup_busy";
-    }
-    return { reapStatus, containment, zombies };
+    return { reapStatus: remaining.length === 0 ? "clean" : "incomplete", containment, zombies };
   }
 
-  /** Prepares the slot's next cgroup off the critical path, with the limits just used. */
-  #recycle(slot: Slot, spec: RunSpec): void {
-    if (this.#closed || !this.#driver) return;
+  /** Removes the used (empty) cgroup and prepares the slot's next one, off the critical path. */
+  #recycle(slot: Slot, spec: RunSpec, used: RunCgroup | undefined): void {
     setImmediate(() => {
-      if (slot.spare || this.#closed) return;
+      try {
+        used?.destroy();
+      } catch {
+        // an empty cgroup can be briefly busy while the kernel finishes offlining it:
+        // retried at close rather than blocking the slot
+        if (used) this.#busyCgroups.add(used);
+      }
+      if (slot.spare || this.#closed || !this.#driver) return;
       try {
         slot.spare = this.#newCgroup(slot, spec);
       } catch {
@@ -325,22 +328,29 @@ export class Sandbox {
   }
 
   #stage(slot: Slot, spec: RunSpec) {
+    const created: string[] = [];
     const copyIn: LauncherConfig["copyIn"] = [];
     for (const [index, file] of (spec.files ?? []).entries()) {
       const hostPath = join(slot.stagingDir, `in-${index}`);
       writeNewFileNoFollow(hostPath, file.content);
+      created.push(hostPath);
       copyIn.push({ hostPath, name: file.name, mode: file.executable ? 0o755 : 0o644 });
     }
-    const stdinPath = join(slot.stagingDir, "stdin");
-    writeNewFileNoFollow(stdinPath, spec.stdin ?? "");
+    let stdinFd: number | undefined;
+    if (spec.stdin !== undefined && spec.stdin.length > 0) {
+      const stdinPath = join(slot.stagingDir, "stdin");
+      writeNewFileNoFollow(stdinPath, spec.stdin);
+      created.push(stdinPath);
+      stdinFd = openReadNoFollow(stdinPath);
+    }
     const copyOut = new Map<string, string>();
     for (const [index, file] of (spec.outputFiles ?? []).entries()) copyOut.set(file.name, join(slot.stagingDir, `out-${index}`));
-    return { copyIn, copyOut, stdinFd: openReadNoFollow(stdinPath) };
+    return { created, copyIn, copyOut, stdinFd };
   }
 
   #launcherConfig(slot: Slot, spec: RunSpec, cgroup: RunCgroup, copyIn: LauncherConfig["copyIn"], copyOut: Map<string, string>): LauncherConfig {
     const { limits } = spec;
-    const layout = baseRootLayout(this.#etcDir);
+    const layout = this.#layout;
     // RLIMIT_CPU is only a backstop: every core busy for the whole wall limit, plus a second.
     const cpuBackstopSecs = Math.ceil((limits.wallTimeMs / 1000) * availableParallelism()) + 1;
     return {
@@ -386,6 +396,14 @@ export class Sandbox {
 
   async close(): Promise<void> {
     this.#closed = true;
+    await new Promise((resolve) => setImmediate(resolve)); // let pending recycles remove their cgroups
+    for (const cgroup of this.#busyCgroups) {
+      try {
+        cgroup.destroy();
+      } catch {
+        // still busy: the driver's parent stays, and is reported by the next start's sweep
+      }
+    }
     for (const slot of this.#allSlots) {
       slot.spare?.destroy();
       slot.spare = undefined;
@@ -407,6 +425,20 @@ const spareLimits = new WeakMap<RunCgroup, { memoryBytes: number; processes: num
 function matchesLimits(cgroup: RunCgroup, spec: RunSpec): boolean {
   const limits = spareLimits.get(cgroup);
   return limits?.memoryBytes === spec.limits.memoryBytes && limits.processes === spec.limits.processes;
+}
+
+/** Instance names are `i<pid>-<n>`: stale once that process is gone. */
+function isDeadInstance(name: string): boolean {
+  const pid = /^i(\d+)-\d+$/.exec(name)?.[1];
+  return pid !== undefined && !existsSync(`/proc/${pid}`);
+}
+
+function unlinkIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // never created (e.g. a copy-out the program did not produce)
+  }
 }
 
 function safePids(cgroup: RunCgroup): number[] {

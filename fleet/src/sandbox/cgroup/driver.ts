@@ -43,4 +43,9 @@ export interface CgroupDriver {
   create(name: string, limits: CgroupLimits): RunCgroup;
   /** Removes the driver's parent cgroups (at shutdown; only when empty). */
   close(): void;
+  /**
+   * Removes sibling instance cgroups (beside this driver's parent) that `isStale` names, with
+   * their empty run cgroups: what a node killed without a clean shutdown left behind.
+   */
+  removeStaleSiblings(isStale: (name: string) => boolean): void;
 }

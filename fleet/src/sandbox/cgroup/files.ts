@@ -1,4 +1,5 @@
-import { readFileSync, statfsSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmdirSync, statfsSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 // Small synchronous helpers: cgroupfs files are in-kernel and answer in microseconds.
 
@@ -64,5 +65,25 @@ export function cgroupFilesystemProblem(path: string, version: "v1" | "v2"): str
     return type === expected ? undefined : `${path} is not a cgroup ${version} filesystem`;
   } catch (error) {
     return `${path}: ${(error as Error).message}`;
+  }
+}
+
+/** Removes stale instance directories beside `parentDir`, children first; busy ones stay. */
+export function removeStaleSiblingDirs(parentDir: string, isStale: (name: string) => boolean): void {
+  const grandparent = dirname(parentDir);
+  let siblings: string[];
+  try {
+    siblings = readdirSync(grandparent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return;
+  }
+  for (const sibling of siblings.filter(isStale)) {
+    const dir = join(grandparent, sibling);
+    try {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) rmdirSync(join(dir, entry.name));
+      rmdirSync(dir);
+    } catch {
+      // processes still inside: leave it, it is not ours to kill
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 /** Mount points of the v1 hierarchies this driver needs, e.g. { memory: "/sys/fs/cgroup/memory" }. */
 export interface V1Mounts {
@@ -64,6 +64,10 @@ export class CgroupV1Driver implements CgroupDriver {
       throw error;
     }
     return new RunCgroupV1(name, dirs, limits);
+  }
+
+  removeStaleSiblings(isStale: (name: string) => boolean): void {
+    for (const mount of Object.values(this.#mounts)) removeStaleSiblingDirs(join(mount, this.#parent), isStale);
   }
 
   close(): void {

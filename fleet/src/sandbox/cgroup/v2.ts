@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 const CONTROLLERS = ["memory", "pids"] as const;
 
@@ -58,6 +58,10 @@ export class CgroupV2Driver implements CgroupDriver {
       throw error;
     }
     return new RunCgroupV2(name, dir, limits);
+  }
+
+  removeStaleSiblings(isStale: (name: string) => boolean): void {
+    removeStaleSiblingDirs(join(this.#mount, this.#parent), isStale);
   }
 
   close(): void {

@@ -1,0 +1,75 @@
+// The state a node's handlers share: engine, slots and queue, runs, drain flag.
+import type { Engine } from "../engine.ts";
+import type { Logger } from "./logger.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
+import { RunRegistry } from "./run-registry.ts";
+import { Scheduler } from "./scheduler.ts";
+
+export interface FleetNodeOptions {
+  nodeId: string;
+  version: string;
+  queueCapacity: number;
+  resultRetentionSecs: number;
+  maxRetainedResults: number;
+}
+
+export class FleetNode {
+  readonly engine: Engine;
+  readonly logger: Logger;
+  readonly nodeId: string;
+  readonly version: string;
+  readonly scheduler: Scheduler;
+  readonly registry: RunRegistry;
+  readonly metrics: Metrics;
+  #draining = false;
+  readonly #drainListeners: (() => void)[] = [];
+
+  constructor(engine: Engine, logger: Logger, options: FleetNodeOptions) {
+    this.engine = engine;
+    this.logger = logger;
+    this.nodeId = options.nodeId;
+    this.version = options.version;
+    this.scheduler = new Scheduler(engine.slots, options.queueCapacity);
+    this.registry = new RunRegistry({
+      retentionMs: options.resultRetentionSecs * 1000,
+      maxCompleted: options.maxRetainedResults,
+    });
+    this.metrics = createMetrics({
+      slots: () => this.scheduler.slots,
+      slotsInUse: () => this.scheduler.running,
+      queueDepth: () => this.scheduler.queueDepth,
+      queueCapacity: () => this.scheduler.queueCapacity,
+      draining: () => this.#draining,
+      ready: () => this.engine.health().ready,
+    });
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Stops admitting new runs; returns how many were running or queued at that moment. */
+  drain(): number {
+    const inFlight = this.scheduler.running + this.scheduler.queueDepth;
+    if (!this.#draining) {
+      this.#draining = true;
+      this.logger.info({ in_flight: inFlight }, "draining: new work is refused");
+      for (const listener of this.#drainListeners) listener();
+    }
+    return inFlight;
+  }
+
+  onDrain(listener: () => void): void {
+    this.#drainListeners.push(listener);
+  }
+
+  /** Resolves when no run is executing or queued. */
+  idle(): Promise<void> {
+    return this.scheduler.idle();
+  }
+
+  /** Serving means: not draining and the engine can isolate. */
+  serving(): boolean {
+    return !this.#draining && this.engine.health().ready;
+  }
+}

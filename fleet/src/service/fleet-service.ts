@@ -1,0 +1,68 @@
+// The FleetService implementation both transports serve, behind one guard: credential check,
+// error mapping (unexpected exceptions become INTERNAL, details only in the log), call metrics.
+import type { CredentialCheck } from "./auth.ts";
+import { createDrain } from "./drain.ts";
+import { STATUS_NAMES, ServiceError, Status, toStatus } from "./errors.ts";
+import { createExecute } from "./execute.ts";
+import type { FleetNode } from "./fleet-node.ts";
+import { createGetResult } from "./get-result.ts";
+import { createNodeInfo } from "./node-info.ts";
+import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
+
+export function createFleetService(node: FleetNode, checkCredential: CredentialCheck): FleetServiceImplementation {
+  const handlers = {
+    execute: createExecute(node),
+    getResult: createGetResult(node),
+    nodeInfo: createNodeInfo(node),
+    drain: createDrain(node),
+  };
+
+  const finish = (method: MethodName, context: CallContext, error?: unknown): ServiceError | undefined => {
+    let code: number = Status.OK;
+    let mapped: ServiceError | undefined;
+    if (error !== undefined) {
+      const status = toStatus(error);
+      if (status.unexpected) node.logger.error({ err: error, method, transport: context.transport }, "handler failed");
+      code = status.code;
+      mapped = new ServiceError(status.code, status.message);
+    }
+    if (context.signal.aborted && code === Status.OK) code = Status.CANCELLED;
+    node.metrics.rpcs.inc({ method, transport: context.transport, code: STATUS_NAMES[code] ?? String(code) });
+    if (code !== Status.OK && code !== Status.CANCELLED) {
+      node.logger.info({ method, transport: context.transport, peer: context.peer, code: STATUS_NAMES[code] }, mapped?.message);
+    }
+    return mapped;
+  };
+
+  function unary<M extends "getResult" | "nodeInfo" | "drain">(method: M) {
+    const handler = handlers[method] as (request: unknown, context: CallContext) => Promise<unknown>;
+    return async (request: unknown, context: CallContext) => {
+      try {
+        checkCredential(context.metadata);
+        const response = await handler(request, context);
+        finish(method, context);
+        return response;
+      } catch (error) {
+        throw finish(method, context, error);
+      }
+    };
+  }
+
+  return {
+    async *execute(request, context) {
+      let failed = false;
+      try {
+        checkCredential(context.metadata);
+        yield* handlers.execute(request, context);
+      } catch (error) {
+        failed = true;
+        throw finish("execute", context, error);
+      } finally {
+        if (!failed) finish("execute", context);
+      }
+    },
+    getResult: unary("getResult"),
+    nodeInfo: unary("nodeInfo"),
+    drain: unary("drain"),
+  } as FleetServiceImplementation;
+}

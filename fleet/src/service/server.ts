@@ -1,0 +1,110 @@
+// Puts a node on the network: one FleetService, served by both transports, with health kept current.
+import { readFileSync } from "node:fs";
+import type { Engine } from "../engine.ts";
+import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { createCredentialCheck } from "./auth.ts";
+import type { FleetConfig } from "./config.ts";
+import { createFleetService } from "./fleet-service.ts";
+import { FleetNode } from "./fleet-node.ts";
+import type { Logger } from "./logger.ts";
+import { startGrpcTransport } from "./transport-grpc.ts";
+import { startGrpcWebTransport } from "./transport-grpc-web.ts";
+
+const HEALTH_POLL_MS = 5000;
+
+export const NODE_VERSION: string = JSON.parse(
+  readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),
+).version;
+
+export type ServerSettings = Pick<
+  FleetConfig,
+  | "host"
+  | "grpcPort"
+  | "grpcWebPort"
+  | "token"
+  | "tls"
+  | "queueCapacity"
+  | "resultRetentionSecs"
+  | "maxRetainedResults"
+  | "nodeId"
+  | "drainGraceSecs"
+>;
+
+export interface FleetServer {
+  node: FleetNode;
+  grpcPort: number;
+  grpcWebPort: number;
+  /** Refuses new work, waits for running and queued runs, then closes both transports. */
+  drainAndClose(): Promise<void>;
+  /** Closes both transports at once (streams in progress are cut). */
+  close(): Promise<void>;
+}
+
+export async function startFleetServer(settings: ServerSettings, engine: Engine, logger: Logger): Promise<FleetServer> {
+  const node = new FleetNode(engine, logger, {
+    nodeId: settings.nodeId,
+    version: NODE_VERSION,
+    queueCapacity: settings.queueCapacity,
+    resultRetentionSecs: settings.resultRetentionSecs,
+    maxRetainedResults: settings.maxRetainedResults,
+  });
+  const checkCredential = createCredentialCheck(settings.token);
+  const service = createFleetService(node, checkCredential);
+  const grpc = await startGrpcTransport({ service, checkCredential, host: settings.host, port: settings.grpcPort, tls: settings.tls });
+  const web = await startGrpcWebTransport({
+    service,
+    metrics: node.metrics.registry,
+    host: settings.host,
+    port: settings.grpcWebPort,
+    tls: settings.tls,
+    onError: (error) => logger.error({ err: error }, "grpc-web transport failed"),
+  }).catch(async (error: unknown) => {
+    await grpc.close(0);
+    throw error;
+  });
+
+  let lastStatus: "SERVING" | "NOT_SERVING" | undefined;
+  const refreshHealth = () => {
+    const status = node.serving() ? "SERVING" : "NOT_SERVING";
+    if (status === lastStatus) return;
+    lastStatus = status;
+    grpc.health.setStatus("", status);
+    grpc.health.setStatus(FleetServiceDefinition.fullName, status);
+    logger.info({ health: status, reasons: engine.health().reasons }, "health changed");
+  };
+  refreshHealth();
+  node.onDrain(refreshHealth);
+  const healthTimer = setInterval(refreshHealth, HEALTH_POLL_MS).unref();
+  const retentionTimer = setInterval(() => node.registry.sweep(), 60_000).unref();
+
+  logger.info(
+    {
+      host: settings.host,
+      grpc_port: grpc.port,
+      grpc_web_port: web.port,
+      tls: settings.tls !== undefined,
+      slots: node.scheduler.slots,
+      queue_capacity: node.scheduler.queueCapacity,
+      version: NODE_VERSION,
+    },
+    "fleet node listening",
+  );
+
+  const closeTransports = async (graceMs: number) => {
+    clearInterval(healthTimer);
+    clearInterval(retentionTimer);
+    await Promise.all([grpc.close(graceMs), web.close(graceMs)]);
+  };
+  return {
+    node,
+    grpcPort: grpc.port,
+    grpcWebPort: web.port,
+    async drainAndClose() {
+      node.drain();
+      await node.idle();
+      logger.info("drained: every run has finished");
+      await closeTransports(settings.drainGraceSecs * 1000);
+    },
+    close: () => closeTransports(0),
+  };
+}

@@ -1,0 +1,36 @@
+// Request validation that needs no engine call: submission ids, sizes, language aliases (spec §2.5).
+import { findLanguage } from "../languages/table.ts";
+import { ServiceError, Status } from "./errors.ts";
+
+export const MAX_CODE_BYTES = 64 * 1024;
+export const MAX_STDIN_BYTES = 256 * 1024;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Returns the id in canonical (lower-case) form. */
+export function parseSubmissionId(value: string): string {
+  if (!UUID.test(value)) throw new ServiceError(Status.INVALID_ARGUMENT, "submission_id must be a UUID");
+  return value.toLowerCase();
+}
+
+/** Resolves an alias to the canonical name, if this node has that language. */
+export function resolveLanguage(requested: string, available: readonly string[]): string {
+  const canonical = findLanguage(requested)?.name;
+  if (canonical === undefined || !available.includes(canonical)) {
+    throw new ServiceError(
+      Status.INVALID_ARGUMENT,
+      `unsupported language "${requested.slice(0, 32)}"; available: ${available.join(", ")}`,
+    );
+  }
+  return canonical;
+}
+
+export function checkSource(code: string, stdin: string): void {
+  if (code.length === 0) throw new ServiceError(Status.INVALID_ARGUMENT, "code must not be empty");
+  if (Buffer.byteLength(code, "utf8") > MAX_CODE_BYTES) {
+    throw new ServiceError(Status.INVALID_ARGUMENT, `code exceeds ${MAX_CODE_BYTES} bytes`);
+  }
+  if (Buffer.byteLength(stdin, "utf8") > MAX_STDIN_BYTES) {
+    throw new ServiceError(Status.INVALID_ARGUMENT, `stdin exceeds ${MAX_STDIN_BYTES} bytes`);
+  }
+}

@@ -1,0 +1,79 @@
+// A stand-in for the real engine while it is being written: runs python programs as plain host
+// processes (no sandbox) so cancellation can still be observed from /proc; "c" programs return a
+// canned hello. Only for developing the service layer; the tests prefer the real engine.
+import { spawn } from "node:child_process";
+import type { Engine, ExecuteOutcome, ExecuteRequest } from "../../fleet/src/engine.ts";
+import type { ExecutionResult } from "../../fleet/src/sandbox/types.ts";
+
+function result(partial: Partial<ExecutionResult>): ExecutionResult {
+  return {
+    verdict: "AC",
+    exit_code: 0,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    output_integrity: "complete",
+    error_message: null,
+    cpu_time_secs: 0.01,
+    wall_time_secs: 0.02,
+    memory_peak_bytes: 1024,
+    evidence: {
+      verdict_cause: "normal_exit",
+      verdict_actor: "runtime",
+      isolation_mode: "strict",
+      controls_applied: ["pid_namespace"],
+      controls_missing: [],
+      cgroup: {
+        memory_limit_bytes: 268435456,
+        memory_peak_bytes: 1024,
+        oom_events: 0,
+        oom_kill_events: 0,
+        cpu_usage_usec: 10000,
+        process_count: 0,
+        process_limit: 64,
+      },
+      timing: { cpu_ms: 10, wall_ms: 20, cpu_wall_ratio: 0.5, divergence: "io_bound" },
+      process_lifecycle: { reap_status: "clean", descendant_containment: "ok", zombie_count: 0 },
+      judge_actions: [],
+      collection_errors: [],
+    },
+    ...partial,
+  };
+}
+
+export function createFakeEngine(slots: number): Engine {
+  return {
+    slots,
+    languages: () => [
+      { name: "python", version: "Python 3 (fake)" },
+      { name: "c", version: "gcc (fake)" },
+    ],
+    health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake" }),
+    close: async () => {},
+    async execute(request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
+      const language = request.language === "py" ? "python" : request.language;
+      if (language === "c") return { language, compileCacheHit: true, result: result({ stdout: "hello\n" }) };
+      return new Promise((resolve) => {
+        const child = spawn("python3", ["-c", request.code], { stdio: ["pipe", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk) => (stdout += chunk));
+        child.stderr.on("data", (chunk) => (stderr += chunk));
+        child.stdin.end(request.stdin);
+        const kill = () => child.kill("SIGKILL");
+        signal?.addEventListener("abort", kill, { once: true });
+        child.on("close", (code, signalName) => {
+          signal?.removeEventListener("abort", kill);
+          if (signal?.aborted) {
+            const cancelled = result({ verdict: "IE", exit_code: null, signal: 9, error_message: "cancelled" });
+            cancelled.evidence.judge_actions = ["sigkill_on_cancel"];
+            resolve({ language, compileCacheHit: false, result: cancelled });
+            return;
+          }
+          const verdict = code === 0 ? "AC" : signalName ? "SIG" : "RE";
+          resolve({ language, compileCacheHit: false, result: result({ verdict, exit_code: code, stdout, stderr }) });
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,154 @@
+// gRPC-Web over HTTP/1.1: nice-grpc-web (fetch) with the ts-proto definition, plus the raw framing
+// a Worker's fetch sees, and GET /metrics.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import { Status } from "nice-grpc-common";
+import {
+  ExecuteRequest,
+  ExecuteResponse,
+  OutputIntegrity,
+  RunState,
+  Verdict,
+} from "../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { markedSleeper, processesWith, startTestNode, TOKEN, waitFor, webClient, type TestNode } from "./helpers.ts";
+
+function frames(bytes: Uint8Array): { flag: number; payload: Buffer }[] {
+  const buffer = Buffer.from(bytes);
+  const out = [];
+  for (let offset = 0; offset < buffer.length; ) {
+    const length = buffer.readUInt32BE(offset + 1);
+    out.push({ flag: buffer[offset]!, payload: buffer.subarray(offset + 5, offset + 5 + length) });
+    offset += 5 + length;
+  }
+  return out;
+}
+
+function framed(message: Uint8Array): Uint8Array {
+  const out = Buffer.alloc(5 + message.length);
+  out.writeUInt32BE(message.length, 1);
+  out.set(message, 5);
+  return out;
+}
+
+const headers = { "content-type": "application/grpc-web+proto", authorization: `Bearer ${TOKEN}` };
+
+describe("gRPC-Web transport", () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ slots: 2 });
+  });
+  after(() => node.close());
+
+  test("nice-grpc-web: started then completed with the result record", async () => {
+    const id = randomUUID();
+    const events = [];
+    for await (const event of webClient(node.webUrl).execute({ submissionId: id, language: "python", code: "import sys\nprint(sys.stdin.read().upper())", stdin: "abc" })) {
+      events.push(event);
+    }
+    assert.equal(events.length, 2);
+    assert.ok(events[0]!.started?.startedAt instanceof Date);
+    const result = events[1]!.completed!.result!;
+    assert.equal(result.submissionId, id);
+    assert.equal(result.verdict, Verdict.VERDICT_AC);
+    assert.equal(result.stdout, "ABC\n");
+    assert.equal(result.outputIntegrity, OutputIntegrity.OUTPUT_INTEGRITY_COMPLETE);
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.evidence?.verdictCause, "normal_exit");
+    assert.deepEqual(result.startedAt, events[0]!.started!.startedAt);
+
+    const kept = await webClient(node.webUrl).getResult({ submissionId: id });
+    assert.equal(kept.state, RunState.RUN_STATE_COMPLETED);
+    assert.deepEqual(kept.result, result);
+  });
+
+  test("nice-grpc-web: NodeInfo describes the node", async () => {
+    const info = await webClient(node.webUrl).nodeInfo({});
+    assert.equal(info.nodeId, "test-node");
+    assert.match(info.version, /^\d+\.\d+\.\d+/);
+    assert.equal(info.slots, 2);
+    assert.equal(info.queueCapacity, 64);
+    assert.ok(info.languages.some((language) => language.name === "python" && language.version !== ""));
+    assert.ok(info.languages.some((language) => language.name === "c"));
+    assert.equal(info.enforcementMode, "strict");
+    assert.match(info.cgroupVersion, /^v[12]$/);
+    assert.notEqual(info.kernel, "");
+    assert.equal(info.ready, true);
+    assert.equal(info.draining, false);
+  });
+
+  test("nice-grpc-web: bad requests map to INVALID_ARGUMENT", async () => {
+    await assert.rejects(
+      (async () => {
+        for await (const _ of webClient(node.webUrl).execute({ submissionId: randomUUID(), language: "python", code: "", stdin: "" }));
+      })(),
+      { code: Status.INVALID_ARGUMENT, details: "code must not be empty" },
+    );
+  });
+
+  test("raw: one frame per message, flushed while the program still runs; trailers in the body", async () => {
+    const id = randomUUID();
+    const marker = `flush-${id}`;
+    const controller = new AbortController();
+    const body = framed(ExecuteRequest.encode({ submissionId: id, language: "python", code: markedSleeper(marker), stdin: "", detachOnDisconnect: false }).finish());
+    const response = await fetch(`${node.webUrl}/codecell.fleet.v1.FleetService/Execute`, { method: "POST", headers, body, signal: controller.signal });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "application/grpc-web+proto");
+    assert.equal(response.headers.get("grpc-status"), null, "status travels in the body, not the headers");
+    const reader = response.body!.getReader();
+    // The program never ends by itself, so a frame that arrives now was flushed as it was produced.
+    const first = await reader.read();
+    const [started] = frames(first.value!);
+    assert.equal(started!.flag, 0x00);
+    assert.ok(ExecuteResponse.decode(started!.payload).started?.startedAt instanceof Date);
+    await waitFor(() => processesWith(marker).length > 0, "program running");
+    controller.abort();
+    await waitFor(() => processesWith(marker).length === 0, "program killed by the dropped request");
+  });
+
+  test("raw: a unary call ends with the 0x80 trailer frame", async () => {
+    const response = await fetch(`${node.webUrl}/codecell.fleet.v1.FleetService/NodeInfo`, { method: "POST", headers, body: framed(new Uint8Array()) });
+    const parts = frames(new Uint8Array(await response.arrayBuffer()));
+    assert.deepEqual(parts.map((part) => part.flag), [0x00, 0x80]);
+    assert.equal(parts[1]!.payload.toString("latin1"), "grpc-status:0\r\ngrpc-message:\r\n");
+  });
+
+  test("raw: malformed frame, unknown method, wrong content type", async () => {
+    const malformed = await fetch(`${node.webUrl}/codecell.fleet.v1.FleetService/NodeInfo`, { method: "POST", headers, body: new Uint8Array([0, 0, 0, 0, 9]) });
+    const trailer = frames(new Uint8Array(await malformed.arrayBuffer())).at(-1)!;
+    assert.match(trailer.payload.toString("latin1"), new RegExp(`grpc-status:${Status.INVALID_ARGUMENT}\r\n`));
+
+    const unknown = await fetch(`${node.webUrl}/codecell.fleet.v1.FleetService/Nope`, { method: "POST", headers, body: framed(new Uint8Array()) });
+    assert.equal(unknown.status, 404);
+    await unknown.arrayBuffer();
+
+    const text = await fetch(`${node.webUrl}/codecell.fleet.v1.FleetService/NodeInfo`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/grpc-web-text" },
+      body: "AAAAAAA=",
+    });
+    assert.equal(text.status, 415);
+    await text.arrayBuffer();
+  });
+
+  test("GET /metrics: Prometheus text with the node's metrics", async () => {
+    for await (const _ of webClient(node.webUrl).execute({ submissionId: randomUUID(), language: "c", code: "int main(void) { return 0; }", stdin: "" }));
+    const response = await fetch(`${node.webUrl}/metrics`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /^text\/plain/);
+    const text = await response.text();
+    for (const name of [
+      'codecell_fleet_runs_total{language="c",verdict="AC"}',
+      "codecell_fleet_run_duration_seconds_bucket",
+      "codecell_fleet_queue_wait_seconds_bucket",
+      "codecell_fleet_slots 2",
+      "codecell_fleet_slots_in_use",
+      "codecell_fleet_queue_depth 0",
+      'codecell_fleet_rpcs_total{method="execute",transport="grpc-web",code="OK"}',
+      "process_cpu_seconds_total",
+    ]) {
+      assert.ok(text.includes(name), name);
+    }
+    assert.ok(!text.includes(TOKEN));
+  });
+});
