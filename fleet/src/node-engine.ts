@@ -1,5 +1,7 @@
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, ExecuteRequest, LanguageInfo } from "./engine.ts";
+import { CompileCache } from "./languages/cache.ts";
 import { compileAndRun } from "./languages/runner.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
 import { detectToolchains } from "./languages/toolchains.ts";
@@ -9,11 +11,12 @@ import { Sandbox } from "./sandbox/sandbox.ts";
 export async function createEngine(options: Partial<EngineOptions> & Pick<EngineOptions, "stateDir">): Promise<Engine> {
   const slots = options.slots ?? availableParallelism();
   const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent });
-  const toolchains = detectToolchains();
+  const toolchains = await detectToolchains();
+  const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
   return {
     slots,
     languages(): LanguageInfo[] {
-      return [...toolchains.values()];
+      return [...toolchains.values()].map((detected) => detected.info);
     },
     health(): EngineHealth {
       const health = sandbox.health();
@@ -24,10 +27,11 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
     },
     async execute(request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
       const language = findLanguage(request.language, LANGUAGES);
-      if (!language || !toolchains.has(language.name)) {
+      const detected = language && toolchains.get(language.name);
+      if (!language || !detected) {
         throw new UnsupportedLanguageError(request.language, [...toolchains.keys()]);
       }
-      return compileAndRun(sandbox, language, request, signal);
+      return compileAndRun(sandbox, language, detected.toolchain, compileCache, request, signal);
     },
     close: () => sandbox.close(),
   };

@@ -1,42 +1,80 @@
-// Compile (when the language needs it) and run, both inside the sandbox.
+// Compile (when the language needs it) and run, both inside the sandbox. A compiled artifact goes
+// through the compile cache: a hit skips the compiler; the run sees the artifact as a read-only bind.
 import type { ExecuteOutcome, ExecuteRequest } from "../engine.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
-import type { ExecutionResult, InputFile } from "../sandbox/types.ts";
-import type { LanguageSpec } from "./table.ts";
+import type { Bind, ExecutionResult, InputFile } from "../sandbox/types.ts";
+import { CompileCache, type CacheLease } from "./cache.ts";
+import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./table.ts";
 
 export async function compileAndRun(
   sandbox: Sandbox,
   language: LanguageSpec,
+  toolchain: Toolchain,
+  cache: CompileCache | undefined,
   request: ExecuteRequest,
   signal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
-  const source: InputFile = { name: language.sourceFile, content: request.code };
+  const source = language.source(request.code);
   const runLimits = narrowLimits(RUN_LIMITS, request.limits);
-  let files: InputFile[] = [source];
-  if (language.compile) {
-    const compiled = await sandbox.run(
+  const files: InputFile[] = [];
+  const binds: Bind[] = [...toolchain.binds];
+  let artifactPath = "";
+  let compileCacheHit = false;
+  let lease: CacheLease | undefined;
+  try {
+    if (language.compile) {
+      const { compile } = language;
+      const argv = compile.argv({ toolchain, source });
+      const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, request.code]);
+      lease = cache?.lookup(key);
+      compileCacheHit = lease !== undefined;
+      if (!lease) {
+        const compiled = await sandbox.run(
+          {
+            argv,
+            env: compile.env,
+            binds: toolchain.binds,
+            files: [{ name: source.fileName, content: request.code }],
+            outputFiles: [{ name: compile.artifact, maxBytes: compile.maxArtifactBytes }],
+            limits: COMPILE_LIMITS,
+          },
+          signal,
+        );
+        const artifact = compiled.outputFiles.get(compile.artifact);
+        if (compiled.result.verdict !== "AC" || !artifact) {
+          return { language: language.name, result: compileFailure(compiled.result, artifact !== undefined), compileCacheHit: false };
+        }
+        lease = cache?.store(key, artifact, compile.executable);
+        if (!lease) {
+          // Not cacheable (too big, disk full): this run gets a private copy instead.
+          files.push({ name: compile.artifact, content: artifact, executable: compile.executable });
+          artifactPath = `/box/${compile.artifact}`;
+        }
+      }
+      if (lease) {
+        artifactPath = `${ARTIFACT_DIR}/${compile.artifact}`;
+        binds.push({ hostPath: lease.path, sandboxPath: artifactPath });
+      }
+    } else {
+      files.push({ name: source.fileName, content: request.code });
+    }
+    const context = { toolchain, source, artifactPath, limits: runLimits };
+    const ran = await sandbox.run(
       {
-        argv: language.compile.argv,
-        env: language.env,
-        binds: language.binds,
-        files: [source],
-        outputFiles: [{ name: language.compile.artifact, maxBytes: language.compile.maxArtifactBytes }],
-        limits: COMPILE_LIMITS,
+        argv: language.run.argv(context),
+        env: language.run.env?.(context),
+        binds,
+        files,
+        stdin: request.stdin,
+        limits: runLimits,
       },
       signal,
     );
-    const artifact = compiled.outputFiles.get(language.compile.artifact);
-    if (compiled.result.verdict !== "AC" || !artifact) {
-      return { language: language.name, result: compileFailure(compiled.result, artifact !== undefined), compileCacheHit: false };
-    }
-    files = [{ name: language.compile.artifact, content: artifact, executable: true }];
+    return { language: language.name, result: ran.result, compileCacheHit };
+  } finally {
+    lease?.release();
   }
-  const ran = await sandbox.run(
-    { argv: language.run.argv, env: language.env, binds: language.binds, files, stdin: request.stdin, limits: runLimits },
-    signal,
-  );
-  return { language: language.name, result: ran.result, compileCacheHit: false };
 }
 
 /** A compiler that did not produce the artifact is the user's compile error, unless the platform failed. */

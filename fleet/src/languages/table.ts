@@ -1,45 +1,464 @@
-// The language table: adding a language is adding one entry. Every command runs inside the
-// sandbox; `detect` runs on the host at start-up to decide whether the language is offered.
-import type { Bind } from "../sandbox/types.ts";
+// The language table: adding a language is adding one entry. Every command (compilers included)
+// runs inside the sandbox; `detect` runs on the host at start-up to decide whether the language is
+// offered and where its toolchain lives. Flags and their reasons: docs/languages.md.
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import type { Bind, Limits } from "../sandbox/types.ts";
+
+/** A toolchain found on the host: its version and how the sandbox sees it. */
+export interface Toolchain {
+  /** Shown by `languages()` and part of the compile cache key, e.g. "gcc 12.2.0". */
+  version: string;
+  /** Read-only binds of toolchain files outside /usr (never a whole home directory). */
+  binds: Bind[];
+  /** Paths inside the sandbox, e.g. { rustc: "/opt/rust/bin/rustc" }. */
+  paths: Record<string, string>;
+}
+
+/** What one submission's source becomes: its file name in /box and values derived from it. */
+export interface SourcePlan {
+  fileName: string;
+  /** e.g. Java's main class. */
+  entry?: string;
+  /** Extra runtime flags the source needs (TypeScript syntax beyond type stripping). */
+  runFlags?: string[];
+}
+
+export interface CommandContext {
+  toolchain: Toolchain;
+  source: SourcePlan;
+  /** Run only: where the compiled artifact is inside the sandbox. */
+  artifactPath: string;
+  /** Run only: the run's limits (runtimes size their heaps and stacks from them). */
+  limits: Limits;
+}
 
 export interface LanguageSpec {
   /** Canonical name (spec §2.5), carried by every record. */
   name: string;
   aliases: string[];
-  /** Name of the source file in /box. */
-  sourceFile: string;
-  /** Host command printing the toolchain version, and how to read it. */
-  detect: { argv: string[]; version: (output: string) => string | undefined };
-  /** Extra read-only binds (toolchains outside /usr) and environment for compile and run. */
-  binds?: Bind[];
-  env?: Record<string, string>;
-  /** Absent for interpreted languages. `artifact` is copied out of /box and cached. */
-  compile?: { argv: string[]; artifact: string; maxArtifactBytes: number };
-  run: { argv: string[] };
+  /** Host-side detection at start-up; undefined = not offered. */
+  detect(): Promise<Toolchain | undefined>;
+  source(code: string): SourcePlan;
+  /**
+   * Absent for interpreted languages. `artifact` is the ONE file the compile leaves in /box; it is
+   * copied out, cached, and bound read-only at `ARTIFACT_DIR/<artifact>` for the run.
+   */
+  compile?: {
+    argv(context: Omit<CommandContext, "artifactPath" | "limits">): string[];
+    env?: Record<string, string>;
+    artifact: string;
+    executable: boolean;
+    maxArtifactBytes: number;
+  };
+  run: { argv(context: CommandContext): string[]; env?: (context: CommandContext) => Record<string, string> };
 }
 
-const firstLineVersion = (pattern: RegExp) => (output: string) => pattern.exec(output)?.[1];
+/** Where a compiled artifact appears inside the sandbox for the run (read-only bind). */
+export const ARTIFACT_DIR = "/opt/program";
+
+const MiB = 1024 * 1024;
+
+/** A mebibyte budget from a limit: `fraction` of it, at least `floorMiB`. */
+const budgetMiB = (bytes: number, fraction: number, floorMiB = 16) => Math.max(floorMiB, Math.floor((bytes * fraction) / MiB));
+
+// ---------------------------------------------------------------------------------------------
+// Host-side helpers for detection (run once at start-up; trusted input only).
+
+function output(command: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(command, args, { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } }, (error, stdout, stderr) => {
+      resolve(error ? undefined : `${stdout}${stderr}`);
+    });
+  });
+}
+
+const executable = (path: string) => {
+  try {
+    return statSync(path).isFile() && (statSync(path).mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+};
+
+const match = (text: string | undefined, pattern: RegExp) => (text ? pattern.exec(text)?.[1] : undefined);
+
+/** Host directories outside /usr that a toolchain's symlinks point into (Debian's /etc/java-N-openjdk). */
+function symlinkTargetsOutsideUsr(paths: string[]): string[] {
+  const dirs = new Set<string>();
+  for (const path of paths) {
+    try {
+      const target = readlinkSync(path);
+      const parts = target.split("/");
+      if (target.startsWith("/etc/") && parts.length > 3) dirs.add(parts.slice(0, 3).join("/"));
+    } catch {
+      // not a symlink
+    }
+  }
+  return [...dirs].filter((dir) => existsSync(dir));
+}
+
+/** The project's own Node 24 (the `node` dev dependency), else the one running this process. */
+function nodeCandidates(): string[] {
+  const projectNode = join(import.meta.dirname, "..", "..", "..", "node_modules", "node", "bin", "node");
+  return [projectNode, process.execPath, "/usr/bin/node", "/usr/local/bin/node"];
+}
+
+let nodeDetection: Promise<Toolchain | undefined> | undefined;
+/** Shared by javascript and typescript: the node binary alone, bound at /opt/node/bin/node. */
+function detectNode(): Promise<Toolchain | undefined> {
+  nodeDetection ??= (async () => {
+    for (const candidate of nodeCandidates()) {
+      if (!executable(candidate)) continue;
+      const hostPath = realpathSync(candidate);
+      const version = match(await output(hostPath, ["--version"]), /^v(\d+\.\d+\.\d+)/);
+      if (!version || Number(version.split(".")[0]) < 24) continue;
+      return {
+        version: `Node.js ${version}`,
+        binds: [{ hostPath, sandboxPath: "/opt/node/bin/node" }],
+        paths: { node: "/opt/node/bin/node" },
+      };
+    }
+    return undefined;
+  })();
+  return nodeDetection;
+}
+
+/**
+ * Node flags for a run: a V8 heap below the memory limit (so the GC works before the cgroup would
+ * kill) and a small V8 worker pool (pids count threads). No `--stack-size`: any such V8 flag makes
+ * V8 reject Node's built-in code cache, +10 ms per JavaScript run and +30 ms per TypeScript run
+ * (measured); docs/languages.md has the trade-off.
+ */
+function nodeRunArgv(context: CommandContext, extra: string[]): string[] {
+  return [
+    context.toolchain.paths.node!,
+    `--max-old-space-size=${budgetMiB(context.limits.memoryBytes, 0.75)}`,
+    "--v8-pool-size=2",
+    ...extra,
+    context.source.fileName,
+  ];
+}
+
+function rustToolchainDirs(): string[] {
+  const homes = [process.env.RUSTUP_HOME, join(homedir(), ".rustup"), "/root/.rustup"].filter((home): home is string => !!home);
+  const found: string[] = [];
+  for (const home of new Set(homes)) {
+    let preferred: string | undefined;
+    try {
+      preferred = match(readFileSync(join(home, "settings.toml"), "utf8"), /^default_toolchain\s*=\s*"([^"]+)"/m);
+    } catch {
+      // no rustup settings
+    }
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(home, "toolchains"));
+    } catch {
+      continue;
+    }
+    const ordered = [
+      ...(preferred ? names.filter((name) => name === preferred) : []),
+      ...names.filter((name) => name.startsWith("stable-")),
+      ...names,
+    ];
+    for (const name of ordered) found.push(join(home, "toolchains", name));
+  }
+  return [...new Set(found)];
+}
+
+/** Java: the file is named after the public top-level class (any name), in its package if any. */
+export function javaSource(code: string): SourcePlan {
+  const stripped = code.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
+  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(stripped)?.[1];
+  const modifiers = "(?:(?:final|abstract|sealed|non-sealed|strictfp|static)\\s+)*";
+  const publicType = new RegExp(`\\bpublic\\s+${modifiers}(?:class|interface|enum|record)\\s+([A-Za-z_$][\\w$]*)`).exec(stripped)?.[1];
+  const className =
+    publicType ??
+    (/\bclass\s+Main\b/.test(stripped) ? "Main" : undefined) ??
+    /\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/.exec(stripped)?.[1] ??
+    "Main";
+  return { fileName: `${className}.java`, entry: pkg ? `${pkg}.${className}` : className };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** javac's own JVM: C1 only, serial GC, no perf file. Keep equal to JAVAC_FLAGS in scripts/provision.sh. */
+const JAVAC_JVM_FLAGS = ["-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-J-XX:-UsePerfData", "-J-Xmx640m", "-J-XX:ActiveProcessorCount=2"];
+const JAVAC_CDS_ROOT = "/var/cache/codecell/javac-cds";
+/** Keep equal to PCH_FLAGS in scripts/provision.sh. */
+const CPP_FLAGS = ["-std=c++20", "-O2", "-pipe"];
+const PCH_ROOT = "/var/cache/codecell/pch";
+
+/**
+ * TypeScript: plain type stripping unless the source may use syntax that needs code generation
+ * (enum, namespace, parameter properties, `import x = require`, `export =`); then Node's
+ * transform mode, which costs ~15 ms more at start-up. A false positive only costs that time.
+ */
+export function typescriptSource(code: string): SourcePlan {
+  const transform = /\b(?:enum|namespace|module)\b|\b(?:public|private|protected|readonly|override)\s+[A-Za-z_$]|\bimport\s+[A-Za-z_$][\w$]*\s*=|\bexport\s*=/.test(code);
+  return {
+    fileName: "main.ts",
+    runFlags: transform ? ["--experimental-transform-types", "--disable-warning=ExperimentalWarning"] : [],
+  };
+}
+
+const fixed = (fileName: string) => (): SourcePlan => ({ fileName });
+
+async function gccFamily(compiler: "gcc" | "g++"): Promise<Toolchain | undefined> {
+  const path = `/usr/bin/${compiler}`;
+  if (!executable(path)) return undefined;
+  const version = match(await output(path, ["-dumpfullversion"]), /^(\S+)/);
+  return version ? { version: `${compiler} ${version}`, binds: [], paths: { [compiler]: path } } : undefined;
+}
 
 export const LANGUAGES: LanguageSpec[] = [
   {
     name: "python",
     aliases: ["py"],
-    sourceFile: "main.py",
-    detect: { argv: ["/usr/bin/python3", "--version"], version: firstLineVersion(/Python (\S+)/) },
-    env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1", PYTHONHASHSEED: "0" },
-    run: { argv: ["/usr/bin/python3", "-B", "main.py"] },
+    async detect() {
+      const path = "/usr/bin/python3";
+      if (!executable(path)) return undefined;
+      const version = match(await output(path, ["--version"]), /Python (\S+)/);
+      return version ? { version: `Python ${version}`, binds: [], paths: { python: path } } : undefined;
+    },
+    source: fixed("main.py"),
+    run: {
+      argv: ({ toolchain, source }) => [toolchain.paths.python!, "-B", source.fileName],
+      env: () => ({ PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1", PYTHONHASHSEED: "0" }),
+    },
   },
   {
     name: "c",
     aliases: [],
-    sourceFile: "main.c",
-    detect: { argv: ["/usr/bin/gcc", "-dumpfullversion"], version: firstLineVersion(/^(\S+)/) },
+    detect: () => gccFamily("gcc"),
+    source: fixed("main.c"),
     compile: {
-      argv: ["/usr/bin/gcc", "-std=c17", "-O2", "-pipe", "-o", "main", "main.c", "-lm"],
+      argv: ({ toolchain, source }) => [toolchain.paths.gcc!, "-std=c17", "-O2", "-pipe", "-o", "main", source.fileName, "-lm"],
       artifact: "main",
-      maxArtifactBytes: 64 * 1024 * 1024,
+      executable: true,
+      maxArtifactBytes: 64 * MiB,
     },
-    run: { argv: ["./main"] },
+    run: { argv: ({ artifactPath }) => [artifactPath] },
+  },
+  {
+    name: "cpp",
+    aliases: ["c++", "cxx", "cc"],
+    async detect() {
+      const toolchain = await gccFamily("g++");
+      if (!toolchain) return undefined;
+      // The precompiled <bits/stdc++.h> that scripts/provision.sh builds, if its flags are ours.
+      const pch = join(PCH_ROOT, toolchain.version.replace(" ", "-"));
+      try {
+        if (readFileSync(join(pch, "flags"), "utf8") === CPP_FLAGS.join(" ") && statSync(join(pch, "bits", "stdc++.h.gch")).isFile()) {
+          toolchain.binds.push({ hostPath: pch, sandboxPath: "/opt/pch" });
+          toolchain.paths.pch = "/opt/pch";
+        }
+      } catch {
+        // no precompiled header: slower compiles of <bits/stdc++.h>, same results
+      }
+      return toolchain;
+    },
+    source: fixed("main.cpp"),
+    compile: {
+      argv: ({ toolchain, source }) => [
+        toolchain.paths["g++"]!,
+        ...CPP_FLAGS,
+        ...(toolchain.paths.pch ? ["-I", toolchain.paths.pch] : []),
+        "-o",
+        "main",
+        source.fileName,
+        "-lm",
+      ],
+      artifact: "main",
+      executable: true,
+      maxArtifactBytes: 64 * MiB,
+    },
+    run: { argv: ({ artifactPath }) => [artifactPath] },
+  },
+  {
+    name: "java",
+    aliases: [],
+    async detect() {
+      // The system default JDK (Debian's alternatives), else any JDK under /usr/lib/jvm.
+      const homes: string[] = [];
+      try {
+        homes.push(dirname(dirname(realpathSync("/usr/bin/javac"))));
+      } catch {
+        // no alternative set
+      }
+      try {
+        homes.push(...readdirSync("/usr/lib/jvm").map((name) => join("/usr/lib/jvm", name)).sort().reverse());
+      } catch {
+        // no JVMs
+      }
+      for (const home of homes) {
+        const javac = join(home, "bin", "javac");
+        const java = join(home, "bin", "java");
+        if (!home.startsWith("/usr/") || !executable(javac) || !executable(java) || !executable("/usr/bin/zip")) continue;
+        const version = match(await output(javac, ["-J-Xshare:auto", "-J-XX:TieredStopAtLevel=1", "-version"]), /javac (\S+)/);
+        if (!version) continue;
+        const links = ["conf", "lib", "lib/security"].flatMap((dir) => {
+          try {
+            return readdirSync(join(home, dir)).map((name) => join(home, dir, name));
+          } catch {
+            return [];
+          }
+        });
+        // Debian's JDK keeps its configuration in /etc/java-N-openjdk: bound read-only at the same path.
+        const binds = symlinkTargetsOutsideUsr(links).map((dir) => ({ hostPath: dir, sandboxPath: dir }));
+        const paths: Record<string, string> = { javac, java, zip: "/usr/bin/zip" };
+        // javac's class-data-sharing archive from scripts/provision.sh, if made by this JDK with our flags.
+        try {
+          const release = match(readFileSync(join(home, "release"), "utf8"), /^JAVA_RUNTIME_VERSION="([^"]+)"/m);
+          const cds = join(JAVAC_CDS_ROOT, `${basename(home)}-${release}`);
+          if (release && readFileSync(join(cds, "flags"), "utf8") === JAVAC_JVM_FLAGS.join(" ") && statSync(join(cds, "javac.jsa")).isFile()) {
+            binds.push({ hostPath: cds, sandboxPath: "/opt/javac-cds" });
+            paths.javacCds = "/opt/javac-cds/javac.jsa";
+          }
+        } catch {
+          // no archive: javac starts slower, same results
+        }
+        return { version: `OpenJDK ${version}`, binds, paths };
+      }
+      return undefined;
+    },
+    source: javaSource,
+    compile: {
+      // javac is itself a JVM: C1 only, serial GC and CDS start it about twice as fast. One jar
+      // (zipped with Info-ZIP, ~2 ms, instead of `jar`, another JVM start) is the artifact.
+      argv: ({ toolchain, source }) => [
+        "/bin/sh",
+        "-c",
+        `"$@" && cd classes && exec ${toolchain.paths.zip} -q -r -X ../main.jar .`,
+        "javac",
+        toolchain.paths.javac!,
+        ...JAVAC_JVM_FLAGS,
+        "-J-Xshare:auto",
+        ...(toolchain.paths.javacCds ? [`-J-XX:SharedArchiveFile=${toolchain.paths.javacCds}`] : []),
+        "-encoding",
+        "UTF-8",
+        "-Xlint:none",
+        "-d",
+        "classes",
+        source.fileName,
+      ],
+      artifact: "main.jar",
+      executable: false,
+      maxArtifactBytes: 64 * MiB,
+    },
+    run: {
+      argv: ({ toolchain, source, artifactPath, limits }) => [
+        toolchain.paths.java!,
+        "-XX:+UseG1GC",
+        "-XX:ParallelGCThreads=2",
+        "-XX:ConcGCThreads=1",
+        "-Xshare:auto",
+        "-XX:-UsePerfData",
+        "-XX:ActiveProcessorCount=2",
+        "-XX:CICompilerCount=2",
+        `-Xmx${budgetMiB(limits.memoryBytes, 0.7)}m`,
+        `-Xss${Math.max(1, Math.floor((limits.stackBytes / MiB) * 0.25))}m`,
+        "-XX:ReservedCodeCacheSize=48m",
+        "-XX:MaxMetaspaceSize=96m",
+        "-Dfile.encoding=UTF-8",
+        "-cp",
+        artifactPath,
+        source.entry ?? "Main",
+      ],
+    },
+  },
+  {
+    name: "javascript",
+    aliases: ["js"],
+    detect: detectNode,
+    source: fixed("main.js"),
+    run: { argv: (context) => nodeRunArgv(context, []) },
+  },
+  {
+    name: "typescript",
+    aliases: ["ts"],
+    detect: detectNode,
+    source: typescriptSource,
+    // Node 24's own type stripping (no type check): docs/languages.md says why.
+    run: { argv: (context) => nodeRunArgv(context, context.source.runFlags ?? []) },
+  },
+  {
+    name: "go",
+    aliases: [],
+    async detect() {
+      for (const candidate of ["/usr/lib/go/bin/go", "/usr/bin/go", "/usr/local/go/bin/go"]) {
+        if (!executable(candidate)) continue;
+        const go = realpathSync(candidate);
+        if (!go.startsWith("/usr/")) continue;
+        const version = match(await output(go, ["version"]), /go version go(\S+)/);
+        if (version) return { version: `go ${version}`, binds: [], paths: { go } };
+      }
+      return undefined;
+    },
+    source: fixed("main.go"),
+    compile: {
+      argv: ({ toolchain, source }) => [toolchain.paths.go!, "build", "-o", "main", source.fileName],
+      // Module-less single file; the build cache lives in this compile's own /tmp (nothing shared);
+      // the standard library comes precompiled from the read-only GOROOT.
+      env: {
+        GO111MODULE: "off",
+        CGO_ENABLED: "0",
+        GOCACHE: "/tmp/go-cache",
+        GOPATH: "/tmp/go",
+        GOTMPDIR: "/tmp",
+        HOME: "/tmp",
+        GOFLAGS: "",
+        GOPROXY: "off",
+        GOTOOLCHAIN: "local",
+        GOTELEMETRY: "off",
+      },
+      artifact: "main",
+      executable: true,
+      maxArtifactBytes: 128 * MiB,
+    },
+    run: {
+      argv: ({ artifactPath }) => [artifactPath],
+      // Few OS threads (pids count threads); a soft memory limit makes the GC work before the cgroup kills.
+      env: ({ limits }) => ({ GOMAXPROCS: "2", GOMEMLIMIT: `${budgetMiB(limits.memoryBytes, 0.8)}MiB` }),
+    },
+  },
+  {
+    name: "rust",
+    aliases: ["rs"],
+    async detect() {
+      for (const dir of rustToolchainDirs()) {
+        const rustc = join(dir, "bin", "rustc");
+        if (!executable(rustc)) continue;
+        const version = match(await output(rustc, ["--version"]), /^rustc (\S+)/);
+        // The toolchain directory alone is bound, at a neutral path: never the home directory.
+        if (version) return { version: `rustc ${version}`, binds: [{ hostPath: realpathSync(dir), sandboxPath: "/opt/rust" }], paths: { rustc: "/opt/rust/bin/rustc" } };
+      }
+      if (executable("/usr/bin/rustc")) {
+        const version = match(await output("/usr/bin/rustc", ["--version"]), /^rustc (\S+)/);
+        if (version) return { version: `rustc ${version}`, binds: [], paths: { rustc: "/usr/bin/rustc" } };
+      }
+      return undefined;
+    },
+    source: fixed("main.rs"),
+    compile: {
+      argv: ({ toolchain, source }) => [
+        toolchain.paths.rustc!,
+        "--edition",
+        "2021",
+        "-O",
+        "-C",
+        "strip=debuginfo",
+        "-o",
+        "main",
+        source.fileName,
+      ],
+      artifact: "main",
+      executable: true,
+      maxArtifactBytes: 128 * MiB,
+    },
+    run: { argv: ({ artifactPath }) => [artifactPath] },
   },
 ];
 

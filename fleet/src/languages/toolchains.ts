@@ -1,20 +1,25 @@
-import { execFileSync } from "node:child_process";
 import type { LanguageInfo } from "../engine.ts";
-import { LANGUAGES, type LanguageSpec } from "./table.ts";
+import { LANGUAGES, type LanguageSpec, type Toolchain } from "./table.ts";
 
-/** Detects at start-up which toolchains are present; only those languages are offered. */
-export function detectToolchains(table: LanguageSpec[] = LANGUAGES): Map<string, LanguageInfo> {
-  const available = new Map<string, LanguageInfo>();
-  for (const language of table) {
-    const [command, ...args] = language.detect.argv;
-    if (!command) continue;
-    try {
-      const output = execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 });
-      const version = language.detect.version(output);
-      if (version) available.set(language.name, { name: language.name, version });
-    } catch {
-      // not installed: not offered
-    }
+export interface DetectedLanguage {
+  info: LanguageInfo;
+  toolchain: Toolchain;
+}
+
+/** Detects at start-up (in parallel) which toolchains are present; only those languages are offered. */
+export async function detectToolchains(table: LanguageSpec[] = LANGUAGES): Promise<Map<string, DetectedLanguage>> {
+  const detected = await Promise.all(
+    table.map(async (language) => {
+      try {
+        return { language, toolchain: await language.detect() };
+      } catch {
+        return { language, toolchain: undefined }; // not installed: not offered
+      }
+    }),
+  );
+  const available = new Map<string, DetectedLanguage>();
+  for (const { language, toolchain } of detected) {
+    if (toolchain) available.set(language.name, { info: { name: language.name, version: toolchain.version }, toolchain });
   }
   return available;
 }

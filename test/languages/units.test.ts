@@ -1,0 +1,95 @@
+// The language layer's host-side pieces, without the kernel: the compile cache (size cap, LRU,
+// pins, restart), the alias table, Java's class-name detection and TypeScript's mode choice.
+import assert from "node:assert/strict";
+import { lstatSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { CompileCache } from "../../fleet/src/languages/cache.ts";
+import { findLanguage, javaSource, LANGUAGES, typescriptSource } from "../../fleet/src/languages/table.ts";
+
+const withDir = (fn: (dir: string) => void) => {
+  const dir = mkdtempSync(join(tmpdir(), "codecell-cache-"));
+  try {
+    fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+const key = (n: number) => CompileCache.key(["test", n]);
+
+describe("compile cache", () => {
+  it("stores, hits, and keys by content", () =>
+    withDir((dir) => {
+      const cache = new CompileCache(join(dir, "cache"), 1000);
+      assert.equal(cache.lookup(key(1)), undefined);
+      const stored = cache.store(key(1), Buffer.from("artifact"), true)!;
+      stored.release();
+      const hit = cache.lookup(key(1))!;
+      assert.equal(hit.path, join(dir, "cache", key(1)));
+      assert.equal(lstatSync(hit.path).mode & 0o777, 0o755);
+      hit.release();
+      assert.notEqual(CompileCache.key(["c", "gcc 12", ["-O2"], "a"]), CompileCache.key(["c", "gcc 12", ["-O2"], "b"]));
+      assert.notEqual(CompileCache.key(["c", "gcc 12", ["-O2"], "a"]), CompileCache.key(["c", "gcc 13", ["-O2"], "a"]));
+    }));
+
+  it("evicts least recently used entries over the cap, never a pinned one", () =>
+    withDir((dir) => {
+      const cache = new CompileCache(join(dir, "cache"), 300);
+      cache.store(key(1), Buffer.alloc(100), true)!.release();
+      cache.store(key(2), Buffer.alloc(100), true)!.release();
+      cache.store(key(3), Buffer.alloc(100), true)!.release();
+      cache.lookup(key(1))!.release(); // 1 is now the most recent: 2 goes first
+      const pinned = cache.lookup(key(3))!;
+      cache.store(key(4), Buffer.alloc(100), true)!.release();
+      assert.equal(cache.lookup(key(2)), undefined);
+      assert.ok(cache.bytes <= 300);
+      cache.store(key(5), Buffer.alloc(200), true)!.release();
+      assert.ok(cache.lookup(key(3)), "pinned entry survives");
+      pinned.release();
+      assert.equal(cache.store(key(6), Buffer.alloc(301), true), undefined, "bigger than the cap: not cached");
+      assert.equal(readdirSync(join(dir, "cache")).filter((name) => name.startsWith(".tmp")).length, 0);
+    }));
+
+  it("survives a restart and removes anything it did not write", () =>
+    withDir((dir) => {
+      const cacheDir = join(dir, "cache");
+      new CompileCache(cacheDir, 1000).store(key(1), Buffer.from("x"), false)!.release();
+      writeFileSync(join(cacheDir, ".tmp-1-1"), "partial");
+      symlinkSync("/etc/passwd", join(cacheDir, key(9)));
+      const reopened = new CompileCache(cacheDir, 1000);
+      assert.ok(reopened.lookup(key(1)));
+      assert.equal(reopened.lookup(key(9)), undefined);
+      assert.deepEqual(readdirSync(cacheDir), [key(1)]);
+    }));
+});
+
+describe("language table", () => {
+  it("maps every §2.5 name and alias to its canonical name", () => {
+    const expected: Record<string, string> = {
+      python: "python", py: "python", c: "c", cpp: "cpp", "c++": "cpp", cxx: "cpp", cc: "cpp", java: "java",
+      javascript: "javascript", js: "javascript", typescript: "typescript", ts: "typescript", go: "go", rust: "rust", rs: "rust",
+    };
+    for (const [name, canonical] of Object.entries(expected)) assert.equal(findLanguage(name)?.name, canonical, name);
+    assert.equal(findLanguage(" Py "), findLanguage("python"));
+    assert.equal(findLanguage("cobol"), undefined);
+    assert.equal(LANGUAGES.length, 8);
+  });
+
+  it("java: names the file after the public class, in its package", () => {
+    assert.deepEqual(javaSource("public class Main {}"), { fileName: "Main.java", entry: "Main" });
+    assert.deepEqual(javaSource("import java.util.*;\nclass Helper {}\npublic final class Solution { }"), { fileName: "Solution.java", entry: "Solution" });
+    assert.deepEqual(javaSource("// public class Fake {}\n/* public class Nope */\npublic class Real {}"), { fileName: "Real.java", entry: "Real" });
+    assert.deepEqual(javaSource("package a.b;\npublic class X {}"), { fileName: "X.java", entry: "a.b.X" });
+    assert.deepEqual(javaSource("class A {}\nclass Main {}"), { fileName: "Main.java", entry: "Main" });
+    assert.deepEqual(javaSource("class Only { public static void main(String[] a) {} }"), { fileName: "Only.java", entry: "Only" });
+    assert.deepEqual(javaSource("// nothing"), { fileName: "Main.java", entry: "Main" });
+  });
+
+  it("typescript: transform mode only when the syntax needs it", () => {
+    assert.deepEqual(typescriptSource("const x: number = 1").runFlags, []);
+    for (const code of ["enum A { B }", "namespace N {}", "class P { constructor(private x: number) {} }", "import fs = require('fs')"]) {
+      assert.ok(typescriptSource(code).runFlags?.includes("--experimental-transform-types"), code);
+    }
+  });
+});
