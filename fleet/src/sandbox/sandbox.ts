@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
-import type { CgroupDriver, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
+import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { buildEvidence } from "./evidence.ts";
 import { LAUNCHER_PATH, launch, launcherProblems, type LaunchedSandbox, type LauncherConfig } from "./launcher.ts";
@@ -279,19 +279,15 @@ export class Sandbox {
   #takeCgroup(slot: Slot, spec: RunSpec): RunCgroup {
     const spare = slot.spare;
     slot.spare = undefined;
-    if (spare && matchesLimits(spare, spec)) return spare;
-    if (spare) spare.destroy();
-    return this.#newCgroup(slot, spec);
+    const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes };
+    if (!spare) return this.#newCgroup(slot, limits);
+    spare.setLimits(limits);
+    return spare;
   }
 
-  #newCgroup(slot: Slot, spec: RunSpec): RunCgroup {
+  #newCgroup(slot: Slot, limits: CgroupLimits): RunCgroup {
     if (!this.#driver) throw new Error(this.#notReady.get("cgroup") ?? "no cgroup driver");
-    const cgroup = this.#driver.create(`s${slot.index}-r${this.#runCounter++}`, {
-      memoryBytes: spec.limits.memoryBytes,
-      processes: spec.limits.processes,
-    });
-    spareLimits.set(cgroup, { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes });
-    return cgroup;
+    return this.#driver.create(`s${slot.index}-r${this.#runCounter++}`, limits);
   }
 
   /** After the launcher is gone nothing may remain in the cgroup; anything that does is killed. */
@@ -320,7 +316,7 @@ export class Sandbox {
       }
       if (slot.spare || this.#closed || !this.#driver) return;
       try {
-        slot.spare = this.#newCgroup(slot, spec);
+        slot.spare = this.#newCgroup(slot, used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes });
       } catch {
         // the next run creates its own and reports the failure there
       }
@@ -418,13 +414,6 @@ export class Sandbox {
     }
     this.#driver?.close();
   }
-}
-
-const spareLimits = new WeakMap<RunCgroup, { memoryBytes: number; processes: number }>();
-
-function matchesLimits(cgroup: RunCgroup, spec: RunSpec): boolean {
-  const limits = spareLimits.get(cgroup);
-  return limits?.memoryBytes === spec.limits.memoryBytes && limits.processes === spec.limits.processes;
 }
 
 /** Instance names are `i<pid>-<n>`: stale once that process is gone. */

@@ -27,6 +27,9 @@ export interface RunCgroup {
   readonly procsFiles: string[];
   /** Controls this cgroup enforces, as evidence names. */
   readonly controls: string[];
+  readonly limits: CgroupLimits;
+  /** Rewrites the limits of a cgroup no process has used yet (a spare made for other limits). */
+  setLimits(limits: CgroupLimits): void;
   read(): CgroupReadings;
   /** Pids still in the cgroup. */
   pids(): number[];

@@ -54,16 +54,14 @@ export class CgroupV1Driver implements CgroupDriver {
         mkdirSync(dir);
         made.push(dir);
       }
-      writeControl(join(dirs.memory, "memory.limit_in_bytes"), limits.memoryBytes);
-      // memsw = memory + swap: equal to the memory limit means no swap at all.
-      writeControl(join(dirs.memory, "memory.memsw.limit_in_bytes"), limits.memoryBytes);
       writeControl(join(dirs.memory, "memory.swappiness"), 0);
-      writeControl(join(dirs.pids, "pids.max"), limits.processes);
+      const cgroup = new RunCgroupV1(name, dirs, { memoryBytes: Number.POSITIVE_INFINITY, processes: 0 });
+      cgroup.setLimits(limits);
+      return cgroup;
     } catch (error) {
       for (const dir of made.reverse()) rmdirSync(dir);
       throw error;
     }
-    return new RunCgroupV1(name, dirs, limits);
   }
 
   removeStaleSiblings(isStale: (name: string) => boolean): void {
@@ -86,13 +84,29 @@ class RunCgroupV1 implements RunCgroup {
   readonly procsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #dirs: V1Mounts;
-  readonly #limits: CgroupLimits;
+  limits: CgroupLimits;
 
   constructor(name: string, dirs: V1Mounts, limits: CgroupLimits) {
     this.name = name;
     this.#dirs = dirs;
-    this.#limits = limits;
+    this.limits = limits;
     this.procsFiles = [dirs.memory, dirs.pids, dirs.cpuacct].map((dir) => join(dir, "cgroup.procs"));
+  }
+
+  setLimits(limits: CgroupLimits): void {
+    const memory = join(this.#dirs.memory, "memory.limit_in_bytes");
+    // memsw = memory + swap, equal to the memory limit: no swap at all. The kernel keeps
+    // memsw >= memory at every step, so raise memsw first and lower it last.
+    const memsw = join(this.#dirs.memory, "memory.memsw.limit_in_bytes");
+    if (limits.memoryBytes > this.limits.memoryBytes) {
+      writeControl(memsw, limits.memoryBytes);
+      writeControl(memory, limits.memoryBytes);
+    } else if (limits.memoryBytes < this.limits.memoryBytes) {
+      writeControl(memory, limits.memoryBytes);
+      writeControl(memsw, limits.memoryBytes);
+    }
+    if (limits.processes !== this.limits.processes) writeControl(join(this.#dirs.pids, "pids.max"), limits.processes);
+    this.limits = { ...limits };
   }
 
   read(): CgroupReadings {
@@ -106,7 +120,7 @@ class RunCgroupV1 implements RunCgroup {
       oomKillEvents: oomKills,
       cpuUsageUsec: Math.round(collect(errors, "cpuacct.usage", () => readNumber(join(cpuacct, "cpuacct.usage"))) / 1000),
       processCount: collect(errors, "pids.current", () => readNumber(join(pids, "pids.current"))),
-      processLimit: this.#limits.processes,
+      processLimit: this.limits.processes,
       pidsLimitHits: collect(errors, "pids.events", () => readKeyed(join(pids, "pids.events")).get("max") ?? NaN),
       errors,
     };

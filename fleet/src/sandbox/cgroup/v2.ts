@@ -50,14 +50,14 @@ export class CgroupV2Driver implements CgroupDriver {
     const dir = join(this.#mount, this.#parent, name);
     mkdirSync(dir);
     try {
-      writeControl(join(dir, "memory.max"), limits.memoryBytes);
       writeControl(join(dir, "memory.swap.max"), 0);
-      writeControl(join(dir, "pids.max"), limits.processes);
+      const cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 });
+      cgroup.setLimits(limits);
+      return cgroup;
     } catch (error) {
       rmdirSync(dir);
       throw error;
     }
-    return new RunCgroupV2(name, dir, limits);
   }
 
   removeStaleSiblings(isStale: (name: string) => boolean): void {
@@ -78,13 +78,19 @@ class RunCgroupV2 implements RunCgroup {
   readonly procsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #dir: string;
-  readonly #limits: CgroupLimits;
+  limits: CgroupLimits;
 
   constructor(name: string, dir: string, limits: CgroupLimits) {
     this.name = name;
     this.#dir = dir;
-    this.#limits = limits;
+    this.limits = limits;
     this.procsFiles = [join(dir, "cgroup.procs")];
+  }
+
+  setLimits(limits: CgroupLimits): void {
+    if (limits.memoryBytes !== this.limits.memoryBytes) writeControl(join(this.#dir, "memory.max"), limits.memoryBytes);
+    if (limits.processes !== this.limits.processes) writeControl(join(this.#dir, "pids.max"), limits.processes);
+    this.limits = { ...limits };
   }
 
   read(): CgroupReadings {
@@ -105,7 +111,7 @@ class RunCgroupV2 implements RunCgroup {
       oomKillEvents: collect(errors, "memory.events oom_kill", () => events.get("oom_kill") ?? NaN),
       cpuUsageUsec: collect(errors, "cpu.stat", () => readKeyed(file("cpu.stat")).get("usage_usec") ?? NaN),
       processCount: collect(errors, "pids.current", () => readNumber(file("pids.current"))),
-      processLimit: this.#limits.processes,
+      processLimit: this.limits.processes,
       pidsLimitHits: collect(errors, "pids.events", () => readKeyed(file("pids.events")).get("max") ?? NaN),
       errors,
     };
