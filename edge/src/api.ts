@@ -1,0 +1,197 @@
+// Public API (spec §4). Every route runs after the API key is authenticated; every request counts
+// against the key's rolling rate limit (submit counts inside KeyDO.submit to save a hop).
+import { IttyRouter } from "itty-router";
+import type { IRequest } from "itty-router";
+import type { Caller } from "./auth.ts";
+import { config } from "./env.ts";
+import type { Env } from "./env.ts";
+import type { RateInfo, SubmitOutcome } from "./do/key-do.ts";
+import { HttpError, UUID_RE, json, readJsonObject } from "./lib/http.ts";
+import { canonicalLanguage } from "./lib/languages.ts";
+import type { ResultRecord } from "./lib/record.ts";
+import { MAX_SUBMIT_BODY_BYTES, parseSubmit, parseWait } from "./lib/validate.ts";
+
+export interface ApiContext {
+  caller: Caller;
+  rate: RateInfo | null;
+}
+
+type Args = [Env, ExecutionContext, ApiContext];
+
+export function rateHeaders(rate: RateInfo | null): Record<string, string> {
+  if (!rate) return {};
+  return {
+    "ratelimit-limit": String(rate.limit),
+    "ratelimit-remaining": String(rate.remaining),
+    "ratelimit-reset": String(rate.reset_secs),
+    "ratelimit-policy": `${rate.limit};w=60`,
+  };
+}
+
+export function quotaExceeded(retryAfter: number, reason: string, rate: RateInfo | null): HttpError {
+  return new HttpError(429, { error: "quota exceeded", message: reason, retry_after: retryAfter }, {
+    "retry-after": String(retryAfter), ...rateHeaders(rate),
+  });
+}
+
+export function keyStub(env: Env, caller: Caller) {
+  return env.KEY_DO.get(env.KEY_DO.idFromName(caller.hash));
+}
+
+function fleetStub(env: Env) {
+  return env.FLEET_DO.get(env.FLEET_DO.idFromName("global"));
+}
+
+function submissionStub(env: Env, id: string) {
+  return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(id.toLowerCase()));
+}
+
+/** Counts a request against the key's rate limit; throws the 429. */
+export async function countRequest(env: Env, api: ApiContext): Promise<void> {
+  const h = await keyStub(env, api.caller).hit();
+  api.rate = h.rate;
+  if (!h.ok) throw quotaExceeded(h.retry_after, h.reason, h.rate);
+}
+
+async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  const cfg = config(env);
+  let wait: boolean;
+  let input;
+  let language: string | null;
+  let idempotencyKey: string | null;
+  try {
+    wait = parseWait(new URL(request.url));
+    idempotencyKey = request.headers.get("idempotency-key");
+    if (idempotencyKey !== null && !UUID_RE.test(idempotencyKey.trim())) {
+      throw new HttpError(400, { error: "invalid Idempotency-Key", message: "Idempotency-Key must be a UUID" });
+    }
+    idempotencyKey = idempotencyKey?.trim().toLowerCase() ?? null;
+    input = parseSubmit(await readJsonObject(request as unknown as Request, MAX_SUBMIT_BODY_BYTES));
+    language = canonicalLanguage(input.language);
+    if (!language) {
+      const available = (await fleetStub(env).status()).languages;
+      throw new HttpError(400, {
+        error: `unsupported language '${input.language}'; available: ${available.join(", ") || "none right now"}`,
+        available,
+      });
+    }
+  } catch (e) {
+    // A rejected request still counts against the rate limit (spec §8: every request).
+    await countRequest(env, api);
+    throw e;
+  }
+
+  const t0 = Date.now();
+  const outcome: SubmitOutcome = await keyStub(env, api.caller).submit({
+    language, code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
+    project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: idempotencyKey,
+    wait_ms: wait ? cfg.syncHoldMs : 0,
+  });
+  api.rate = outcome.rate;
+  const headers = { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}` };
+  switch (outcome.kind) {
+    case "rate_limited":
+      throw quotaExceeded(outcome.retry_after, outcome.reason, outcome.rate);
+    case "queue_full":
+      throw new HttpError(503, {
+        error: "queue full", message: `the execution queue is full (${outcome.queue_depth} pending); retry later`,
+        queue_depth: outcome.queue_depth,
+      }, { "retry-after": "1", ...headers });
+    case "unsupported":
+      throw new HttpError(400, {
+        error: `unsupported language '${input.language}'; available: ${outcome.available.join(", ") || "none right now"}`,
+        available: outcome.available,
+      }, headers);
+    case "duplicate": {
+      // Spec §4.1: the existing record, HTTP 202, no new execution.
+      const rec = await submissionStub(env, outcome.id).get(api.caller.account_id);
+      return json(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" });
+    }
+    case "created": {
+      const id = outcome.id;
+      if (!wait) return json(202, { id, job_status: "pending", queue_depth: outcome.queue_depth }, headers);
+      // The KeyDO held the request until the record was terminal or the hold expired. If that wait
+      // was interrupted (object evicted), answer from storage: the run carries on regardless.
+      let rec: ResultRecord | null = outcome.record ?? null;
+      if (!rec) rec = await submissionStub(env, id).get(null);
+      if (rec && (rec.job_status === "completed" || rec.job_status === "error")) return json(200, rec, headers);
+      return json(408, {
+        error: "timeout",
+        message: `execution did not finish within ${Math.round(cfg.syncHoldMs / 100) / 10} s; poll GET /api/result/${id}`,
+        id,
+        job_status: rec?.job_status ?? "pending",
+      }, headers);
+    }
+  }
+}
+
+async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const id = request.params.id ?? "";
+  if (!UUID_RE.test(id)) {
+    throw new HttpError(400, { error: "invalid submission id", message: "the submission id must be a UUID" }, rateHeaders(api.rate));
+  }
+  const rec = await submissionStub(env, id).get(api.caller.account_id);
+  if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
+  return json(200, rec, rateHeaders(api.rate));
+}
+
+async function health(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const s = await fleetStub(env).status();
+  return json(200, {
+    status: s.ready_nodes > 0 ? "ok" : "degraded",
+    enforcement_mode: s.enforcement_mode,
+    workers: s.workers,
+    queue_depth: s.queue_depth,
+  }, rateHeaders(api.rate));
+}
+
+async function ready(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const reasons: string[] = [];
+  let s = null;
+  try {
+    await env.KEYS.get("health:probe");
+  } catch (e) {
+    reasons.push(`key storage is not answering: ${String(e)}`);
+  }
+  try {
+    s = await fleetStub(env).status();
+  } catch (e) {
+    reasons.push(`fleet registry is not answering: ${String(e)}`);
+  }
+  if (s && s.ready_nodes === 0) reasons.push("no fleet node is ready with strict isolation", ...s.reasons);
+  if (reasons.length > 0 || !s) {
+    return json(503, { error: "not ready", ready: false, reasons }, rateHeaders(api.rate));
+  }
+  return json(200, { ready: true, enforcement_mode: s.enforcement_mode, ready_nodes: s.ready_nodes, workers: s.workers, queue_depth: s.queue_depth }, rateHeaders(api.rate));
+}
+
+async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  return json(200, (await fleetStub(env).status()).languages, rateHeaders(api.rate));
+}
+
+async function methodNotAllowed(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  throw new HttpError(405, { error: "method not allowed" }, rateHeaders(api.rate));
+}
+
+async function notFound(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  throw new HttpError(404, { error: "not found" }, rateHeaders(api.rate));
+}
+
+export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
+  .post("/submit", submit)
+  .get("/result/:id", result)
+  .get("/health", health)
+  .get("/health/ready", ready)
+  .get("/languages", languages)
+  .all("/submit", methodNotAllowed)
+  .all("/result/:id", methodNotAllowed)
+  .all("/health", methodNotAllowed)
+  .all("/health/ready", methodNotAllowed)
+  .all("/languages", methodNotAllowed)
+  .all("*", notFound);

@@ -1,0 +1,54 @@
+// API-key and operator-token checks. Keys are looked up by their SHA-256 (KV `key:<hash>`); the
+// stored hash is then compared in constant time so nothing about a near-miss leaks through timing.
+import type { Env } from "./env.ts";
+import { HttpError } from "./lib/http.ts";
+import { constantTimeEqual, sha256Hex } from "./lib/keys.ts";
+
+export interface KeyMeta {
+  key_id: string;
+  hash: string;
+  project_id: string;
+  account_id: string;
+  name: string;
+  tier: string;
+  created_at: string;
+}
+
+export interface Caller extends KeyMeta {}
+
+const UNAUTHORIZED = { error: "unauthorized", message: "missing or invalid API key" };
+
+/** Short-lived per-isolate cache: saves a KV read on hot keys; revocation takes effect within the TTL. */
+const cache = new Map<string, { meta: KeyMeta; until: number }>();
+const CACHE_MS = 10_000;
+
+export async function authenticate(request: Request, env: Env): Promise<Caller> {
+  const key = request.headers.get("x-api-key");
+  if (!key || key.length > 256) throw new HttpError(401, UNAUTHORIZED);
+  const hash = await sha256Hex(key);
+  const hit = cache.get(hash);
+  let meta: KeyMeta | null = hit && hit.until > Date.now() ? hit.meta : null;
+  if (!meta) {
+    meta = await env.KEYS.get<KeyMeta>(`key:${hash}`, "json");
+    if (meta) {
+      if (cache.size > 10_000) cache.clear();
+      cache.set(hash, { meta, until: Date.now() + CACHE_MS });
+    }
+  }
+  if (!meta || !constantTimeEqual(meta.hash, hash)) throw new HttpError(401, UNAUTHORIZED);
+  return meta;
+}
+
+export function forgetKey(hash: string): void {
+  cache.delete(hash);
+}
+
+export function authenticateOperator(request: Request, env: Env): void {
+  const expected = env.OPERATOR_TOKEN;
+  if (!expected) throw new HttpError(503, { error: "admin API disabled", message: "OPERATOR_TOKEN is not configured" });
+  const header = request.headers.get("authorization") ?? "";
+  const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+  if (!token || !constantTimeEqual(token, expected)) {
+    throw new HttpError(401, { error: "unauthorized", message: "missing or invalid operator token" });
+  }
+}

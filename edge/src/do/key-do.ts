@@ -1,0 +1,211 @@
+// KeyDO: one per API key (named by the key's SHA-256). Rate limit, concurrency quota, idempotency
+// and usage counters live here because a single object per key serialises every decision for that
+// key: all checks and reservations below are synchronous SQLite statements with no await between
+// check and write, so concurrent requests cannot both pass a check that only one of them should.
+import { DurableObject } from "cloudflare:workers";
+import { config } from "../env.ts";
+import type { Config, Env } from "../env.ts";
+import { slidingWindow } from "../lib/ratelimit.ts";
+import type { ResultRecord } from "../lib/record.ts";
+import type { CreateInput, CreateResult } from "./submission-do.ts";
+
+export interface RateInfo {
+  limit: number;
+  remaining: number;
+  reset_secs: number;
+}
+
+export type HitResult = { ok: true; rate: RateInfo } | { ok: false; retry_after: number; reason: string; rate: RateInfo };
+
+export type SubmitOutcome =
+  | { kind: "created"; id: string; queue_depth: number; rate: RateInfo; record?: ResultRecord | null }
+  | { kind: "duplicate"; id: string; rate: RateInfo }
+  | { kind: "rate_limited"; retry_after: number; reason: string; rate: RateInfo }
+  | { kind: "queue_full"; queue_depth: number; rate: RateInfo }
+  | { kind: "unsupported"; available: string[]; rate: RateInfo };
+
+export interface SubmitRequest extends Omit<CreateInput, "id"> {
+  idempotency_key: string | null;
+  /** > 0: hold until the record is terminal or this many ms passed (sync submit). */
+  wait_ms: number;
+}
+
+/** Pre-instantiated SubmissionDOs kept per key (see #refillWarm). */
+const WARM_POOL = 2;
+
+export class KeyDO extends DurableObject<Env> {
+  #cfg: Config;
+  /** Idempotency keys whose submission is being created right now; duplicates wait on it. */
+  #creating = new Map<string, Promise<SubmitOutcome>>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#cfg = config(env);
+    const sql = ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS hits (ts INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS inflight (id TEXT PRIMARY KEY, since INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS idem (key TEXT PRIMARY KEY, id TEXT NOT NULL, created INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS usage (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS warm (id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
+  }
+
+  /** Counts one request against the rolling window (every endpoint). */
+  hit(): HitResult {
+    const h = this.#rateCheck(Date.now());
+    if (h.ok) this.#recordHit(Date.now());
+    return h;
+  }
+
+  /** The rate decision, read-only; a refusal is counted here, an accepted hit by #recordHit. */
+  #rateCheck(now: number): HitResult {
+    const ts = this.ctx.storage.sql.exec<{ ts: number }>("SELECT ts FROM hits WHERE ts > ?", now - this.#cfg.rateWindowMs).toArray().map((r) => r.ts);
+    const d = slidingWindow(ts, now, this.#cfg.rateLimit, this.#cfg.rateWindowMs);
+    const rate: RateInfo = { limit: this.#cfg.rateLimit, remaining: d.remaining, reset_secs: d.resetSecs };
+    if (!d.allowed) {
+      this.#count("rejected_rate_limit");
+      return { ok: false, retry_after: d.retryAfterSecs, reason: `rate limit of ${this.#cfg.rateLimit} requests per minute exceeded`, rate };
+    }
+    return { ok: true, rate };
+  }
+
+  #recordHit(now: number): void {
+    this.ctx.storage.sql.exec("DELETE FROM hits WHERE ts <= ?", now - this.#cfg.rateWindowMs);
+    this.ctx.storage.sql.exec("INSERT INTO hits (ts) VALUES (?)", now);
+    this.#count("requests");
+  }
+
+  async submit(req: SubmitRequest): Promise<SubmitOutcome> {
+    const now = Date.now();
+    const h = this.#rateCheck(now);
+    if (!h.ok) return { kind: "rate_limited", retry_after: h.retry_after, reason: h.reason, rate: h.rate };
+    const rate = h.rate;
+    const ik = req.idempotency_key;
+    if (ik !== null) {
+      const creating = this.#creating.get(ik);
+      if (creating) {
+        this.#recordHit(now);
+        const first = await creating;
+        return first.kind === "created" || first.kind === "duplicate" ? { kind: "duplicate", id: first.id, rate } : { ...first, rate };
+      }
+      const row = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM idem WHERE key = ? AND created > ?", ik, now - this.#cfg.retentionMs).toArray()[0];
+      if (row) {
+        this.#recordHit(now);
+        return { kind: "duplicate", id: row.id, rate };
+      }
+    }
+    // Entries older than any run can last are leftovers of a release that never arrived.
+    const staleBefore = now - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs;
+    const inflight = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE since >= ?", staleBefore).one().n;
+    if (inflight >= this.#cfg.maxInFlight) {
+      this.#recordHit(now);
+      this.#count("rejected_concurrency");
+      return { kind: "rate_limited", retry_after: 1, reason: `at most ${this.#cfg.maxInFlight} submissions may be in flight per API key`, rate };
+    }
+    const warm = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM warm ORDER BY at LIMIT 1").toArray()[0];
+    const id = warm?.id ?? crypto.randomUUID();
+    const { idempotency_key: _ik, wait_ms: _wait, ...rest } = req;
+    // The create call goes out before this object's own writes: a Durable Object holds outgoing
+    // messages until its pending writes are durable (output gate), which would add that flush to
+    // the submit latency. The reservation below is still taken in the same synchronous block as the
+    // checks above, so no other request can interleave between check and reservation.
+    const call = this.env.SUBMISSION_DO.get(this.env.SUBMISSION_DO.idFromName(id)).create({ ...rest, id });
+    this.#recordHit(now);
+    this.ctx.storage.sql.exec("DELETE FROM inflight WHERE since < ?", staleBefore);
+    this.ctx.storage.sql.exec("INSERT INTO inflight (id, since) VALUES (?, ?)", id, now);
+    if (ik !== null) this.ctx.storage.sql.exec("INSERT OR REPLACE INTO idem (key, id, created) VALUES (?, ?, ?)", ik, id, now);
+    if (warm) this.ctx.storage.sql.exec("DELETE FROM warm WHERE id = ?", id);
+    const work = this.#settle(id, ik, call, rate);
+    if (ik !== null) this.#creating.set(ik, work);
+    let out: SubmitOutcome;
+    try {
+      out = await work;
+    } finally {
+      if (ik !== null) this.#creating.delete(ik);
+    }
+    if (out.kind === "created") {
+      // Refill the warm pool while the run is executing, off the critical path.
+      this.ctx.waitUntil(this.#refillWarm());
+      // Synchronous mode: wait here rather than in the Worker, saving a round trip on the hot path.
+      if (req.wait_ms > 0) {
+        try {
+          out.record = await this.env.SUBMISSION_DO.get(this.env.SUBMISSION_DO.idFromName(id)).wait(req.wait_ms);
+        } catch (e) {
+          console.warn("sync wait interrupted", id, String(e));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Creating a Durable Object (locally: its SQLite file) costs several ms, so each key keeps a
+   * couple of ids whose SubmissionDO already exists. Ids are random UUIDs either way, never exposed early.
+   */
+  async #refillWarm(): Promise<void> {
+    const have = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM warm").one().n;
+    for (let i = have; i < WARM_POOL; i++) {
+      const id = crypto.randomUUID();
+      try {
+        await this.env.SUBMISSION_DO.get(this.env.SUBMISSION_DO.idFromName(id)).prewarm();
+        this.ctx.storage.sql.exec("INSERT OR IGNORE INTO warm (id, at) VALUES (?, ?)", id, Date.now());
+      } catch {
+        return;
+      }
+    }
+  }
+
+  async #settle(id: string, ik: string | null, call: Promise<CreateResult>, rate: RateInfo): Promise<SubmitOutcome> {
+    const undo = () => {
+      this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id);
+      if (ik !== null) this.ctx.storage.sql.exec("DELETE FROM idem WHERE key = ? AND id = ?", ik, id);
+    };
+    let r: CreateResult;
+    try {
+      r = await call;
+    } catch (e) {
+      undo();
+      throw e;
+    }
+    if (r.kind !== "created") {
+      undo();
+      this.#count(r.kind === "queue_full" ? "rejected_queue_full" : "rejected_language");
+      return { ...r, rate };
+    }
+    this.#count("submissions");
+    await this.#ensureAlarm();
+    return { kind: "created", id, queue_depth: r.queue_depth, rate };
+  }
+
+  /** The submission reached a terminal state: its concurrency slot is free again. */
+  release(id: string, status: string): void {
+    const n = this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id).rowsWritten;
+    if (n > 0) this.#count(status === "completed" ? "completed" : "errors");
+  }
+
+  usage(): { counters: Record<string, number>; in_flight: number; requests_last_minute: number } {
+    const counters: Record<string, number> = {};
+    for (const r of this.ctx.storage.sql.exec<{ name: string; n: number }>("SELECT name, n FROM usage")) counters[r.name] = r.n;
+    return {
+      counters,
+      in_flight: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight").one().n,
+      requests_last_minute: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().n,
+    };
+  }
+
+  /** Idempotency keys are kept exactly as long as the records they point to. */
+  override async alarm(): Promise<void> {
+    this.ctx.storage.sql.exec("DELETE FROM idem WHERE created <= ?", Date.now() - this.#cfg.retentionMs);
+    await this.#ensureAlarm(true);
+  }
+
+  async #ensureAlarm(reschedule = false): Promise<void> {
+    const oldest = this.ctx.storage.sql.exec<{ t: number | null }>("SELECT MIN(created) AS t FROM idem").one().t;
+    if (oldest === null) return;
+    if (!reschedule && (await this.ctx.storage.getAlarm()) !== null) return;
+    await this.ctx.storage.setAlarm(oldest + this.#cfg.retentionMs + 1_000);
+  }
+
+  #count(name: string): void {
+    this.ctx.storage.sql.exec("INSERT INTO usage (name, n) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET n = n + 1", name);
+  }
+}

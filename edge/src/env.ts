@@ -1,0 +1,68 @@
+// Bindings and configuration. Every tunable is a plain var so tests can shorten it with --var.
+import type { FleetDO } from "./do/fleet-do.ts";
+import type { KeyDO } from "./do/key-do.ts";
+import type { SubmissionDO } from "./do/submission-do.ts";
+
+export interface Env {
+  KEYS: KVNamespace;
+  KEY_DO: DurableObjectNamespace<KeyDO>;
+  SUBMISSION_DO: DurableObjectNamespace<SubmissionDO>;
+  FLEET_DO: DurableObjectNamespace<FleetDO>;
+  ENVIRONMENT?: string;
+  OPERATOR_TOKEN?: string;
+  SYNC_HOLD_MS?: string;
+  QUEUE_CAPACITY?: string;
+  WATCHDOG_MS?: string;
+  WATCHDOG_FAILURES?: string;
+  RETENTION_DAYS?: string;
+  RATE_LIMIT_PER_MIN?: string;
+  MAX_IN_FLIGHT?: string;
+  QUEUE_TIMEOUT_MS?: string;
+  MAX_RUN_MS?: string;
+  HEALTH_TTL_MS?: string;
+  WEBHOOK_DEV_ALLOW?: string;
+}
+
+export interface Config {
+  development: boolean;
+  syncHoldMs: number;
+  queueCapacity: number;
+  watchdogMs: number;
+  watchdogFailures: number;
+  retentionMs: number;
+  rateLimit: number;
+  rateWindowMs: number;
+  maxInFlight: number;
+  queueTimeoutMs: number;
+  maxRunMs: number;
+  healthTtlMs: number;
+  /** host:port webhook targets allowed despite the SSRF rules; development only (DESIGN §2). */
+  webhookDevAllow: string[];
+}
+
+function num(value: string | undefined, fallback: number, min = 0): number {
+  const n = value === undefined || value === "" ? NaN : Number(value);
+  return Number.isFinite(n) && n >= min ? n : fallback;
+}
+
+export function config(env: Env): Config {
+  return {
+    development: env.ENVIRONMENT === "development",
+    syncHoldMs: num(env.SYNC_HOLD_MS, 30_000, 1),
+    queueCapacity: num(env.QUEUE_CAPACITY, 100),
+    watchdogMs: num(env.WATCHDOG_MS, 10_000, 100),
+    watchdogFailures: num(env.WATCHDOG_FAILURES, 3, 1),
+    retentionMs: num(env.RETENTION_DAYS, 7, 0) * 86_400_000,
+    rateLimit: num(env.RATE_LIMIT_PER_MIN, 60, 1),
+    rateWindowMs: 60_000,
+    maxInFlight: num(env.MAX_IN_FLIGHT, 10, 1),
+    // Queue wait + compile (30 s) + run (10 s) stay far below these.
+    queueTimeoutMs: num(env.QUEUE_TIMEOUT_MS, 300_000, 1),
+    maxRunMs: num(env.MAX_RUN_MS, 180_000, 1),
+    healthTtlMs: num(env.HEALTH_TTL_MS, 5_000, 0),
+    webhookDevAllow:
+      env.ENVIRONMENT === "development" && env.WEBHOOK_DEV_ALLOW
+        ? env.WEBHOOK_DEV_ALLOW.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)
+        : [],
+  };
+}

@@ -1,0 +1,52 @@
+// codecell edge: the Worker entry. One error-handling wrapper for every request: HttpErrors become
+// their JSON response; anything else is a genuine internal failure, logged and answered with a JSON 500.
+import { adminRouter } from "./admin.ts";
+import { apiRouter } from "./api.ts";
+import type { ApiContext } from "./api.ts";
+import { authenticate, authenticateOperator } from "./auth.ts";
+import type { Env } from "./env.ts";
+import { HttpError, errorResponse, json } from "./lib/http.ts";
+
+export { FleetDO } from "./do/fleet-do.ts";
+export { KeyDO } from "./do/key-do.ts";
+export { SubmissionDO } from "./do/submission-do.ts";
+
+async function handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  // Spec §5: TLS only. Cloudflare serves https; locally wrangler dev runs with --local-protocol https.
+  if (url.protocol !== "https:") {
+    throw new HttpError(403, { error: "https required", message: "plain HTTP is refused; use https://" });
+  }
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+  if (path === "/api" || path.startsWith("/api/")) {
+    const caller = await authenticate(request, env);
+    const api: ApiContext = { caller, rate: null };
+    const res = await apiRouter.fetch(rewrite(request, url, path), env, ctx, api);
+    return res as Response;
+  }
+  if (path === "/admin" || path.startsWith("/admin/")) {
+    authenticateOperator(request, env);
+    return (await adminRouter.fetch(rewrite(request, url, path), env, ctx)) as Response;
+  }
+  throw new HttpError(404, { error: "not found" });
+}
+
+/** Routers match on the normalised path (no trailing slash). */
+function rewrite(request: Request, url: URL, path: string): Request {
+  if (path === url.pathname) return request;
+  const u = new URL(url);
+  u.pathname = path;
+  return new Request(u, request);
+}
+
+export default {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    try {
+      return await handle(request, env, ctx);
+    } catch (e) {
+      if (e instanceof HttpError) return errorResponse(e);
+      console.error("internal error", request.method, request.url, e instanceof Error ? (e.stack ?? e.message) : String(e));
+      return json(500, { error: "internal error", message: "the request failed inside the edge; it has been logged" });
+    }
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,85 @@
+// JSON responses and the one error type handlers throw. Every response the edge produces is JSON.
+
+export class HttpError extends Error {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  constructor(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+    super(typeof body.error === "string" ? body.error : `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+export function errorResponse(e: HttpError): Response {
+  return json(e.status, e.body, e.headers);
+}
+
+/** Reads a request body up to `limit` bytes; larger bodies fail with 413 without buffering them whole. */
+export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) {
+    throw new HttpError(413, { error: "request body too large", message: `the request body must not exceed ${limit} bytes` });
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new HttpError(413, { error: "request body too large", message: `the request body must not exceed ${limit} bytes` });
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
+  return out;
+}
+
+/** Parses a JSON object body: content type, UTF-8 and JSON syntax are checked here, shape by zod later. */
+export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+  const ct = (request.headers.get("content-type") ?? "").toLowerCase();
+  const [mediaType, ...params] = ct.split(";").map((s) => s.trim());
+  if (mediaType !== "application/json") {
+    throw new HttpError(415, { error: "unsupported media type", message: "the request body must be JSON (content-type: application/json)" });
+  }
+  const charset = params.find((p) => p.startsWith("charset="))?.slice(8).replace(/"/g, "");
+  if (charset && charset !== "utf-8" && charset !== "utf8") {
+    throw new HttpError(415, { error: "unsupported media type", message: "the request body must be UTF-8 encoded JSON" });
+  }
+  const bytes = await readBodyLimited(request, limit);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new HttpError(400, { error: "invalid request body", message: "the request body is not valid UTF-8" });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, { error: "invalid request body", message: "the request body is not valid JSON" });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new HttpError(400, { error: "invalid request body", message: "the request body must be a JSON object" });
+  }
+  return value as Record<string, unknown>;
+}
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

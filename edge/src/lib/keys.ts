@@ -1,0 +1,49 @@
+// API keys: `sk_live_` + 32 base62 characters. Only the SHA-256 (hex) is ever stored.
+
+export const KEY_PREFIX = "sk_live_";
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32}$/;
+
+/** Uniform base62 string via rejection sampling (256 % 62 != 0, so plain modulo would be biased). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
+    for (const b of bytes) {
+      if (b < 248) out += BASE62[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBase62(32);
+}
+
+export function randomId(prefix: string): string {
+  return prefix + randomBase62(16);
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Constant-time equality of two strings. Length differences are folded into the result instead of
+ * returning early, so the time depends only on the longer input's length, not on where they differ.
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ea = new TextEncoder().encode(a);
+  const eb = new TextEncoder().encode(b);
+  const len = Math.max(ea.length, eb.length);
+  let diff = ea.length ^ eb.length;
+  for (let i = 0; i < len; i++) diff |= (ea[i] ?? 0) ^ (eb[i] ?? 0);
+  return diff === 0;
+}
+
+/** Short, non-secret fingerprint shown to operators (first 8 hex chars of the hash). */
+export function keyFingerprint(hashHex: string): string {
+  return hashHex.slice(0, 8);
+}

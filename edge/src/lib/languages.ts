@@ -1,0 +1,25 @@
+// Spec §2.5 accepted values and their canonical names (spec §4.5).
+
+export const CANONICAL_LANGUAGES = ["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust"] as const;
+
+const ALIASES: Record<string, string> = {
+  python: "python", py: "python",
+  c: "c",
+  cpp: "cpp", "c++": "cpp", cxx: "cpp", cc: "cpp",
+  java: "java",
+  javascript: "javascript", js: "javascript",
+  typescript: "typescript", ts: "typescript",
+  go: "go",
+  rust: "rust", rs: "rust",
+};
+
+/** Canonical name for an accepted value, or null. Case-sensitive like the spec's list. */
+export function canonicalLanguage(value: string): string | null {
+  return Object.hasOwn(ALIASES, value) ? (ALIASES[value] ?? null) : null;
+}
+
+/** Canonical names in the spec's order, keeping only those in `available`. */
+export function orderLanguages(available: Iterable<string>): string[] {
+  const set = new Set(available);
+  return CANONICAL_LANGUAGES.filter((l) => set.has(l));
+}

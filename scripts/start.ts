@@ -1,0 +1,215 @@
+// `npm start`: the local stack in one command. Provisions toolchains (scripts/provision.sh, when
+// present), starts one fleet node and the edge (`wrangler dev` over HTTPS, state under .state/),
+// registers the node, creates a development project and API key, and prints how to call it.
+// Ctrl-C (SIGINT/SIGTERM) stops every process it started, by PID.
+//
+// Variables: EDGE_PORT (8787), FLEET_GRPC_PORT (50051), FLEET_GRPC_WEB_PORT (50052), DEV_API_KEY.
+import { spawn, spawnSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import https from "node:https";
+import net from "node:net";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..");
+const STATE = join(ROOT, ".state");
+const NODE = process.execPath;
+const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+const EDGE_PORT = Number(process.env.EDGE_PORT ?? 8787);
+const FLEET_GRPC_PORT = Number(process.env.FLEET_GRPC_PORT ?? 50051);
+const FLEET_GRPC_WEB_PORT = Number(process.env.FLEET_GRPC_WEB_PORT ?? 50052);
+
+interface DevState {
+  operator_token: string;
+  fleet_token: string;
+  project_id?: string;
+  api_key?: string;
+}
+
+const log = (msg: string) => console.log(`[start] ${msg}`);
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function stopAll(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  log("stopping…");
+  for (const c of children) {
+    if (c.pid !== undefined && c.exitCode === null && c.signalCode === null) {
+      try {
+        process.kill(-c.pid, "SIGTERM");
+      } catch {}
+    }
+  }
+  const deadline = Date.now() + 8_000;
+  const timer = setInterval(() => {
+    const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+    if (alive.length === 0 || Date.now() > deadline) {
+      for (const c of alive) {
+        try {
+          if (c.pid !== undefined) process.kill(-c.pid, "SIGKILL");
+        } catch {}
+      }
+      clearInterval(timer);
+      process.exit(code);
+    }
+  }, 100);
+}
+
+process.on("SIGINT", () => stopAll(0));
+process.on("SIGTERM", () => stopAll(0));
+
+function start(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  // Own process group (detached) so that stopping it also stops what it spawned (workerd, sandboxes).
+  const c = spawn(cmd, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "inherit", "inherit"] });
+  children.push(c);
+  c.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`[start] ${name} exited unexpectedly (${signal ?? code}); stopping the stack`);
+      stopAll(1);
+    }
+  });
+  return c;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, "127.0.0.1", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on("error", () => resolve(false));
+  });
+}
+
+const agent = new https.Agent({ rejectUnauthorized: false });
+function call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = https.request(`https://127.0.0.1:${EDGE_PORT}${path}`, {
+      method, agent, headers: { authorization: `Bearer ${token}`, ...(data ? { "content-type": "application/json" } : {}) },
+    }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => {
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {}
+        resolve({ status: res.statusCode ?? 0, json });
+      });
+    });
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (stopping) process.exit(1);
+    if (Date.now() > deadline) {
+      console.error(`[start] ${what} did not come up within ${ms / 1000} s`);
+      stopAll(1);
+      return new Promise(() => {});
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---- 1. state and credentials ----
+mkdirSync(STATE, { recursive: true });
+const statePath = join(STATE, "dev.json");
+const state: DevState = existsSync(statePath)
+  ? (JSON.parse(readFileSync(statePath, "utf8")) as DevState)
+  : { operator_token: randomBytes(24).toString("base64url"), fleet_token: randomBytes(24).toString("base64url") };
+const save = () => {
+  writeFileSync(statePath, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
+  chmodSync(statePath, 0o600);
+};
+save();
+// Secrets reach the Worker through an env file, not the command line (visible in `ps`).
+const devVars = join(STATE, "dev.vars");
+writeFileSync(devVars, `OPERATOR_TOKEN=${state.operator_token}\nENVIRONMENT=development\n`, { mode: 0o600 });
+
+// ---- 2. toolchains ----
+const provision = join(ROOT, "scripts", "provision.sh");
+if (existsSync(provision)) {
+  log("provisioning toolchains (scripts/provision.sh)…");
+  const r = spawnSync("bash", [provision], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) {
+    console.error(`[start] scripts/provision.sh failed (exit ${r.status}); fix it or install the toolchains by hand`);
+    process.exit(1);
+  }
+} else {
+  log("scripts/provision.sh not found: skipping toolchain provisioning (languages the machine lacks stay unavailable)");
+}
+
+// ---- 3. fleet node ----
+for (const [name, port] of [["FLEET_GRPC_PORT", FLEET_GRPC_PORT], ["FLEET_GRPC_WEB_PORT", FLEET_GRPC_WEB_PORT], ["EDGE_PORT", EDGE_PORT]] as const) {
+  if (await portOpen(port)) {
+    console.error(`[start] port ${port} (${name}) is already in use; set ${name} to a free port`);
+    process.exit(1);
+  }
+}
+log(`starting fleet node (gRPC :${FLEET_GRPC_PORT}, gRPC-Web :${FLEET_GRPC_WEB_PORT})…`);
+start("fleet node", NODE, [join(ROOT, "fleet", "src", "main.ts")], {
+  ...process.env, FLEET_TOKEN: state.fleet_token, FLEET_HOST: "127.0.0.1", FLEET_GRPC_PORT: String(FLEET_GRPC_PORT),
+  FLEET_GRPC_WEB_PORT: String(FLEET_GRPC_WEB_PORT), FLEET_STATE_DIR: join(STATE, "fleet"),
+});
+await waitFor("the fleet node", () => portOpen(FLEET_GRPC_WEB_PORT), 120_000);
+
+// ---- 4. edge ----
+log(`starting the edge (wrangler dev, https :${EDGE_PORT})…`);
+start("wrangler dev", WRANGLER, [
+  "dev", "--config", join(ROOT, "wrangler.toml"), "--local-protocol", "https", "--ip", "127.0.0.1", "--port", String(EDGE_PORT),
+  "--persist-to", join(STATE, "wrangler"), "--env-file", devVars, "--show-interactive-dev-session=false",
+], { ...process.env, WRANGLER_SEND_METRICS: "false" });
+await waitFor("the edge", async () => (await call("GET", "/", "")).status > 0, 120_000);
+
+// ---- 5. register the node, project and key ----
+const reg = await call("POST", "/admin/nodes", state.operator_token, {
+  url: `http://127.0.0.1:${FLEET_GRPC_WEB_PORT}`, token: state.fleet_token, name: "local",
+});
+if (reg.status !== 201) {
+  console.error(`[start] registering the fleet node failed: ${reg.status} ${JSON.stringify(reg.json)}`);
+  stopAll(1);
+} else {
+  // Forget nodes from earlier runs on other ports: they are gone.
+  const nodes = await call("GET", "/admin/nodes", state.operator_token);
+  for (const n of (nodes.json ?? []) as { id: string }[]) if (n.id !== reg.json.id) await call("DELETE", `/admin/nodes/${n.id}`, state.operator_token);
+}
+if (!state.project_id || (await call("GET", `/admin/projects/${state.project_id}`, state.operator_token)).status !== 200) {
+  const p = await call("POST", "/admin/projects", state.operator_token, { name: "development", account_id: "acct_dev" });
+  state.project_id = p.json.id;
+  save();
+}
+const wanted = process.env.DEV_API_KEY || state.api_key;
+const k = await call("POST", `/admin/projects/${state.project_id}/keys`, state.operator_token, { name: "development", ...(wanted ? { key: wanted } : {}) });
+if (k.status !== 200 && k.status !== 201) {
+  console.error(`[start] creating the development key failed: ${k.status} ${JSON.stringify(k.json)}`);
+  stopAll(1);
+} else {
+  if (!process.env.DEV_API_KEY) {
+    state.api_key = k.json.key;
+    save();
+  }
+  const base = `https://localhost:${EDGE_PORT}`;
+  console.log(`
+codecell is running.
+
+  Base URL        ${base}
+  API key         ${k.json.key}
+  Operator token  ${state.operator_token}   (admin API under ${base}/admin, Authorization: Bearer …)
+  State           ${STATE}
+
+Try it (curl needs -k: the development certificate is self-signed):
+
+  curl -k -X POST '${base}/api/submit?wait=true' \\
+    -H 'X-API-Key: ${k.json.key}' -H 'content-type: application/json' \\
+    -d '{"language":"python","code":"print(\\"hello\\")"}'
+
+Ctrl-C stops the fleet node and the edge.
+`);
+}

@@ -1,0 +1,113 @@
+// Failure paths against the real Worker and a real fleet node: queue full, a node killed with
+// SIGKILL mid-run, readiness without a node, an edge restart mid-run, plain HTTP refused.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
+import type { Edge, Fleet } from "./harness.ts";
+
+let fleet: Fleet;
+let edge: Edge;
+let ops: ReturnType<typeof admin>;
+const VARS = { QUEUE_CAPACITY: "1" };
+
+async function client(): Promise<Client> {
+  return new Client(edge.base, (await ops.newKey()).key);
+}
+
+before(async () => {
+  fleet = await startFleet();
+  edge = await startEdge({ vars: VARS });
+  ops = admin(edge);
+  const reg = await ops.registerNode(fleet);
+  assert.equal(reg.status, 201, reg.text);
+});
+
+after(async () => {
+  await edge?.stop();
+  await fleet?.stop();
+  if (edge) cleanup(edge.persistDir);
+  if (fleet) cleanup(fleet.stateDir);
+});
+
+describe("resilience", () => {
+  it("queue full: 503 {error: queue full} once every slot is busy and the queue is at capacity", async () => {
+    const c = await client();
+    const slots = (await c.call("GET", "/api/health")).json.workers as number;
+    const code = "import time\ntime.sleep(2)";
+    const ids: string[] = [];
+    for (let i = 0; i < slots + 1; i++) {
+      const r = await c.submit({ language: "py", code });
+      assert.equal(r.status, 202, r.text);
+      ids.push(r.json.id);
+    }
+    const h = await c.call("GET", "/api/health");
+    assert.equal(h.json.queue_depth, 1);
+    const full = await c.submit({ language: "py", code });
+    assert.equal(full.status, 503, full.text);
+    assert.equal(full.json.error, "queue full");
+    assert.match(String(full.headers["content-type"]), /^application\/json/);
+    // The queued one runs once a slot frees; all complete.
+    for (const id of ids) assert.equal((await c.terminal(id, 30_000)).json.verdict, "AC");
+    assert.equal((await c.submit({ language: "py", code: "print(1)" })).status, 202);
+  });
+
+  it("a fleet node killed with SIGKILL mid-run: the record ends in error with a clear message; readiness drops", async () => {
+    const c = await client();
+    const sync = c.submit({ language: "py", code: "import time\nprint('x', flush=True)\ntime.sleep(20)" }, { wait: true });
+    const r = await c.submit({ language: "py", code: "import time\ntime.sleep(20)" });
+    assert.equal(r.status, 202);
+    await c.until(r.json.id, (x) => x.json.job_status === "running", 10_000);
+    await fleet.kill();
+    const t0 = Date.now();
+    const done = await c.terminal(r.json.id, 20_000);
+    assert.equal(done.json.job_status, "error", done.text);
+    assert.equal(done.json.verdict, null);
+    assert.equal(done.json.stdout, null);
+    assert.match(done.json.error_message, /fleet node/);
+    assert.match(done.json.completed_at, /Z$/);
+    assert.ok(Date.now() - t0 < 15_000);
+    // The synchronous caller is released with the error record too (not left hanging).
+    const s = await sync;
+    assert.ok(s.status === 200 || s.status === 408, s.text);
+    if (s.status === 200) assert.equal(s.json.job_status, "error");
+    const ready = await c.call("GET", "/api/health/ready");
+    assert.equal(ready.status, 503, ready.text);
+    assert.equal(ready.json.error, "not ready");
+    assert.ok(Array.isArray(ready.json.reasons) && ready.json.reasons.length > 0);
+    assert.equal((await c.call("GET", "/api/health")).json.workers, 0);
+    // A new node process on the same address comes back as ready.
+    fleet = await startFleet({ webPort: fleet.webPort, token: fleet.token, stateDir: fleet.stateDir });
+    let back = await c.call("GET", "/api/health/ready");
+    for (let i = 0; i < 20 && back.status !== 200; i++) {
+      await sleep(300);
+      back = await c.call("GET", "/api/health/ready");
+    }
+    assert.equal(back.status, 200, back.text);
+  });
+
+  it("the edge restarted (mid-run): records stay readable and in-flight runs still complete", async () => {
+    const k = await ops.newKey();
+    let c = new Client(edge.base, k.key);
+    const done = await c.submit({ language: "py", code: "print('before')" }, { wait: true });
+    assert.equal(done.status, 200, done.text);
+    const inflight = await c.submit({ language: "py", code: "import time\ntime.sleep(2)\nprint('across')" });
+    assert.equal(inflight.status, 202);
+    await c.until(inflight.json.id, (x) => x.json.job_status === "running", 10_000);
+    const { persistDir, port, operatorToken } = edge;
+    await edge.stop();
+    // Plain HTTP is refused (spec §5): the same edge served over http answers 403 JSON.
+    edge = await startEdge({ persistDir, port, operatorToken, vars: VARS, protocol: "http" });
+    const plain = await new Client(edge.base, k.key).call("GET", "/api/health");
+    assert.equal(plain.status, 403, plain.text);
+    assert.equal(plain.json.error, "https required");
+    await edge.stop();
+    edge = await startEdge({ persistDir, port, operatorToken, vars: VARS });
+    c = new Client(edge.base, k.key);
+    const again = await c.result(done.json.id);
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.json, done.json);
+    const recovered = await c.terminal(inflight.json.id, 20_000);
+    assert.equal(recovered.json.job_status, "completed", recovered.text);
+    assert.equal(recovered.json.stdout, "across\n");
+  });
+});
