@@ -7,7 +7,7 @@ import { config } from "./env.ts";
 import type { Env } from "./env.ts";
 import type { RateInfo, SubmitOutcome } from "./do/key-do.ts";
 import { HttpError, UUID_RE, json, readJsonObject } from "./lib/http.ts";
-import { canonicalLanguage } from "./lib/languages.ts";
+import { canonicalLanguage } from "../../proto/languages.ts";
 import type { ResultRecord } from "./lib/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseSubmit, parseWait } from "./lib/validate.ts";
 

@@ -6,7 +6,7 @@ import type { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts
 import { FLAG_TRAILERS, FrameParser, decodeGrpcMessage, encodeFrame, parseTrailers } from "../../edge/src/lib/grpc-web.ts";
 import { HttpError, readJsonObject } from "../../edge/src/lib/http.ts";
 import { KEY_PATTERN, constantTimeEqual, generateApiKey, randomBase62, sha256Hex } from "../../edge/src/lib/keys.ts";
-import { canonicalLanguage, orderLanguages } from "../../edge/src/lib/languages.ts";
+import { canonicalLanguage, orderLanguages } from "../../proto/languages.ts";
 import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
 import { completedRecord, errorRecord, newRecord } from "../../edge/src/lib/record.ts";
 import { checkWebhookUrl, classify, generateSecret, secretKey, sign } from "../../edge/src/lib/webhook.ts";

@@ -10,7 +10,7 @@ import type { Config, Env } from "../env.ts";
 import { fleetMethods, unary } from "../fleet-client.ts";
 import type { FleetTarget } from "../fleet-client.ts";
 import { randomBase62 } from "../lib/keys.ts";
-import { orderLanguages } from "../lib/languages.ts";
+import { orderLanguages } from "../../../proto/languages.ts";
 
 export interface NodeTarget extends FleetTarget {
   id: string;

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, stat
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Bind, Limits } from "../sandbox/types.ts";
+import { canonicalLanguage } from "../../../proto/languages.ts";
 
 /** A toolchain found on the host: its version and how the sandbox sees it. */
 export interface Toolchain {
@@ -38,7 +39,6 @@ export interface CommandContext {
 export interface LanguageSpec {
   /** Canonical name (spec §2.5), carried by every record. */
   name: string;
-  aliases: string[];
   /** Host-side detection at start-up; undefined = not offered. */
   detect(): Promise<Toolchain | undefined>;
   source(code: string): SourcePlan;
@@ -216,7 +216,6 @@ async function gccFamily(compiler: "gcc" | "g++"): Promise<Toolchain | undefined
 export const LANGUAGES: LanguageSpec[] = [
   {
     name: "python",
-    aliases: ["py"],
     async detect() {
       const path = "/usr/bin/python3";
       if (!executable(path)) return undefined;
@@ -231,7 +230,6 @@ export const LANGUAGES: LanguageSpec[] = [
   },
   {
     name: "c",
-    aliases: [],
     detect: () => gccFamily("gcc"),
     source: fixed("main.c"),
     compile: {
@@ -244,7 +242,6 @@ export const LANGUAGES: LanguageSpec[] = [
   },
   {
     name: "cpp",
-    aliases: ["c++", "cxx", "cc"],
     async detect() {
       const toolchain = await gccFamily("g++");
       if (!toolchain) return undefined;
@@ -279,7 +276,6 @@ export const LANGUAGES: LanguageSpec[] = [
   },
   {
     name: "java",
-    aliases: [],
     async detect() {
       // The system default JDK (Debian's alternatives), else any JDK under /usr/lib/jvm.
       const homes: string[] = [];
@@ -371,14 +367,12 @@ export const LANGUAGES: LanguageSpec[] = [
   },
   {
     name: "javascript",
-    aliases: ["js"],
     detect: detectNode,
     source: fixed("main.js"),
     run: { argv: (context) => nodeRunArgv(context, []) },
   },
   {
     name: "typescript",
-    aliases: ["ts"],
     detect: detectNode,
     source: typescriptSource,
     // Node 24's own type stripping (no type check): docs/languages.md says why.
@@ -386,7 +380,6 @@ export const LANGUAGES: LanguageSpec[] = [
   },
   {
     name: "go",
-    aliases: [],
     async detect() {
       for (const candidate of ["/usr/lib/go/bin/go", "/usr/bin/go", "/usr/local/go/bin/go"]) {
         if (!executable(candidate)) continue;
@@ -426,7 +419,6 @@ export const LANGUAGES: LanguageSpec[] = [
   },
   {
     name: "rust",
-    aliases: ["rs"],
     async detect() {
       for (const dir of rustToolchainDirs()) {
         const rustc = join(dir, "bin", "rustc");
@@ -462,7 +454,8 @@ export const LANGUAGES: LanguageSpec[] = [
   },
 ];
 
+/** The table entry for an accepted value of spec §2.5 (canonical name or alias), if any. */
 export function findLanguage(nameOrAlias: string, table: LanguageSpec[] = LANGUAGES): LanguageSpec | undefined {
-  const key = nameOrAlias.trim().toLowerCase();
-  return table.find((language) => language.name === key || language.aliases.includes(key));
+  const canonical = canonicalLanguage(nameOrAlias);
+  return table.find((language) => language.name === canonical);
 }
