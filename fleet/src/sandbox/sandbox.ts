@@ -1,7 +1,7 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
@@ -94,6 +94,7 @@ export class Sandbox {
     if (cgroup.length > 0) this.#notReady.set("cgroup", cgroup.join("; "));
     else this.#driver?.removeStaleSiblings(isDeadInstance);
     if (process.getuid?.() !== 0) this.#notReady.set("privileges", "the fleet node must run as root (namespaces, cgroups, pivot_root)");
+    removeStaleRunDirs(join(options.stateDir, "run"));
     const runDir = join(options.stateDir, "run", instance);
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
     writeSandboxEtc(this.#etcDir, Array.from({ length: this.slots }, (_, index) => firstId + index));
@@ -391,6 +392,7 @@ export class Sandbox {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
     await new Promise((resolve) => setImmediate(resolve)); // let pending recycles remove their cgroups
     for (const cgroup of this.#busyCgroups) {
@@ -403,16 +405,38 @@ export class Sandbox {
     for (const slot of this.#allSlots) {
       slot.spare?.destroy();
       slot.spare = undefined;
-      if (existsSync(slot.netnsPath)) {
-        try {
-          execFileSync("umount", [slot.netnsPath], { stdio: "ignore" });
-        } catch {
-          // not mounted
-        }
-        unlinkSync(slot.netnsPath);
-      }
+      removeNetns(slot.netnsPath);
     }
     this.#driver?.close();
+  }
+}
+
+function removeNetns(path: string): void {
+  if (!existsSync(path)) return;
+  try {
+    execFileSync("umount", [path], { stdio: "ignore" });
+  } catch {
+    // not mounted
+  }
+  unlinkSync(path);
+}
+
+/** A node killed without a clean shutdown leaves its slots' persisted network namespaces. */
+function removeStaleRunDirs(runRoot: string): void {
+  let instances: string[];
+  try {
+    instances = readdirSync(runRoot);
+  } catch {
+    return;
+  }
+  for (const instance of instances.filter(isDeadInstance)) {
+    const dir = join(runRoot, instance);
+    try {
+      for (const entry of readdirSync(dir)) if (entry.startsWith("netns-")) removeNetns(join(dir, entry));
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // still busy: left for the next start
+    }
   }
 }
 
