@@ -51,6 +51,10 @@ for toolchain in "${RUSTUP_HOME:-$HOME/.rustup}"/toolchains/*; do
 done
 $rust_ok || need rustc rust "rustc (rustup toolchain or /usr/bin/rustc)"
 
+# Not a language: Debian's chromium, for the operator dashboard's browser test (test/operators,
+# driven by playwright-core). Not required to run a node, so --check does not ask for it.
+[ -x /usr/bin/chromium ] || $check_only || need chromium dashboard-test /usr/bin/chromium
+
 # javascript, typescript: Node 24 from the npm registry (the project's `node` dev dependency).
 node_ok=false
 if [ -x node_modules/node/bin/node ] && node_modules/node/bin/node -e 'process.exit(+process.versions.node.split(".")[0] >= 24 ? 0 : 1)' 2>/dev/null; then

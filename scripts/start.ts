@@ -131,7 +131,9 @@ const save = () => {
 save();
 // Secrets reach the Worker through an env file, not the command line (visible in `ps`).
 const devVars = join(STATE, "dev.vars");
-writeFileSync(devVars, `OPERATOR_TOKEN=${state.operator_token}\nENVIRONMENT=development\n`, { mode: 0o600 });
+// WEBHOOK_DEV_ALLOW (host:port,…) lets webhooks reach a local receiver; the edge honours it only in development.
+const devAllow = process.env.WEBHOOK_DEV_ALLOW ? `WEBHOOK_DEV_ALLOW=${process.env.WEBHOOK_DEV_ALLOW}\n` : "";
+writeFileSync(devVars, `OPERATOR_TOKEN=${state.operator_token}\nENVIRONMENT=development\n${devAllow}`, { mode: 0o600 });
 
 // ---- 2. toolchains ----
 const provision = join(ROOT, "scripts", "provision.sh");
@@ -202,6 +204,7 @@ codecell is running.
   Base URL        ${base}
   API key         ${k.json.key}
   Operator token  ${state.operator_token}   (admin API under ${base}/admin, Authorization: Bearer …)
+  Dashboard       ${base}/dashboard   (sign in with the operator token; CLI: cli/codecell --help)
   State           ${STATE}
 
 Try it (curl needs -k: the development certificate is self-signed):

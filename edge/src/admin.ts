@@ -10,8 +10,8 @@ import type { Env } from "./env.ts";
 import { HttpError, json, readJsonObject } from "./lib/http.ts";
 import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sha256Hex } from "./lib/keys.ts";
 import { createKeySchema, createProjectSchema, createWebhookSchema, parseWith, registerNodeSchema } from "./lib/validate.ts";
-import { checkWebhookUrl, generateSecret, secretKey } from "./lib/webhook.ts";
-import type { WebhookEndpoint } from "./lib/webhook-store.ts";
+import { z } from "zod";
+import { webhooksRouter } from "./admin-webhooks.ts";
 
 interface Project {
   id: string;
@@ -97,8 +97,76 @@ async function createKey(request: IRequest, env: Env): Promise<Response> {
     env.KEYS.put(`keyid:${meta.key_id}`, JSON.stringify(meta)),
     env.KEYS.put(`pkey:${project.id}:${meta.key_id}`, ""),
   ]);
+  // An imported key may have been revoked before (same hash, same KeyDO): it works again.
+  if (body.key !== undefined) await keyStub(env, hash).reinstate();
+  await fleet(env).keysChanged().catch(() => {});
   // The only time the plain key is ever shown.
   return json(201, { ...publicKey(meta), key });
+}
+
+function keyStub(env: Env, hash: string) {
+  return env.KEY_DO.get(env.KEY_DO.idFromName(hash));
+}
+
+async function listAllKeys(request: IRequest, env: Env): Promise<Response> {
+  const project = new URL(request.url).searchParams.get("project");
+  const prefix = project ? `pkey:${project}:` : "keyid:";
+  if (project) await getProject(env, project);
+  const ids = (await listAll(env, prefix)).map((n) => n.slice(prefix.length));
+  const metas = await Promise.all(ids.map((id) => env.KEYS.get<KeyMeta>(`keyid:${id}`, "json")));
+  return json(200, metas.filter((m): m is KeyMeta => m !== null).map(publicKey));
+}
+
+async function showKey(request: IRequest, env: Env): Promise<Response> {
+  return json(200, publicKey(await keyMeta(env, request.params.id ?? "")));
+}
+
+/**
+ * A new secret value for the same key id (project, name, tier unchanged). The old value is refused
+ * from this moment: its KeyDO is marked revoked before KV changes. Usage counters start afresh
+ * with the new value (they live in the KeyDO of the key's hash).
+ */
+async function rotateKey(request: IRequest, env: Env): Promise<Response> {
+  const old = await keyMeta(env, request.params.id ?? "");
+  const key = generateApiKey();
+  const hash = await sha256Hex(key);
+  await keyStub(env, old.hash).revoke();
+  const meta: KeyMeta = { ...old, hash };
+  await Promise.all([
+    env.KEYS.put(`key:${hash}`, JSON.stringify(meta)),
+    env.KEYS.put(`keyid:${meta.key_id}`, JSON.stringify(meta)),
+    env.KEYS.delete(`key:${old.hash}`),
+  ]);
+  forgetKey(old.hash);
+  await fleet(env).keysChanged().catch(() => {});
+  return json(200, { ...publicKey(meta), key, rotated_at: new Date().toISOString(), previous_fingerprint: keyFingerprint(old.hash) });
+}
+
+function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, number>; in_flight: number; requests_last_minute: number; revoked?: boolean }) {
+  const cfg = config(env);
+  const c = u.counters;
+  return {
+    ...publicKey(m),
+    requests_last_minute: u.requests_last_minute, rate_limit_per_min: cfg.rateLimit,
+    in_flight: u.in_flight, max_in_flight: cfg.maxInFlight,
+    rejected_429: (c.rejected_rate_limit ?? 0) + (c.rejected_concurrency ?? 0),
+    rejected_rate_limit: c.rejected_rate_limit ?? 0, rejected_concurrency: c.rejected_concurrency ?? 0,
+    totals: {
+      requests: c.requests ?? 0, submissions: c.submissions ?? 0, completed: c.completed ?? 0, errors: c.errors ?? 0,
+      rejected_queue_full: c.rejected_queue_full ?? 0, rejected_language: c.rejected_language ?? 0,
+    },
+    counters: c,
+  };
+}
+
+async function allUsage(request: IRequest, env: Env): Promise<Response> {
+  const project = new URL(request.url).searchParams.get("project");
+  const prefix = project ? `pkey:${project}:` : "keyid:";
+  if (project) await getProject(env, project);
+  const ids = (await listAll(env, prefix)).map((n) => n.slice(prefix.length));
+  const metas = (await Promise.all(ids.map((id) => env.KEYS.get<KeyMeta>(`keyid:${id}`, "json")))).filter((m): m is KeyMeta => m !== null);
+  const out = await Promise.all(metas.map(async (m) => usageView(env, m, await keyStub(env, m.hash).usage())));
+  return json(200, out);
 }
 
 async function listKeys(request: IRequest, env: Env): Promise<Response> {
@@ -116,48 +184,20 @@ async function keyMeta(env: Env, keyId: string): Promise<KeyMeta> {
 
 async function deleteKey(request: IRequest, env: Env): Promise<Response> {
   const m = await keyMeta(env, request.params.id ?? "");
+  // At once: the key's KeyDO, which every API request passes through, refuses it from now on.
+  await keyStub(env, m.hash).revoke();
   await Promise.all([
     env.KEYS.delete(`key:${m.hash}`), env.KEYS.delete(`keyid:${m.key_id}`), env.KEYS.delete(`pkey:${m.project_id}:${m.key_id}`),
   ]);
   forgetKey(m.hash);
-  return json(200, { deleted: true, key_id: m.key_id });
+  await fleet(env).keysChanged().catch(() => {});
+  return json(200, { deleted: true, revoked: true, key_id: m.key_id });
 }
 
 async function keyUsage(request: IRequest, env: Env): Promise<Response> {
   const m = await keyMeta(env, request.params.id ?? "");
-  const usage = await env.KEY_DO.get(env.KEY_DO.idFromName(m.hash)).usage();
-  return json(200, { key_id: m.key_id, ...usage });
-}
-
-async function createWebhook(request: IRequest, env: Env): Promise<Response> {
-  const project = await getProject(env, request.params.id ?? "");
-  const body = parseWith(createWebhookSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
-  const check = checkWebhookUrl(body.url, config(env).webhookDevAllow);
-  if (!check.ok) throw new HttpError(400, { error: "invalid webhook url", message: check.reason });
-  if (body.secret !== undefined && !secretKey(body.secret)) {
-    throw new HttpError(400, { error: "invalid webhook secret", message: "the secret must be whsec_ followed by base64 of 24-64 bytes" });
-  }
-  const ep: WebhookEndpoint = {
-    id: randomId("whk_"), project_id: project.id, url: check.url.toString(), secret: body.secret ?? generateSecret(),
-    active: body.active ?? true, created_at: new Date().toISOString(),
-  };
-  await env.KEYS.put(`whk:${project.id}:${ep.id}`, JSON.stringify(ep));
-  // The secret is returned here (the receiver needs it) and never again.
-  return json(201, ep);
-}
-
-async function listWebhooks(request: IRequest, env: Env): Promise<Response> {
-  const project = await getProject(env, request.params.id ?? "");
-  const names = await listAll(env, `whk:${project.id}:`);
-  const eps = await Promise.all(names.map((n) => env.KEYS.get<WebhookEndpoint>(n, "json")));
-  return json(200, eps.filter((e): e is WebhookEndpoint => e !== null).map(({ secret: _s, ...rest }) => rest));
-}
-
-async function deleteWebhook(request: IRequest, env: Env): Promise<Response> {
-  const key = `whk:${request.params.id ?? ""}:${request.params.wid ?? ""}`;
-  if (!(await env.KEYS.get(key))) throw new HttpError(404, { error: "webhook endpoint not found" });
-  await env.KEYS.delete(key);
-  return json(200, { deleted: true, id: request.params.wid });
+  const usage = await keyStub(env, m.hash).usage();
+  return json(200, { ...usage, ...usageView(env, m, usage) });
 }
 
 async function registerNode(request: IRequest, env: Env): Promise<Response> {
@@ -177,6 +217,32 @@ async function listNodes(_r: IRequest, env: Env): Promise<Response> {
   return json(200, await fleet(env).list());
 }
 
+async function drainNode(request: IRequest, env: Env): Promise<Response> {
+  const r = await fleet(env).drain(request.params.id ?? "");
+  if (!r) throw new HttpError(404, { error: "node not found" });
+  return json(200, r);
+}
+
+const enrollmentTokenSchema = z.strictObject({
+  name: z.string().max(100).optional(),
+  ttl_secs: z.number().int().min(0).max(365 * 86_400).optional(),
+});
+
+async function createEnrollmentToken(request: IRequest, env: Env): Promise<Response> {
+  const body = parseWith(enrollmentTokenSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
+  // The plain token is shown here only.
+  return json(201, await fleet(env).createEnrollmentToken(body.name ?? "", body.ttl_secs ?? 0));
+}
+
+async function listEnrollmentTokens(_r: IRequest, env: Env): Promise<Response> {
+  return json(200, await fleet(env).listEnrollmentTokens());
+}
+
+async function revokeEnrollmentToken(request: IRequest, env: Env): Promise<Response> {
+  if (!(await fleet(env).revokeEnrollmentToken(request.params.id ?? ""))) throw new HttpError(404, { error: "enrollment token not found" });
+  return json(200, { deleted: true, id: request.params.id });
+}
+
 async function removeNode(request: IRequest, env: Env): Promise<Response> {
   if (!(await fleet(env).remove(request.params.id ?? ""))) throw new HttpError(404, { error: "node not found" });
   return json(200, { deleted: true, id: request.params.id });
@@ -192,15 +258,94 @@ export const adminRouter = IttyRouter<IRequest, Args>({ base: "/admin" })
   .get("/projects/:id", showProject)
   .post("/projects/:id/keys", createKey)
   .get("/projects/:id/keys", listKeys)
-  .post("/projects/:id/webhooks", createWebhook)
-  .get("/projects/:id/webhooks", listWebhooks)
-  .delete("/projects/:id/webhooks/:wid", deleteWebhook)
+  .all("/projects/:id/webhooks/*", webhooksRouter.fetch)
+  .get("/keys", listAllKeys)
+  .get("/keys/:id", showKey)
   .delete("/keys/:id", deleteKey)
+  .post("/keys/:id/revoke", deleteKey)
+  .post("/keys/:id/rotate", rotateKey)
   .get("/keys/:id/usage", keyUsage)
+  .get("/usage", allUsage)
   .post("/nodes", registerNode)
   .get("/nodes", listNodes)
+  .post("/nodes/:id/drain", drainNode)
   .delete("/nodes/:id", removeNode)
+  .post("/enrollment-tokens", createEnrollmentToken)
+  .get("/enrollment-tokens", listEnrollmentTokens)
+  .delete("/enrollment-tokens/:id", revokeEnrollmentToken)
   .get("/fleet", fleetStatus)
+  .all("*", () => {
+    throw new HttpError(404, { error: "not found" });
+  });
+
+// ---- fleet enrollment (/fleet/*): nodes authenticate with an enrollment token, then their heartbeat secret ----
+
+const enrollSchema = z.strictObject({
+  url: z.string().url().max(2048),
+  token: z.string().min(16).max(1024),
+  name: z.string().max(100).optional(),
+  slots: z.number().int().min(0).max(100_000).optional(),
+  languages: z.array(z.string().max(64)).max(64).optional(),
+});
+
+const infoSchema = z.object({
+  node_id: z.string().max(200), version: z.string().max(200), slots: z.number().int().min(0), queue_depth: z.number().int().min(0),
+  queue_capacity: z.number().int().min(0), languages: z.array(z.object({ name: z.string().max(64), version: z.string().max(200) })).max(64),
+  enforcement_mode: z.string().max(32), cgroup_version: z.string().max(16), kernel: z.string().max(200), ready: z.boolean(),
+  draining: z.boolean(), not_ready_reasons: z.array(z.string().max(1000)).max(32),
+});
+
+const heartbeatSchema = z.strictObject({
+  node_id: z.string().min(1).max(100),
+  info: infoSchema.optional(),
+  draining: z.boolean().optional(),
+});
+
+const leaveSchema = z.strictObject({ node_id: z.string().min(1).max(100) });
+
+function bearer(request: IRequest): string {
+  const h = request.headers.get("authorization") ?? "";
+  const t = h.startsWith("Bearer ") ? h.slice(7).trim() : "";
+  if (!t) throw new HttpError(401, { error: "unauthorized", message: "missing bearer token" });
+  return t;
+}
+
+function checkNodeUrl(url: string): void {
+  const u = new URL(url);
+  const loopback = u.hostname === "127.0.0.1" || u.hostname === "localhost" || u.hostname === "[::1]";
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && loopback)) {
+    throw new HttpError(400, { error: "invalid node url", message: "the node URL must be https (http only on loopback)" });
+  }
+}
+
+async function enroll(request: IRequest, env: Env): Promise<Response> {
+  const token = bearer(request);
+  const body = parseWith(enrollSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
+  checkNodeUrl(body.url);
+  const r = await fleet(env).enroll(token, body);
+  if (!r.ok) throw new HttpError(r.status, { error: r.status === 401 ? "unauthorized" : "node unreachable", message: r.error });
+  return json(201, { node: r.node, node_id: r.node.id, heartbeat_secret: r.heartbeat_secret, heartbeat_interval_ms: r.heartbeat_interval_ms });
+}
+
+async function heartbeat(request: IRequest, env: Env): Promise<Response> {
+  const secret = bearer(request);
+  const body = parseWith(heartbeatSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
+  const r = await fleet(env).heartbeat({ node_id: body.node_id, secret, info: body.info, draining: body.draining });
+  if (!r) throw new HttpError(404, { error: "unknown node", message: "this node is not enrolled (removed, or the registry was reset): enroll again" });
+  return json(200, r);
+}
+
+async function leave(request: IRequest, env: Env): Promise<Response> {
+  const secret = bearer(request);
+  const body = parseWith(leaveSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
+  if (!(await fleet(env).leave(body.node_id, secret))) throw new HttpError(404, { error: "unknown node" });
+  return json(200, { left: true, node_id: body.node_id });
+}
+
+export const fleetRouter = IttyRouter<IRequest, Args>({ base: "/fleet" })
+  .post("/enroll", enroll)
+  .post("/heartbeat", heartbeat)
+  .post("/leave", leave)
   .all("*", () => {
     throw new HttpError(404, { error: "not found" });
   });

@@ -18,6 +18,9 @@ export interface ApiContext {
 
 type Args = [Env, ExecutionContext, ApiContext];
 
+/** A key revoked or rotated away: the KeyDO refuses it even while KV or an isolate cache still knows it. */
+const REVOKED = { error: "unauthorized", message: "missing or invalid API key" };
+
 export function rateHeaders(rate: RateInfo | null): Record<string, string> {
   if (!rate) return {};
   return {
@@ -49,6 +52,7 @@ function submissionStub(env: Env, id: string) {
 /** Counts a request against the key's rate limit; throws the 429. */
 export async function countRequest(env: Env, api: ApiContext): Promise<void> {
   const h = await keyStub(env, api.caller).hit();
+  if (!h.ok && h.revoked) throw new HttpError(401, REVOKED);
   api.rate = h.rate;
   if (!h.ok) throw quotaExceeded(h.retry_after, h.reason, h.rate);
 }
@@ -90,6 +94,8 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   api.rate = outcome.rate;
   const headers = { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}` };
   switch (outcome.kind) {
+    case "revoked":
+      throw new HttpError(401, REVOKED);
     case "rate_limited":
       throw quotaExceeded(outcome.retry_after, outcome.reason, outcome.rate);
     case "queue_full":

@@ -2,12 +2,14 @@
 import type { FleetDO } from "./do/fleet-do.ts";
 import type { KeyDO } from "./do/key-do.ts";
 import type { SubmissionDO } from "./do/submission-do.ts";
+import type { WebhookDeliveryDO } from "./do/webhook-delivery-do.ts";
 
 export interface Env {
   KEYS: KVNamespace;
   KEY_DO: DurableObjectNamespace<KeyDO>;
   SUBMISSION_DO: DurableObjectNamespace<SubmissionDO>;
   FLEET_DO: DurableObjectNamespace<FleetDO>;
+  WEBHOOK_DELIVERY_DO: DurableObjectNamespace<WebhookDeliveryDO>;
   ENVIRONMENT?: string;
   OPERATOR_TOKEN?: string;
   SYNC_HOLD_MS?: string;
@@ -20,7 +22,12 @@ export interface Env {
   QUEUE_TIMEOUT_MS?: string;
   MAX_RUN_MS?: string;
   HEALTH_TTL_MS?: string;
+  /** Development-only webhook allow-list; see webhookPolicy() in lib/webhook-url.ts (refused elsewhere). */
   WEBHOOK_DEV_ALLOW?: string;
+  /** Per-attempt webhook timeout in ms (default 10000). */
+  WEBHOOK_TIMEOUT_MS?: string;
+  NODE_HEARTBEAT_MS?: string;
+  NODE_HEARTBEAT_MISSES?: string;
 }
 
 export interface Config {
@@ -36,8 +43,9 @@ export interface Config {
   queueTimeoutMs: number;
   maxRunMs: number;
   healthTtlMs: number;
-  /** host:port webhook targets allowed despite the SSRF rules; development only (DESIGN §2). */
-  webhookDevAllow: string[];
+  /** Enrolled fleet nodes: heartbeat interval, and how many may be missed before a node is unhealthy. */
+  heartbeatMs: number;
+  heartbeatMisses: number;
 }
 
 function num(value: string | undefined, fallback: number, min = 0): number {
@@ -60,9 +68,7 @@ export function config(env: Env): Config {
     queueTimeoutMs: num(env.QUEUE_TIMEOUT_MS, 300_000, 1),
     maxRunMs: num(env.MAX_RUN_MS, 180_000, 1),
     healthTtlMs: num(env.HEALTH_TTL_MS, 5_000, 0),
-    webhookDevAllow:
-      env.ENVIRONMENT === "development" && env.WEBHOOK_DEV_ALLOW
-        ? env.WEBHOOK_DEV_ALLOW.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)
-        : [],
+    heartbeatMs: num(env.NODE_HEARTBEAT_MS, 5_000, 100),
+    heartbeatMisses: num(env.NODE_HEARTBEAT_MISSES, 3, 1),
   };
 }

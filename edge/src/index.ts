@@ -1,6 +1,7 @@
 // codecell edge: the Worker entry. One error-handling wrapper for every request: HttpErrors become
 // their JSON response; anything else is a genuine internal failure, logged and answered with a JSON 500.
-import { adminRouter } from "./admin.ts";
+import { adminRouter, fleetRouter } from "./admin.ts";
+import { handleDashboard } from "./dashboard/index.ts";
 import { apiRouter } from "./api.ts";
 import type { ApiContext } from "./api.ts";
 import { authenticate, authenticateOperator } from "./auth.ts";
@@ -10,6 +11,7 @@ import { HttpError, errorResponse, json } from "./lib/http.ts";
 export { FleetDO } from "./do/fleet-do.ts";
 export { KeyDO } from "./do/key-do.ts";
 export { SubmissionDO } from "./do/submission-do.ts";
+export { WebhookDeliveryDO } from "./do/webhook-delivery-do.ts";
 
 async function handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const url = new URL(request.url);
@@ -24,6 +26,14 @@ async function handle(request: Request, env: Env, ctx: ExecutionContext): Promis
     const res = await apiRouter.fetch(rewrite(request, url, path), env, ctx, api);
     return res as Response;
   }
+  // Operators' tools (docs/operators.md): the dashboard (session cookie) and fleet enrollment (node tokens).
+  if (path === "/dashboard" || path.startsWith("/dashboard/")) {
+    return handleDashboard(request, env, path, (r) => handle(r, env, ctx).catch((e) => {
+      if (e instanceof HttpError) return errorResponse(e);
+      throw e;
+    }));
+  }
+  if (path.startsWith("/fleet/")) return (await fleetRouter.fetch(rewrite(request, url, path), env, ctx)) as Response;
   if (path === "/admin" || path.startsWith("/admin/")) {
     authenticateOperator(request, env);
     return (await adminRouter.fetch(rewrite(request, url, path), env, ctx)) as Response;

@@ -6,7 +6,7 @@ out="$here/build"
 mkdir -p "$out"
 CC=${CC:-cc}
 # shellcheck disable=SC2086
-$CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE ${CFLAGS:-} \
+$CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -static ${CFLAGS:-} \
 	-o "$out/codecell-launcher.tmp" \
 	"$here/main.c" "$here/status.c" "$here/namespaces.c" "$here/mounts.c" \
 	"$here/cgroups.c" "$here/rlimits.c" "$here/privileges.c" "$here/seccomp.c" "$here/init.c"

@@ -1,6 +1,7 @@
 /* init: pid 1 of the sandbox's pid namespace (root, not in the run's cgroups).
- * Builds the root, forks the program (pid 2), reports how it ended, kills and
- * reaps whatever is left, does the copy-outs, exits. */
+ * Sets up the namespaces, forks the program child (pid 2), builds the root
+ * while the child drops its privileges, lets it exec, reports how it ended,
+ * kills and reaps whatever is left, does the copy-outs, exits. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,12 +30,20 @@ struct step {
 	int applied; /* control reported once fn succeeded, -1 for none */
 };
 
-static const struct step init_steps[] = {
+/* Namespaces: done before the program child is forked, so it shares them
+ * (the network namespace is per process: it must be joined before fork). */
+static const struct step ns_steps[] = {
 	{ns_check_pid, CTL_PID_NAMESPACE},
 	{ns_mount_private, CTL_MOUNT_NAMESPACE},
 	{ns_join_net, CTL_NETWORK_NAMESPACE},
 	{ns_ipc, CTL_IPC_NAMESPACE},
 	{ns_uts, CTL_UTS_NAMESPACE},
+};
+
+/* The root filesystem: assembled while the program child drops its
+ * privileges in parallel. pivot_root moves the child's root and cwd too
+ * (both are the old root), so it needs nothing from this list but the end. */
+static const struct step root_steps[] = {
 	{mounts_open_sources, -1},
 	{mounts_root, -1},
 	{mounts_box, -1},
@@ -47,6 +56,23 @@ static const struct step init_steps[] = {
 	{mounts_proc, CTL_PROC},
 	{mounts_seal, CTL_ROOT_FILESYSTEM},
 };
+
+__attribute__((noreturn)) static void report_failure_and_exit(void)
+{
+	status_fail(&g_failure);
+	status_flush();
+	_exit(1);
+}
+
+static void run_steps(struct config *c, const struct step *steps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (steps[i].fn(c) < 0)
+			report_failure_and_exit();
+		if (steps[i].applied >= 0)
+			status_applied(steps[i].applied);
+	}
+}
 
 /* ---- program child ---- */
 
@@ -112,19 +138,24 @@ static int exec_program(const struct config *c)
 	return fail(CTL_EXEC, err, "execve %s (PATH search)", file);
 }
 
-__attribute__((noreturn)) static void program_child(struct config *c, int exec_w, int exec_r)
+/* The program child (pid 2). Forked as soon as the namespaces exist, it
+ * drops everything in the fixed order below while init is still assembling
+ * the root, then waits for init's "go" (root complete: pivoted, proc mounted,
+ * sealed) and only then changes into the work dir and execs. Its root and cwd
+ * are the old root until init's pivot_root moves them. Before "go" it runs
+ * nothing but this code, as the program's uid, non-dumpable (the uid change
+ * cleared that), with no fd but 0-2 and its two pipe ends. */
+__attribute__((noreturn)) static void program_child(struct config *c, int exec_w, int go_r)
 {
 	int n_ok = 0;
 	sigset_t none;
+	char go;
 
-	/* Only what the program needs: 0, 1, 2; the cgroup fds and the exec pipe
-	 * until execve (they are O_CLOEXEC). init's own fds go now. */
-	close(exec_r);
 	close(STATUS_FD);
-	close(c->box_fd);
-	close(c->tmp_fd);
 	for (size_t i = 0; i < c->n_copy_outs; i++)
 		close(c->copy_outs[i].fd);
+	/* What is left (cgroup fds, the two pipe ends) is O_CLOEXEC already;
+	 * anything else the launcher inherited is made so too. */
 	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
 		fail(CTL_EXEC, errno, "close_range");
 		goto out;
@@ -154,13 +185,21 @@ __attribute__((noreturn)) static void program_child(struct config *c, int exec_w
 	if (privileges_no_new_privs() < 0)
 		goto out;
 	n_ok++;
+	if (seccomp_install() < 0)
+		goto out;
+	n_ok++;
+
+	/* EOF: init failed to build the root and has already reported it. */
+	ssize_t r;
+	do
+		r = read(go_r, &go, 1);
+	while (r < 0 && errno == EINTR);
+	if (r != 1)
+		_exit(127);
 	if (chdir(c->cwd) < 0) {
 		fail(CTL_WORK_DIR, errno, "chdir %s", c->cwd);
 		goto out;
 	}
-	if (seccomp_install() < 0)
-		goto out;
-	n_ok++;
 	exec_program(c);
 out:
 	g_failure.n_ok = n_ok;
@@ -291,6 +330,20 @@ static void copy_out_one(const struct config *c, const struct copy_out *co)
 	status_line("copyout %s %llu", co->name, (unsigned long long)copied);
 }
 
+/* /proc/1/cmdline is readable by the program and would show the host paths
+ * of the launcher's arguments. Past this point init needs only the copy-out
+ * names, so those are copied and the argv strings zeroed. */
+static void hide_cmdline(struct config *c)
+{
+	for (size_t i = 0; i < c->n_copy_outs; i++) {
+		char *name = strdup(c->copy_outs[i].name);
+		c->copy_outs[i].name = name ? name : "?";
+		c->copy_outs[i].host = NULL;
+	}
+	if (c->args_end > c->args_start)
+		memset(c->args_start, 0, (size_t)(c->args_end - c->args_start));
+}
+
 /* ---- init ---- */
 
 __attribute__((noreturn)) void init_main(struct config *c)
@@ -304,36 +357,42 @@ __attribute__((noreturn)) void init_main(struct config *c)
 	close(CONTROL_FD);
 	umask(0);
 
-	for (size_t i = 0; i < sizeof init_steps / sizeof init_steps[0]; i++) {
-		if (init_steps[i].fn(c) < 0) {
-			status_fail(&g_failure);
-			status_flush();
-			_exit(1);
-		}
-		if (init_steps[i].applied >= 0)
-			status_applied(init_steps[i].applied);
+	/* The child's root and cwd must be the old root for pivot_root to move them. */
+	if (chdir("/") < 0) {
+		fail(CTL_ROOT_FILESYSTEM, errno, "chdir /");
+		report_failure_and_exit();
 	}
+	run_steps(c, ns_steps, sizeof ns_steps / sizeof ns_steps[0]);
 
 	build_program_controls(c);
-	int exec_pipe[2];
-	if (pipe2(exec_pipe, O_CLOEXEC) < 0) {
+	int exec_pipe[2], go_pipe[2];
+	if (pipe2(exec_pipe, O_CLOEXEC) < 0 || pipe2(go_pipe, O_CLOEXEC) < 0) {
 		fail(CTL_EXEC, errno, "pipe2");
-		status_fail(&g_failure);
-		status_flush();
-		_exit(1);
+		report_failure_and_exit();
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		fail(CTL_EXEC, errno, "fork");
-		status_fail(&g_failure);
-		status_flush();
-		_exit(1);
+		report_failure_and_exit();
 	}
-	if (pid == 0)
-		program_child(c, exec_pipe[1], exec_pipe[0]);
+	if (pid == 0) {
+		close(exec_pipe[0]);
+		close(go_pipe[1]);
+		program_child(c, exec_pipe[1], go_pipe[0]);
+	}
+	close(exec_pipe[1]);
+	close(go_pipe[0]);
+
+	/* On failure init exits; the child sees EOF on the go pipe (and dies with
+	 * the pid namespace anyway). */
+	run_steps(c, root_steps, sizeof root_steps / sizeof root_steps[0]);
+	hide_cmdline(c);
+	if (write(go_pipe[1], "g", 1) != 1) {
+		/* the child already failed: its record is in the exec pipe */
+	}
+	close(go_pipe[1]);
 
 	/* Only the program keeps the supervisor's stdin/stdout/stderr pipes. */
-	close(exec_pipe[1]);
 	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	for (int fd = 0; fd <= 2; fd++)
 		if (devnull < 0 || dup2(devnull, fd) < 0)
@@ -366,10 +425,8 @@ __attribute__((noreturn)) void init_main(struct config *c)
 
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			st = 0;
-			break;
-		}
+		if (errno != EINTR)
+			_exit(1); /* cannot happen; no `exit` line rather than a wrong one */
 
 	/* Everything else in the namespace: count, kill, reap. */
 	reap_all(WNOHANG); /* orphans that already exited are not "alive" */

@@ -112,6 +112,8 @@ struct config {
 	char **argv; /* NULL-terminated */
 
 	int launcher_pidfd; /* lets init notice a launcher that died before PDEATHSIG */
+	char *args_start;   /* the launcher's argv strings, wiped by init before the */
+	char *args_end;     /* program starts: /proc/1/cmdline is world-readable */
 
 	/* init-side state */
 	int root_fd; /* O_PATH of the new root while it is assembled */

@@ -97,7 +97,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 		}
 		if (i + 1 >= argc)
 			return fail(CTL_EXEC, EINVAL, "option %s needs a value", opt);
-		char *v = argv[++i];
+		/* A copy: values are split in place, and the launcher's own
+		 * /proc/PID/cmdline (host ps) should keep showing what was passed. */
+		char *v = strdup(argv[++i]);
+		if (!v)
+			return fail(CTL_EXEC, ENOMEM, "strdup");
 		char *a, *b, *m;
 		uint64_t n;
 		if (!strcmp(opt, "--uid")) {
@@ -117,12 +121,16 @@ static int parse_args(int argc, char **argv, struct config *c)
 		} else if (!strcmp(opt, "--cgroup-procs")) {
 			c->cgroup_paths[c->n_cgroups++] = v;
 		} else if (!strcmp(opt, "--bind-ro")) {
-			if (split_last(v, &a, &b) < 0 || !*a || !valid_sandbox_path(b))
+			if (split_last(v, &a, &b) < 0 || !*a)
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro %s", v);
+			if (!valid_sandbox_path(b))
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro sandbox path %s", b);
 			c->binds[c->n_binds++] = (struct bind_ro){.host = a, .path = b, .tree_fd = -1};
 		} else if (!strcmp(opt, "--symlink")) {
-			if (split_last(v, &a, &b) < 0 || !*a || !valid_sandbox_path(b))
+			if (split_last(v, &a, &b) < 0 || !*a)
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --symlink %s", v);
+			if (!valid_sandbox_path(b))
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --symlink link path %s", b);
 			c->symlinks[c->n_symlinks++] = (struct symlink_ent){.target = a, .path = b};
 		} else if (!strcmp(opt, "--box-size")) {
 			if (parse_u64(v, 10, &c->box_size) < 0 || c->box_size == 0) /* size=0: unlimited tmpfs */
@@ -201,8 +209,12 @@ static int open_host_fds(struct config *c)
 	for (size_t i = 0; i < c->n_copy_outs; i++) {
 		struct copy_out *co = &c->copy_outs[i];
 		co->fd = open(co->host, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (co->fd < 0)
-			return fail(CTL_WORK_DIR, errno, "create copy-out target %s", co->host);
+		if (co->fd < 0) {
+			fail(CTL_WORK_DIR, errno, "create copy-out target %s", co->host);
+			while (i-- > 0) /* the run never starts: take back what was created */
+				unlink(c->copy_outs[i].host);
+			return -1;
+		}
 	}
 	c->launcher_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (c->launcher_pidfd < 0)
@@ -218,7 +230,14 @@ static void write_now(const char *line)
 	status_flush();
 }
 
-static int supervise(pid_t init, int pidfd)
+static void kill_init(int pidfd)
+{
+	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) == 0)
+		write_now("killed");
+}
+
+/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it. */
+static void supervise(pid_t init, int pidfd)
 {
 	struct pollfd p[2] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
 	for (;;) {
@@ -226,7 +245,9 @@ static int supervise(pid_t init, int pidfd)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			p[0].revents = POLLERR; /* cannot watch: fail towards killing */
+			if (p[0].fd >= 0)
+				kill_init(pidfd); /* cannot watch the control fd: fail closed */
+			break;
 		}
 		if (p[1].revents)
 			break; /* init exited */
@@ -236,8 +257,7 @@ static int supervise(pid_t init, int pidfd)
 			if (r < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (r <= 0 || memchr(buf, 'k', (size_t)r)) {
-				if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) == 0)
-					write_now("killed");
+				kill_init(pidfd);
 				p[0].fd = -1; /* from now on only wait for init */
 			}
 		}
@@ -245,7 +265,6 @@ static int supervise(pid_t init, int pidfd)
 	int st;
 	while (waitpid(init, &st, 0) < 0 && errno == EINTR)
 		;
-	return 0;
 }
 
 /* ---- --create-netns PATH ---- */
@@ -287,6 +306,8 @@ int main(int argc, char **argv)
 	static struct config cfg;
 	struct config *c = &cfg;
 
+	if (argc < 1)
+		return 2;
 	signal(SIGPIPE, SIG_IGN);
 	if (argc == 3 && !strcmp(argv[1], "--create-netns"))
 		return create_netns(argv[2]);
@@ -300,6 +321,11 @@ int main(int argc, char **argv)
 		fail(CTL_EXEC, errno, "control fd 4 is not open");
 		return early_fail();
 	}
+	/* Nothing beyond fds 0-4 is part of the contract: drop whatever the
+	 * spawner leaked so it can never reach init or the program. */
+	syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0);
+	c->args_start = argv[0];
+	c->args_end = argv[argc - 1] + strlen(argv[argc - 1]) + 1;
 	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
 

@@ -15,14 +15,17 @@ export interface RateInfo {
   reset_secs: number;
 }
 
-export type HitResult = { ok: true; rate: RateInfo } | { ok: false; retry_after: number; reason: string; rate: RateInfo };
+export type HitResult =
+  | { ok: true; rate: RateInfo }
+  | { ok: false; retry_after: number; reason: string; rate: RateInfo; revoked?: boolean };
 
 export type SubmitOutcome =
   | { kind: "created"; id: string; queue_depth: number; rate: RateInfo; record?: ResultRecord | null }
   | { kind: "duplicate"; id: string; rate: RateInfo }
   | { kind: "rate_limited"; retry_after: number; reason: string; rate: RateInfo }
   | { kind: "queue_full"; queue_depth: number; rate: RateInfo }
-  | { kind: "unsupported"; available: string[]; rate: RateInfo };
+  | { kind: "unsupported"; available: string[]; rate: RateInfo }
+  | { kind: "revoked"; rate: RateInfo };
 
 export interface SubmitRequest extends Omit<CreateInput, "id"> {
   idempotency_key: string | null;
@@ -47,10 +50,34 @@ export class KeyDO extends DurableObject<Env> {
     sql.exec("CREATE TABLE IF NOT EXISTS idem (key TEXT PRIMARY KEY, id TEXT NOT NULL, created INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS usage (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS warm (id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
+    this.#revoked = ctx.storage.kv.get<boolean>("revoked") === true;
+  }
+
+  /**
+   * Revocation is decided here, not only in KV: every API request passes through this object, so a
+   * revoked (or rotated-away) key is refused at once, whatever the Worker's cache or KV's
+   * propagation delay says.
+   */
+  #revoked = false;
+
+  revoke(): void {
+    this.#revoked = true;
+    this.ctx.storage.kv.put("revoked", true);
+  }
+
+  /** A key imported again after revocation (development's DEV_API_KEY) works again. */
+  reinstate(): void {
+    this.#revoked = false;
+    this.ctx.storage.kv.delete("revoked");
+  }
+
+  #revokedRate(): RateInfo {
+    return { limit: this.#cfg.rateLimit, remaining: 0, reset_secs: 0 };
   }
 
   /** Counts one request against the rolling window (every endpoint). */
   hit(): HitResult {
+    if (this.#revoked) return { ok: false, revoked: true, retry_after: 0, reason: "the API key was revoked", rate: this.#revokedRate() };
     const h = this.#rateCheck(Date.now());
     if (h.ok) this.#recordHit(Date.now());
     return h;
@@ -75,6 +102,7 @@ export class KeyDO extends DurableObject<Env> {
   }
 
   async submit(req: SubmitRequest): Promise<SubmitOutcome> {
+    if (this.#revoked) return { kind: "revoked", rate: this.#revokedRate() };
     const now = Date.now();
     const h = this.#rateCheck(now);
     if (!h.ok) return { kind: "rate_limited", retry_after: h.retry_after, reason: h.reason, rate: h.rate };
@@ -182,13 +210,14 @@ export class KeyDO extends DurableObject<Env> {
     if (n > 0) this.#count(status === "completed" ? "completed" : "errors");
   }
 
-  usage(): { counters: Record<string, number>; in_flight: number; requests_last_minute: number } {
+  usage(): { counters: Record<string, number>; in_flight: number; requests_last_minute: number; revoked: boolean } {
     const counters: Record<string, number> = {};
     for (const r of this.ctx.storage.sql.exec<{ name: string; n: number }>("SELECT name, n FROM usage")) counters[r.name] = r.n;
     return {
       counters,
       in_flight: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight").one().n,
       requests_last_minute: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().n,
+      revoked: this.#revoked,
     };
   }
 

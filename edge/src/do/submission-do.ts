@@ -13,8 +13,6 @@ import { GrpcError, fleetMethods, serverStream, unary } from "../fleet-client.ts
 import { completedRecord, errorRecord, isTerminal, isoMs, newRecord } from "../lib/record.ts";
 import type { ResultRecord } from "../lib/record.ts";
 import { projectEndpoints } from "../lib/webhook-store.ts";
-import type { WebhookEndpoint } from "../lib/webhook-store.ts";
-import { ATTEMPT_DELAYS_MS, checkWebhookUrl, classify, sign } from "../lib/webhook.ts";
 import type { NodeTarget } from "./fleet-do.ts";
 
 interface Meta {
@@ -49,14 +47,6 @@ export type CreateResult =
   | { kind: "queue_full"; queue_depth: number }
   | { kind: "unsupported"; available: string[] };
 
-interface HookState {
-  endpoint_id: string;
-  attempts: number;
-  next_at: number;
-  state: "pending" | "delivered" | "failed";
-  last: string | null;
-}
-
 /** gRPC statuses by which a node refuses a run outright (the program did not start). */
 const REFUSALS = new Set([3, 5, 6, 7, 8, 9, 12, 16]);
 /** SQLite-backed DO rows are limited to 2 MB; big strings are stored in chunks below that. */
@@ -67,7 +57,6 @@ export class SubmissionDO extends DurableObject<Env> {
   #waiters = new Set<(r: ResultRecord) => void>();
   #stream: AbortController | null = null;
   #hasSchema = false;
-  #delivering: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -344,87 +333,45 @@ export class SubmissionDO extends DurableObject<Env> {
   }
 
   /**
-   * Work left once terminal, repeated by the alarm until done: release slot and quota, deliver
-   * webhooks (attempts at 0 s, 1 s, 5 s), then delete everything at the end of retention.
+   * Work left once terminal, repeated by the alarm until done: release slot and quota, hand the
+   * record to the webhook delivery object, then delete everything at the end of retention.
    */
   async #afterTerminal(meta: Meta): Promise<void> {
     const kv = this.ctx.storage.kv;
     const released = await this.#releaseAll(meta);
-    await this.#deliverWebhooks(meta);
+    await this.#triggerWebhooks(meta);
     const now = Date.now();
     const expire = kv.get<number>("expire") ?? now;
-    const hooks = kv.get<HookState[]>("hooks") ?? [];
     const times = [expire];
     if (!released) times.push(now + this.#cfg.watchdogMs);
-    for (const h of hooks) if (h.state === "pending") times.push(h.next_at);
     if (kv.get("hooks_init")) times.push(now + this.#cfg.watchdogMs);
     const next = Math.min(...times);
     if (next <= now && now >= expire) await this.#wipe();
     else await this.ctx.storage.setAlarm(Math.max(next, now + 10));
   }
 
-  /** Spec §6: signed POST of the record to every active endpoint of the key's project. Never changes the record. */
-  async #deliverWebhooks(meta: Meta): Promise<void> {
-    if (this.#delivering) return this.#delivering;
-    this.#delivering = (async () => {
-      const kv = this.ctx.storage.kv;
-      let hooks = kv.get<HookState[]>("hooks");
-      if (!hooks) {
-        if (!kv.get("hooks_init")) return;
-        // The endpoints active when the submission ended are the targets.
-        const eps = await projectEndpoints(this.env.KEYS, meta.project_id);
-        hooks = eps.filter((e) => e.active).map((e) => ({ endpoint_id: e.id, attempts: 0, next_at: Date.now(), state: "pending", last: null }));
-        kv.put("hooks", hooks);
-        kv.delete("hooks_init");
-      }
+  /**
+   * Spec §6 trigger: when the project has active endpoints, hand the record (exact bytes) to this
+   * submission's WebhookDeliveryDO, which owns attempts, retries and the log. Fire-and-forget for
+   * the record: it is already final; a failed hand-off is retried by this object's alarm.
+   */
+  async #triggerWebhooks(meta: Meta): Promise<void> {
+    const kv = this.ctx.storage.kv;
+    if (!kv.get("hooks_init")) return;
+    try {
+      // The endpoints active when the submission ended are the targets.
+      const eps = (await projectEndpoints(this.env.KEYS, meta.project_id)).filter((e) => e.active);
       const rec = this.#record();
-      if (!rec) return;
-      const body = JSON.stringify(rec);
-      const due = hooks.filter((h) => h.state === "pending" && h.next_at <= Date.now());
-      await Promise.all(due.map((h) => this.#attempt(meta, h, rec.id, body)));
-      kv.put("hooks", hooks);
-    })();
-    try {
-      await this.#delivering;
-    } finally {
-      this.#delivering = null;
-    }
-  }
-
-  async #attempt(meta: Meta, h: HookState, msgId: string, body: string): Promise<void> {
-    const ep = await this.env.KEYS.get<WebhookEndpoint>(`whk:${meta.project_id}:${h.endpoint_id}`, "json");
-    const check = ep ? checkWebhookUrl(ep.url, this.#cfg.webhookDevAllow) : null;
-    if (!ep || !ep.active || !check?.ok) {
-      h.state = "failed";
-      h.last = !ep || !ep.active ? "endpoint removed or inactive" : `url refused: ${check && !check.ok ? check.reason : ""}`;
-      return;
-    }
-    h.attempts++;
-    let status: number | null = null;
-    try {
-      const ts = Math.floor(Date.now() / 1000);
-      const res = await fetch(check.url.toString(), {
-        method: "POST",
-        body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(10_000),
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "codecell-webhooks/1",
-          "webhook-id": msgId,
-          "webhook-timestamp": String(ts),
-          "webhook-signature": await sign(ep.secret, msgId, ts, body),
-        },
-      });
-      status = res.status;
-      await res.body?.cancel().catch(() => {});
-      h.last = `HTTP ${status}`;
+      if (rec && eps.length > 0) {
+        const ns = this.env.WEBHOOK_DELIVERY_DO;
+        await ns.get(ns.idFromName(meta.id)).enqueue({
+          submission_id: meta.id, project_id: meta.project_id, endpoint_ids: eps.map((e) => e.id), body: JSON.stringify(rec),
+        });
+      }
+      kv.delete("hooks_init");
     } catch (e) {
-      h.last = e instanceof Error ? e.message : String(e);
+      console.warn("webhook hand-off failed; retrying", meta.id, e instanceof Error ? e.message : String(e));
     }
-    const outcome = classify(status, h.attempts);
-    if (outcome === "retry") h.next_at = Date.now() + (ATTEMPT_DELAYS_MS[h.attempts] ?? 5_000);
-    else h.state = outcome;
   }
 
   async #releaseAll(meta: Meta): Promise<boolean> {
@@ -433,7 +380,12 @@ export class SubmissionDO extends DurableObject<Env> {
     if (!pending) return true;
     const rec = this.#record();
     const [fleet, key] = await Promise.allSettled([
-      pending.fleet ? this.#fleet().release(meta.id) : Promise.resolve(),
+      pending.fleet ? this.#fleet().release(meta.id, rec ? {
+        // For the operator dashboard's charts (verdict mix, latency of recent runs).
+        job_status: rec.job_status, verdict: rec.verdict ?? null, language: meta.language,
+        latency_ms: (rec.completed_at ? Date.parse(rec.completed_at) : Date.now()) - meta.created_ms,
+        wall_ms: rec.wall_time_secs === null || rec.wall_time_secs === undefined ? null : rec.wall_time_secs * 1000,
+      } : undefined) : Promise.resolve(),
       pending.key ? this.env.KEY_DO.get(this.env.KEY_DO.idFromName(meta.key_hash)).release(meta.id, rec?.job_status ?? "error") : Promise.resolve(),
     ]);
     const left = { fleet: pending.fleet && fleet.status === "rejected", key: pending.key && key.status === "rejected" };

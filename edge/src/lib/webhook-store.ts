@@ -1,21 +1,70 @@
-// Project webhook endpoints in KV: whk:<project_id>:<endpoint_id> → WebhookEndpoint.
-export interface WebhookEndpoint {
+// Project webhook endpoints in KV: whk:<project_id>:<endpoint_id> → StoredEndpoint.
+// Secrets live only here; every view that leaves the edge goes through publicEndpoint().
+export interface EndpointSecret {
+  secret: string;
+  created_at: string;
+  /** null: current secret. Set on rotation: the old secret keeps signing until then. */
+  expires_at: string | null;
+}
+
+export interface StoredEndpoint {
   id: string;
   project_id: string;
   url: string;
-  secret: string;
   active: boolean;
+  description?: string;
   created_at: string;
+  updated_at?: string;
+  secrets: EndpointSecret[];
 }
 
-export async function projectEndpoints(kv: KVNamespace, projectId: string): Promise<WebhookEndpoint[]> {
-  const out: WebhookEndpoint[] = [];
+/** The first implementation stored one `secret`; read both shapes. */
+type AnyEndpoint = Omit<StoredEndpoint, "secrets"> & { secrets?: EndpointSecret[]; secret?: string };
+
+/** @deprecated alias kept for older imports. */
+export type WebhookEndpoint = StoredEndpoint;
+
+export function endpointKey(projectId: string, endpointId: string): string {
+  return `whk:${projectId}:${endpointId}`;
+}
+
+export function normalize(e: AnyEndpoint): StoredEndpoint {
+  const { secret, secrets, ...rest } = e;
+  return { ...rest, secrets: secrets ?? (secret ? [{ secret, created_at: e.created_at, expires_at: null }] : []) };
+}
+
+/** Secrets that sign deliveries now: the current one and any still inside its rotation grace period. */
+export function activeSecrets(e: StoredEndpoint, now = Date.now()): string[] {
+  return e.secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now).map((s) => s.secret);
+}
+
+export function publicEndpoint(e: StoredEndpoint, now = Date.now()) {
+  return {
+    id: e.id, project_id: e.project_id, url: e.url, active: e.active, description: e.description ?? "",
+    created_at: e.created_at, updated_at: e.updated_at ?? e.created_at,
+    secrets: e.secrets
+      .filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now)
+      .map((s) => ({ created_at: s.created_at, expires_at: s.expires_at })),
+  };
+}
+
+export async function getEndpoint(kv: KVNamespace, projectId: string, endpointId: string): Promise<StoredEndpoint | null> {
+  const e = await kv.get<AnyEndpoint>(endpointKey(projectId, endpointId), "json");
+  return e ? normalize(e) : null;
+}
+
+export async function putEndpoint(kv: KVNamespace, e: StoredEndpoint): Promise<void> {
+  await kv.put(endpointKey(e.project_id, e.id), JSON.stringify(e));
+}
+
+export async function projectEndpoints(kv: KVNamespace, projectId: string): Promise<StoredEndpoint[]> {
+  const out: StoredEndpoint[] = [];
   let cursor: string | undefined;
   do {
     const page: KVNamespaceListResult<unknown, string> = await kv.list({ prefix: `whk:${projectId}:`, cursor });
-    const eps = await Promise.all(page.keys.map((k) => kv.get<WebhookEndpoint>(k.name, "json")));
-    for (const e of eps) if (e) out.push(e);
+    const eps = await Promise.all(page.keys.map((k) => kv.get<AnyEndpoint>(k.name, "json")));
+    for (const e of eps) if (e) out.push(normalize(e));
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
-  return out;
+  return out.sort((a, b) => a.created_at.localeCompare(b.created_at));
 }

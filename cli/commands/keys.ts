@@ -1,0 +1,82 @@
+// codecell keys …: create (the key is printed once), list, show, revoke, rotate.
+import type { Command } from "commander";
+import { client } from "../admin-client.ts";
+import { print, table } from "../output.ts";
+
+interface KeyView {
+  key_id: string;
+  name: string;
+  project_id: string;
+  account_id: string;
+  tier: string;
+  fingerprint: string;
+  created_at: string;
+  key?: string;
+}
+
+export function registerKeys(program: Command): void {
+  const keys = program.command("keys").description("API keys: create, list, revoke, rotate");
+
+  keys
+    .command("create")
+    .description("create an API key in a project; the key is printed once and never again")
+    .requiredOption("-p, --project <project_id>", "project the key belongs to")
+    .option("-n, --name <name>", "a label for the key")
+    .action(async (opts: { project: string; name?: string }, cmd: Command) => {
+      const k = await client(cmd).request<KeyView>("POST", `/projects/${encodeURIComponent(opts.project)}/keys`, opts.name ? { name: opts.name } : {});
+      print(cmd, k, () =>
+        [
+          `created key ${k.key_id} (${k.name || "unnamed"}) in project ${k.project_id}`,
+          "",
+          `  ${k.key}`,
+          "",
+          "This is the only time the key is shown. Store it now; if it is lost, rotate the key.",
+        ].join("\n"),
+      );
+    });
+
+  keys
+    .command("list")
+    .description("list API keys (never their secret values)")
+    .option("-p, --project <project_id>", "only this project's keys")
+    .action(async (opts: { project?: string }, cmd: Command) => {
+      const q = opts.project ? `?project=${encodeURIComponent(opts.project)}` : "";
+      const list = await client(cmd).request<KeyView[]>("GET", `/keys${q}`);
+      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["key_id", "name", "project_id", "fingerprint", "tier", "created_at"]));
+    });
+
+  keys
+    .command("show")
+    .description("show one key (without its secret value)")
+    .argument("<key_id>")
+    .action(async (keyId: string, _opts: unknown, cmd: Command) => {
+      const k = await client(cmd).request<KeyView>("GET", `/keys/${encodeURIComponent(keyId)}`);
+      print(cmd, k, () => table([k as unknown as Record<string, unknown>], ["key_id", "name", "project_id", "fingerprint", "tier", "created_at"]));
+    });
+
+  keys
+    .command("revoke")
+    .description("revoke a key: requests with it are refused (401) from this moment")
+    .argument("<key_id>")
+    .action(async (keyId: string, _opts: unknown, cmd: Command) => {
+      const r = await client(cmd).request<{ key_id: string }>("DELETE", `/keys/${encodeURIComponent(keyId)}`);
+      print(cmd, r, () => `revoked ${r.key_id}: requests with it are refused from now on`);
+    });
+
+  keys
+    .command("rotate")
+    .description("give a key a new secret value; the old value is refused at once (printed once)")
+    .argument("<key_id>")
+    .action(async (keyId: string, _opts: unknown, cmd: Command) => {
+      const k = await client(cmd).request<KeyView & { previous_fingerprint: string }>("POST", `/keys/${encodeURIComponent(keyId)}/rotate`);
+      print(cmd, k, () =>
+        [
+          `rotated ${k.key_id}: fingerprint ${k.previous_fingerprint} → ${k.fingerprint}; the old value no longer works`,
+          "",
+          `  ${k.key}`,
+          "",
+          "This is the only time the new key is shown.",
+        ].join("\n"),
+      );
+    });
+}

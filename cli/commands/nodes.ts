@@ -1,0 +1,112 @@
+// codecell nodes …: add (register by URL), list, drain, remove, and enrollment tokens for
+// nodes that join by themselves (`npm run enroll` on the node's host, docs/operators.md).
+import type { Command } from "commander";
+import { CliError, client } from "../admin-client.ts";
+import { print, table } from "../output.ts";
+
+interface NodeView {
+  id: string;
+  name: string;
+  url: string;
+  kind: string;
+  state: string;
+  slots: number;
+  in_flight: number;
+  languages: { name: string; version: string }[];
+  last_heartbeat_at: string | null;
+  last_error: string | null;
+}
+
+function rows(list: NodeView[]): Record<string, unknown>[] {
+  return list.map((n) => ({
+    ...n, used: `${n.in_flight}/${n.slots}`, languages: n.languages.map((l) => l.name).join(","),
+    heartbeat: n.last_heartbeat_at ?? (n.kind === "enrolled" ? "never" : "-"),
+  }));
+}
+
+export function registerNodes(program: Command): void {
+  const nodes = program.command("nodes").description("fleet nodes: add, list, drain, remove; enrollment tokens");
+
+  nodes
+    .command("add")
+    .description("register a running fleet node by its gRPC-Web URL (the edge checks it with NodeInfo)")
+    .argument("<url>", "the node's gRPC-Web URL (https; http only on loopback)")
+    .option("-n, --name <name>", "display name (default: the node's id)")
+    .option("--fleet-token-env <var>", "environment variable holding the node's fleet credential", "FLEET_TOKEN")
+    .action(async (url: string, opts: { name?: string; fleetTokenEnv: string }, cmd: Command) => {
+      // The credential comes from the environment, never from the command line (visible in `ps`).
+      const token = process.env[opts.fleetTokenEnv];
+      if (!token) throw new CliError(`set ${opts.fleetTokenEnv} to the node's fleet credential (FLEET_TOKEN of the node)`);
+      const n = await client(cmd).request<NodeView>("POST", "/nodes", { url, token, ...(opts.name ? { name: opts.name } : {}) });
+      print(cmd, n, () => `registered node ${n.id} (${n.name}) at ${n.url}: ${n.state}, ${n.slots} slots, ${n.languages.map((l) => l.name).join(", ")}`);
+    });
+
+  nodes
+    .command("list")
+    .description("list nodes with health, slots in use and languages")
+    .action(async (_opts: unknown, cmd: Command) => {
+      const list = await client(cmd).request<NodeView[]>("GET", "/nodes");
+      print(cmd, list, () => table(rows(list), ["id", "name", "kind", "state", "used", "languages", "heartbeat", "url"]));
+    });
+
+  nodes
+    .command("drain")
+    .description("take a node out of rotation at once; its running and queued runs finish")
+    .argument("<node>", "node id or name")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const r = await client(cmd).request<{ node: NodeView; in_flight_at_drain: number | null; rpc_error: string | null }>(
+        "POST", `/nodes/${encodeURIComponent(id)}/drain`);
+      print(cmd, r, () =>
+        `draining ${r.node.id} (${r.node.name}): no new work; ` +
+        (r.rpc_error ? `the node did not answer the Drain call (${r.rpc_error})` : `${r.in_flight_at_drain ?? 0} run(s) in flight finish first`) +
+        `\nstate: ${r.node.state}. Watch with: codecell nodes list`);
+    });
+
+  nodes
+    .command("remove")
+    .description("forget a node (drain it first so its runs can finish)")
+    .argument("<node>", "node id or name")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const r = await client(cmd).request<{ id: string }>("DELETE", `/nodes/${encodeURIComponent(id)}`);
+      print(cmd, r, () => `removed node ${r.id}`);
+    });
+
+  const tokens = nodes.command("token").description("enrollment tokens: what a new node presents to join the fleet");
+  tokens
+    .command("create")
+    .description("create an enrollment token (printed once)")
+    .option("-n, --name <name>", "a label")
+    .option("--ttl <seconds>", "expire after this many seconds (default: never)", (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new CliError("--ttl must be a whole number of seconds");
+      return n;
+    })
+    .option("--print-token", "print only the token (for scripts: export CODECELL_ENROLL_TOKEN=$(…))")
+    .action(async (opts: { name?: string; ttl?: number; printToken?: boolean }, cmd: Command) => {
+      const t = await client(cmd).request<{ id: string; token: string; expires_at: string | null }>("POST", "/enrollment-tokens", {
+        ...(opts.name ? { name: opts.name } : {}), ...(opts.ttl !== undefined ? { ttl_secs: opts.ttl } : {}),
+      });
+      if (opts.printToken) {
+        console.log(t.token);
+        return;
+      }
+      print(cmd, t, () =>
+        [`created enrollment token ${t.id}${t.expires_at ? ` (expires ${t.expires_at})` : ""}:`, "", `  ${t.token}`, "",
+          "Shown once. On the new node's host: npm run enroll -- --edge <edge URL> (with CODECELL_ENROLL_TOKEN set to it)"].join("\n"));
+    });
+  tokens
+    .command("list")
+    .description("list enrollment tokens (never their values)")
+    .action(async (_opts: unknown, cmd: Command) => {
+      const list = await client(cmd).request<Record<string, unknown>[]>("GET", "/enrollment-tokens");
+      print(cmd, list, () => table(list, ["id", "name", "uses", "created_at", "expires_at", "last_used_at"]));
+    });
+  tokens
+    .command("revoke")
+    .description("revoke an enrollment token (nodes already enrolled stay)")
+    .argument("<token_id>")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const r = await client(cmd).request<{ id: string }>("DELETE", `/enrollment-tokens/${encodeURIComponent(id)}`);
+      print(cmd, r, () => `revoked enrollment token ${r.id}`);
+    });
+}

@@ -1,0 +1,42 @@
+// codecell projects …: create, list, show.
+import type { Command } from "commander";
+import { client } from "../admin-client.ts";
+import { print, table } from "../output.ts";
+
+interface Project {
+  id: string;
+  name: string;
+  account_id: string;
+  created_at: string;
+}
+
+export function registerProjects(program: Command): void {
+  const projects = program.command("projects").description("projects (API keys and webhook endpoints belong to one)");
+
+  projects
+    .command("create")
+    .description("create a project")
+    .argument("<name>", "project name")
+    .option("-a, --account <account_id>", "account the project belongs to (default: a new account)")
+    .action(async (name: string, opts: { account?: string }, cmd: Command) => {
+      const p = await client(cmd).request<Project>("POST", "/projects", { name, ...(opts.account ? { account_id: opts.account } : {}) });
+      print(cmd, p, () => `created project ${p.id} (${p.name}) in account ${p.account_id}`);
+    });
+
+  projects
+    .command("list")
+    .description("list projects")
+    .action(async (_opts: unknown, cmd: Command) => {
+      const list = await client(cmd).request<Project[]>("GET", "/projects");
+      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["id", "name", "account_id", "created_at"]));
+    });
+
+  projects
+    .command("show")
+    .description("show one project")
+    .argument("<project_id>")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const p = await client(cmd).request<Project>("GET", `/projects/${encodeURIComponent(id)}`);
+      print(cmd, p, () => table([p as unknown as Record<string, unknown>], ["id", "name", "account_id", "created_at"]));
+    });
+}

@@ -1,0 +1,174 @@
+// codecell webhooks …: add (the signing secret is printed once), list, show, remove, test, rotate,
+// enable, disable, deliveries. Endpoints belong to a project, so every command takes --project.
+import type { Command } from "commander";
+import { CliError, EXIT, client } from "../admin-client.ts";
+import { print, table } from "../output.ts";
+
+interface EndpointView {
+  id: string;
+  project_id: string;
+  url: string;
+  active: boolean;
+  description: string;
+  created_at: string;
+  updated_at: string;
+  secrets: { created_at: string; expires_at: string | null }[];
+  secret?: string;
+  previous_secrets_expire_at?: string | null;
+}
+
+interface TestView {
+  endpoint_id: string;
+  webhook_id: string;
+  delivered: boolean;
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+interface DeliveryLogView {
+  submission_id: string;
+  project_id: string;
+  endpoints: {
+    endpoint_id: string;
+    state: string;
+    attempts: number;
+    next_attempt_at: string | null;
+    log: { attempt: number; started_at: string; status: number | null; latency_ms: number; outcome: string; error: string | null }[];
+  }[];
+}
+
+const path = (project: string, rest = "") => `/projects/${encodeURIComponent(project)}/webhooks${rest}`;
+const rows = (eps: EndpointView[]) =>
+  eps.map((e) => ({ ...e, active: e.active ? "yes" : "no", secrets: e.secrets.length })) as unknown as Record<string, unknown>[];
+const COLUMNS = ["id", "url", "active", "secrets", "created_at"];
+
+function secretNotice(secret: string, what: string): string[] {
+  return ["", `  ${secret}`, "", `This is the only time the ${what} is shown. Give it to the receiver now (it verifies deliveries with it).`];
+}
+
+export function registerWebhooks(program: Command): void {
+  const hooks = program
+    .command("webhooks")
+    .description("project webhook endpoints: add, list, remove, test, rotate, enable, disable, deliveries");
+
+  hooks
+    .command("add")
+    .description("add an endpoint to a project; the signing secret (whsec_…) is printed once")
+    .requiredOption("-p, --project <project_id>", "project whose submissions are delivered")
+    // The URL is positional: --url is the global option naming the edge itself.
+    .argument("<url>", "https URL that receives a POST per finished submission")
+    .option("-s, --secret <whsec>", "use this signing secret (whsec_ + base64 of 24-64 bytes) instead of a generated one")
+    .option("-d, --description <text>", "a label for the endpoint")
+    .option("--inactive", "create it disabled (enable later with `webhooks enable`)")
+    .action(async (url: string, opts: { project: string; secret?: string; description?: string; inactive?: boolean }, cmd: Command) => {
+      const body = {
+        url,
+        ...(opts.secret ? { secret: opts.secret } : {}),
+        ...(opts.description ? { description: opts.description } : {}),
+        ...(opts.inactive ? { active: false } : {}),
+      };
+      const e = await client(cmd).request<EndpointView>("POST", path(opts.project), body);
+      print(cmd, e, () =>
+        [`added endpoint ${e.id} (${e.active ? "active" : "inactive"}) to project ${e.project_id}: ${e.url}`, ...secretNotice(e.secret ?? "", "signing secret")].join("\n"),
+      );
+    });
+
+  hooks
+    .command("list")
+    .description("list a project's endpoints (never their secrets)")
+    .requiredOption("-p, --project <project_id>", "project")
+    .action(async (opts: { project: string }, cmd: Command) => {
+      const list = await client(cmd).request<EndpointView[]>("GET", path(opts.project));
+      print(cmd, list, () => table(rows(list), COLUMNS));
+    });
+
+  hooks
+    .command("show")
+    .description("show one endpoint (never its secrets)")
+    .requiredOption("-p, --project <project_id>", "project")
+    .argument("<endpoint_id>")
+    .action(async (id: string, opts: { project: string }, cmd: Command) => {
+      const e = await client(cmd).request<EndpointView>("GET", path(opts.project, `/${encodeURIComponent(id)}`));
+      print(cmd, e, () =>
+        [table(rows([e]), COLUMNS), "", ...e.secrets.map((s, i) => `secret ${i + 1}: created ${s.created_at}${s.expires_at ? `, signs until ${s.expires_at}` : " (current)"}`)].join("\n"),
+      );
+    });
+
+  hooks
+    .command("remove")
+    .alias("rm")
+    .description("remove an endpoint; deliveries still scheduled to it stop")
+    .requiredOption("-p, --project <project_id>", "project")
+    .argument("<endpoint_id>")
+    .action(async (id: string, opts: { project: string }, cmd: Command) => {
+      const r = await client(cmd).request<{ id: string }>("DELETE", path(opts.project, `/${encodeURIComponent(id)}`));
+      print(cmd, r, () => `removed endpoint ${r.id}`);
+    });
+
+  for (const [name, active] of [["enable", true], ["disable", false]] as const) {
+    hooks
+      .command(name)
+      .description(active ? "resume deliveries to an endpoint" : "pause deliveries to an endpoint (it is kept, with its secret)")
+      .requiredOption("-p, --project <project_id>", "project")
+      .argument("<endpoint_id>")
+      .action(async (id: string, opts: { project: string }, cmd: Command) => {
+        const e = await client(cmd).request<EndpointView>("PATCH", path(opts.project, `/${encodeURIComponent(id)}`), { active });
+        print(cmd, e, () => `endpoint ${e.id} is now ${e.active ? "active" : "inactive"}`);
+      });
+  }
+
+  hooks
+    .command("rotate")
+    .description("give an endpoint a new signing secret (printed once); the old one keeps signing during the grace period")
+    .requiredOption("-p, --project <project_id>", "project")
+    .argument("<endpoint_id>")
+    .option("-g, --grace <seconds>", "how long the old secret keeps signing (0 = stop now)", "86400")
+    .option("-s, --secret <whsec>", "use this new secret instead of a generated one")
+    .action(async (id: string, opts: { project: string; grace: string; secret?: string }, cmd: Command) => {
+      const grace = Number(opts.grace);
+      if (!Number.isInteger(grace) || grace < 0) throw new CliError("--grace must be a whole number of seconds ≥ 0", EXIT.failure);
+      const e = await client(cmd).request<EndpointView>("POST", path(opts.project, `/${encodeURIComponent(id)}/rotate`), {
+        grace_seconds: grace, ...(opts.secret ? { secret: opts.secret } : {}),
+      });
+      print(cmd, e, () =>
+        [
+          `rotated the signing secret of ${e.id}; ${e.previous_secrets_expire_at ? `the previous secret keeps signing until ${e.previous_secrets_expire_at} (deliveries carry both signatures)` : "the previous secret no longer signs"}`,
+          ...secretNotice(e.secret ?? "", "new secret"),
+        ].join("\n"),
+      );
+    });
+
+  hooks
+    .command("test")
+    .description("send one signed test delivery now and report the receiver's answer (exit 1 if not 2xx)")
+    .requiredOption("-p, --project <project_id>", "project")
+    .argument("<endpoint_id>")
+    .action(async (id: string, opts: { project: string }, cmd: Command) => {
+      const r = await client(cmd).request<TestView>("POST", path(opts.project, `/${encodeURIComponent(id)}/test`));
+      print(cmd, r, () =>
+        r.delivered
+          ? `delivered test event ${r.webhook_id} to ${r.endpoint_id}: HTTP ${r.status} in ${r.latency_ms} ms`
+          : `test delivery to ${r.endpoint_id} failed: ${r.error ?? `HTTP ${r.status}`} (${r.latency_ms} ms)`,
+      );
+      if (!r.delivered) process.exitCode = EXIT.failure;
+    });
+
+  hooks
+    .command("deliveries")
+    .description("the delivery log of one submission: every attempt per endpoint (time, status, latency, error)")
+    .requiredOption("-p, --project <project_id>", "project")
+    .argument("<submission_id>")
+    .option("-e, --endpoint <endpoint_id>", "only this endpoint")
+    .action(async (sub: string, opts: { project: string; endpoint?: string }, cmd: Command) => {
+      const rest = opts.endpoint ? `/${encodeURIComponent(opts.endpoint)}/deliveries/${encodeURIComponent(sub)}` : `/deliveries/${encodeURIComponent(sub)}`;
+      const log = await client(cmd).request<DeliveryLogView>("GET", path(opts.project, rest));
+      print(cmd, log, () => {
+        const attempts = log.endpoints.flatMap((e) =>
+          e.log.map((a) => ({ endpoint: e.endpoint_id, ...a, status: a.status ?? "-", error: a.error ?? "" })),
+        ) as unknown as Record<string, unknown>[];
+        const states = log.endpoints.map((e) => `${e.endpoint_id}: ${e.state} after ${e.attempts} attempt(s)${e.next_attempt_at ? `, next at ${e.next_attempt_at}` : ""}`);
+        return [`submission ${log.submission_id}`, ...states, "", table(attempts, ["endpoint", "attempt", "started_at", "status", "latency_ms", "outcome", "error"])].join("\n");
+      });
+    });
+}

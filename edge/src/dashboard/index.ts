@@ -1,0 +1,78 @@
+// The operator dashboard, served by the Worker under /dashboard:
+//   GET  /dashboard            the page (or the login form without a session)
+//   POST /dashboard/login      form field `token` = OPERATOR_TOKEN → session cookie, 303 to /dashboard
+//   POST /dashboard/logout     clears the cookie
+//   GET  /dashboard/ws         WebSocket to the FleetDO: a JSON snapshot every second
+//   GET  /dashboard/api/snapshot              one snapshot (the page's fallback when WebSockets fail)
+//   *    /dashboard/api/admin/<path>          the admin API (/admin/<path>) with the session's authority
+// Every request but the login form needs the session cookie; state changes and the WebSocket also
+// need the page's own Origin (and API calls a custom header, so no cross-site form can make them).
+import type { Env } from "../env.ts";
+import { HttpError, json } from "../lib/http.ts";
+import { constantTimeEqual } from "../lib/keys.ts";
+import { loginPage, dashboardPage } from "./page.ts";
+import { newSession, sameOrigin, sessionCookie, validSession } from "./session.ts";
+
+const HTML_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "content-security-policy":
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+function html(status: number, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...HTML_HEADERS, ...headers } });
+}
+
+function fleet(env: Env) {
+  return env.FLEET_DO.get(env.FLEET_DO.idFromName("global"));
+}
+
+export async function handleDashboard(
+  request: Request, env: Env, path: string, adminFetch: (r: Request) => Promise<Response>,
+): Promise<Response> {
+  if (!env.OPERATOR_TOKEN) throw new HttpError(503, { error: "dashboard disabled", message: "OPERATOR_TOKEN is not configured" });
+  const method = request.method.toUpperCase();
+
+  if (path === "/dashboard/login") {
+    if (method !== "POST") return Response.redirect(new URL("/dashboard", request.url).toString(), 303);
+    if (!sameOrigin(request)) return html(403, loginPage("The login form must be posted from this page."));
+    const form = await request.formData().catch(() => null);
+    const token = typeof form?.get("token") === "string" ? (form.get("token") as string).trim() : "";
+    if (!token || !constantTimeEqual(token, env.OPERATOR_TOKEN)) return html(401, loginPage("That is not the operator token."));
+    return new Response(null, {
+      status: 303,
+      headers: { location: "/dashboard", "set-cookie": sessionCookie(await newSession(env)), "cache-control": "no-store" },
+    });
+  }
+  if (path === "/dashboard/logout") {
+    return new Response(null, { status: 303, headers: { location: "/dashboard", "set-cookie": sessionCookie("", 0), "cache-control": "no-store" } });
+  }
+
+  const authed = await validSession(request, env);
+  if (path === "/dashboard") {
+    if (method !== "GET" && method !== "HEAD") throw new HttpError(405, { error: "method not allowed" });
+    return authed ? html(200, dashboardPage()) : html(200, loginPage(null));
+  }
+  if (!authed) throw new HttpError(401, { error: "unauthorized", message: "log in at /dashboard" });
+
+  if (path === "/dashboard/ws") {
+    if (!sameOrigin(request)) throw new HttpError(403, { error: "forbidden", message: "cross-origin WebSocket refused" });
+    return fleet(env).fetch(request);
+  }
+  if (path === "/dashboard/api/snapshot") return json(200, await fleet(env).snapshot());
+  if (path.startsWith("/dashboard/api/admin/")) {
+    if (method !== "GET" && !sameOrigin(request)) throw new HttpError(403, { error: "forbidden", message: "cross-origin request refused" });
+    if (request.headers.get("x-codecell-dashboard") !== "1") throw new HttpError(403, { error: "forbidden", message: "missing dashboard header" });
+    const url = new URL(request.url);
+    url.pathname = path.slice("/dashboard/api".length);
+    const headers = new Headers({ authorization: `Bearer ${env.OPERATOR_TOKEN}` });
+    const ct = request.headers.get("content-type");
+    if (ct) headers.set("content-type", ct);
+    const body = method === "GET" || method === "HEAD" ? undefined : await request.arrayBuffer();
+    return adminFetch(new Request(url.toString(), { method, headers, body }));
+  }
+  throw new HttpError(404, { error: "not found" });
+}
