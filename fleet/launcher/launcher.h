@@ -173,4 +173,8 @@ int seccomp_install(void);
 /* init.c */
 __attribute__((noreturn)) void init_main(struct config *c);
 
+/* main.c, zygote.c */
+int launcher_main(int argc, char **argv, char *args_start, char *args_end);
+int zygote_main(const char *socket_path, char *args_start, char *args_end);
+
 #endif

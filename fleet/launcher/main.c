@@ -303,14 +303,24 @@ static int early_fail(void)
 
 int main(int argc, char **argv)
 {
-	static struct config cfg;
-	struct config *c = &cfg;
-
 	if (argc < 1)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
+	char *args_start = argv[0];
+	char *args_end = argv[argc - 1] + strlen(argv[argc - 1]) + 1;
 	if (argc == 3 && !strcmp(argv[1], "--create-netns"))
 		return create_netns(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--serve"))
+		return zygote_main(argv[2], args_start, args_end);
+	return launcher_main(argc, argv, args_start, args_end);
+}
+
+/* One run. args_start..args_end is the process's own command-line area, which init wipes so the
+ * program cannot read host paths from /proc/1/cmdline. */
+int launcher_main(int argc, char **argv, char *args_start, char *args_end)
+{
+	static struct config cfg;
+	struct config *c = &cfg;
 
 	pid_t parent = getppid();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
@@ -324,8 +334,8 @@ int main(int argc, char **argv)
 	/* Nothing beyond fds 0-4 is part of the contract: drop whatever the
 	 * spawner leaked so it can never reach init or the program. */
 	syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0);
-	c->args_start = argv[0];
-	c->args_end = argv[argc - 1] + strlen(argv[argc - 1]) + 1;
+	c->args_start = args_start;
+	c->args_end = args_end;
 	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
 

@@ -1,9 +1,11 @@
 // Talks to the native launcher (fleet/launcher, PROTOCOL.md): builds its command line and
 // parses the status lines it writes on fd 3.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import type { Writable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import type { ProgramExit } from "./verdict.ts";
 
 export const LAUNCHER_PATH = join(import.meta.dirname, "..", "..", "launcher", "build", "codecell-launcher");
@@ -111,69 +113,183 @@ export function applyStatusLine(report: LauncherReport, line: string): void {
 }
 
 export interface LaunchedSandbox {
-  child: ChildProcess;
+  stdout: Readable;
+  stderr: Readable;
   report: LauncherReport;
-  /** Resolves when the launcher has exited and its status pipe is closed. */
-  finished: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when the launcher's three streams have closed (or never came: see report.unparsed). */
+  finished: Promise<void>;
   /** Calls back once, when the program's execve succeeded. */
   onStarted(callback: () => void): void;
   /** Asks the launcher to SIGKILL the sandbox's init (and so its whole pid namespace). */
   kill(): void;
 }
 
-/** `stdin` is an open file the program reads as its stdin (no pipe, so no deadlock), or /dev/null. */
-export function launch(config: LauncherConfig, stdin: number | "ignore", launcherPath = LAUNCHER_PATH): LaunchedSandbox {
-  const child = spawn(launcherPath, launcherArgs(config), {
-    stdio: [stdin, "pipe", "pipe", "pipe", "pipe"],
-    env: {},
-  });
-  const report = emptyReport();
-  const status = child.stdio[3];
-  const control = child.stdio[4] as Writable;
-  control.on("error", () => {}); // the launcher may be gone already
-  let startedCallback: (() => void) | undefined;
-  let pending = "";
-  status?.on("data", (chunk: Buffer) => {
-    pending += chunk.toString("latin1");
-    let newline: number;
-    while ((newline = pending.indexOf("\n")) >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      const wasStarted = report.started;
-      const hadExit = report.exit !== undefined;
-      applyStatusLine(report, line);
-      if (!hadExit && report.exit) report.exitedAt = performance.now();
-      if (!wasStarted && report.started) {
-        report.startedAt = performance.now();
-        startedCallback?.();
-      }
-    }
-  });
-  const statusClosed = new Promise<void>((resolve) => {
-    if (!status) return resolve();
-    status.on("close", () => resolve());
-    status.on("error", () => resolve());
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on("exit", (code, signal) => resolve({ code, signal }));
-    child.on("error", (error) => {
-      report.unparsed.push(`spawn error: ${error.message}`);
-      resolve({ code: null, signal: null });
+/** How long a killed run may take to show up before it is given up as lost. */
+const CONNECT_GRACE_MS = 2_000;
+const NONCE_BYTES = 16;
+const HEADER_LENGTH = NONCE_BYTES * 2 + 5; // "<32 hex> out\n"
+
+type StreamKind = "out" | "err" | "ctl";
+
+interface PendingRun {
+  attach(kind: StreamKind, socket: Socket, rest: Buffer): void;
+  fail(reason: string): void;
+}
+
+/**
+ * The launcher as a zygote (zygote.c): spawned once, it forks one small static process per run
+ * instead of this large Node process forking for every run. Each run's launcher connects back to
+ * a unix socket in the node's private run directory with its stdout, stderr and status/control
+ * streams, introduced by the run's random nonce.
+ */
+export class LauncherZygote {
+  readonly #server: Server;
+  readonly #socketPath: string;
+  readonly #child: ChildProcess;
+  readonly #pending = new Map<string, PendingRun>();
+  #exitReason: string | undefined;
+
+  private constructor(server: Server, socketPath: string, child: ChildProcess) {
+    this.#server = server;
+    this.#socketPath = socketPath;
+    this.#child = child;
+    server.on("connection", (socket) => this.#accept(socket));
+    child.on("exit", (code, signal) => this.#lost(`the launcher zygote exited (code ${code}, signal ${signal})`));
+    child.on("error", (error) => this.#lost(`the launcher zygote failed: ${error.message}`));
+    child.stdin?.on("error", () => {}); // reported through "exit"
+  }
+
+  static async start(socketPath: string, launcherPath = LAUNCHER_PATH): Promise<LauncherZygote> {
+    rmSync(socketPath, { force: true });
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socketPath, () => resolve());
     });
-  });
-  let killRequested = false;
-  return {
-    child,
-    report,
-    finished: Promise.all([exited, statusClosed]).then(([exit]) => exit),
-    onStarted(callback) {
-      startedCallback = callback;
-      if (report.started) callback();
-    },
-    kill() {
-      if (killRequested) return;
-      killRequested = true;
-      control.write("k");
-    },
-  };
+    const child = spawn(launcherPath, ["--serve", socketPath], { stdio: ["pipe", "ignore", "inherit"], env: {} });
+    return new LauncherZygote(server, socketPath, child);
+  }
+
+  /** Why the zygote cannot take runs any more, if it cannot. */
+  get problem(): string | undefined {
+    return this.#exitReason;
+  }
+
+  #lost(reason: string): void {
+    this.#exitReason ??= reason;
+    for (const run of this.#pending.values()) run.fail(reason);
+    this.#pending.clear();
+  }
+
+  #accept(socket: Socket): void {
+    let header = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      header = Buffer.concat([header, chunk]);
+      if (header.length < HEADER_LENGTH) return;
+      socket.off("data", onData);
+      const line = header.subarray(0, HEADER_LENGTH).toString("latin1");
+      const [nonce = "", kind = ""] = line.trim().split(" ");
+      const run = this.#pending.get(nonce);
+      if (!run || (kind !== "out" && kind !== "err" && kind !== "ctl")) return socket.destroy();
+      run.attach(kind, socket, header.subarray(HEADER_LENGTH));
+    };
+    socket.on("data", onData);
+    socket.on("error", () => socket.destroy());
+  }
+
+  /** `stdinPath`: a host-made file the program reads as stdin (no pipe, no deadlock); undefined: /dev/null. */
+  launch(config: LauncherConfig, stdinPath: string | undefined): LaunchedSandbox {
+    const nonce = randomBytes(NONCE_BYTES).toString("hex");
+    const report = emptyReport();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const open = new Set<StreamKind>(["out", "err", "ctl"]);
+    let control: Socket | undefined;
+    let killRequested = false;
+    let startedCallback: (() => void) | undefined;
+    let resolveFinished!: () => void;
+    const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
+    const closed = (kind: StreamKind) => {
+      if (!open.delete(kind)) return;
+      if (kind === "out") stdout.end();
+      if (kind === "err") stderr.end();
+      if (open.size === 0) {
+        this.#pending.delete(nonce);
+        resolveFinished();
+      }
+    };
+    let pendingLine = "";
+    const onStatus = (chunk: Buffer) => {
+      pendingLine += chunk.toString("latin1");
+      let newline: number;
+      while ((newline = pendingLine.indexOf("\n")) >= 0) {
+        const line = pendingLine.slice(0, newline);
+        pendingLine = pendingLine.slice(newline + 1);
+        const wasStarted = report.started;
+        const hadExit = report.exit !== undefined;
+        applyStatusLine(report, line);
+        if (!hadExit && report.exit) report.exitedAt = performance.now();
+        if (!wasStarted && report.started) {
+          report.startedAt = performance.now();
+          startedCallback?.();
+        }
+      }
+    };
+    const run: PendingRun = {
+      attach(kind, socket, rest) {
+        if (!open.has(kind)) return socket.destroy();
+        if (kind === "ctl") {
+          control = socket;
+          if (rest.length > 0) onStatus(rest);
+          socket.on("data", onStatus);
+          if (killRequested) socket.write("k");
+        } else {
+          const target = kind === "out" ? stdout : stderr;
+          if (rest.length > 0) target.write(rest);
+          socket.on("data", (chunk: Buffer) => target.write(chunk));
+        }
+        socket.on("close", () => closed(kind));
+      },
+      fail(reason) {
+        report.unparsed.push(reason);
+        for (const kind of [...open]) closed(kind);
+      },
+    };
+    this.#pending.set(nonce, run);
+    if (this.#exitReason) {
+      run.fail(this.#exitReason);
+    } else {
+      const payload = Buffer.from([nonce, stdinPath ?? "", ...launcherArgs(config)].map((field) => `${field}\0`).join(""));
+      const frame = Buffer.alloc(4 + payload.length);
+      frame.writeUInt32LE(payload.length, 0);
+      payload.copy(frame, 4);
+      this.#child.stdin!.write(frame);
+    }
+    return {
+      stdout,
+      stderr,
+      report,
+      finished,
+      onStarted(callback) {
+        startedCallback = callback;
+        if (report.started) callback();
+      },
+      kill: () => {
+        if (killRequested) return;
+        killRequested = true;
+        if (control) control.write("k");
+        // A launcher that never connected (fork or connect failed) is given up after a grace period.
+        setTimeout(() => {
+          if (open.has("ctl") && !control) run.fail("the launcher never connected");
+        }, CONNECT_GRACE_MS).unref();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#exitReason ??= "closed";
+    this.#child.stdin?.end();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    rmSync(this.#socketPath, { force: true });
+  }
 }

@@ -1,15 +1,15 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { buildEvidence } from "./evidence.ts";
-import { LAUNCHER_PATH, launch, launcherProblems, type LaunchedSandbox, type LauncherConfig } from "./launcher.ts";
+import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
-import { openReadNoFollow, readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
+import { readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
 import { CappedCapture, outputIntegrity } from "./output.ts";
 import { BASE_ENV, baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
 import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
@@ -66,6 +66,7 @@ export class Sandbox {
   readonly #allSlots: Slot[] = [];
   readonly #busyCgroups = new Set<RunCgroup>();
   #runCounter = 0;
+  #zygote: LauncherZygote | undefined;
   #closed = false;
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
@@ -81,12 +82,18 @@ export class Sandbox {
     const instance = `i${process.pid}-${instanceCounter++}`;
     const parent = `${options.cgroupParent ?? "codecell"}/${instance}`;
     const sandbox = new Sandbox(options, options.cgroupDriver ?? detectCgroupDriver(parent));
-    sandbox.#prepare(options, instance);
+    const runDir = sandbox.#prepare(options, instance);
+    if (sandbox.#notReady.has("launcher")) return sandbox;
+    try {
+      sandbox.#zygote = await LauncherZygote.start(join(runDir, "launcher.sock"), sandbox.#launcherPath);
+    } catch (error) {
+      sandbox.#notReady.set("launcher", `cannot start the launcher: ${(error as Error).message}`);
+    }
     if (sandbox.#notReady.size === 0) await sandbox.selfCheck();
     return sandbox;
   }
 
-  #prepare(options: SandboxOptions, instance: string): void {
+  #prepare(options: SandboxOptions, instance: string): string {
     const firstId = options.firstId ?? 60_000;
     const launcher = launcherProblems(this.#launcherPath);
     if (launcher.length > 0) this.#notReady.set("launcher", launcher.join("; "));
@@ -111,6 +118,7 @@ export class Sandbox {
       this.#allSlots.push(slot);
       this.#free.push(slot);
     }
+    return runDir;
   }
 
   /**
@@ -127,6 +135,8 @@ export class Sandbox {
   }
 
   health(): SandboxHealth {
+    const zygoteProblem = this.#closed ? undefined : this.#zygote?.problem;
+    if (zygoteProblem) this.#notReady.set("launcher", zygoteProblem);
     return {
       ready: this.#notReady.size === 0 && !this.#closed,
       reasons: [...this.#notReady.values()],
@@ -168,15 +178,17 @@ export class Sandbox {
       this.#notReady.set("cgroup", `cannot create a run cgroup: ${message}`);
       return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting"], limits);
     }
-    const staged = this.#stage(slot, spec);
-    let launched: LaunchedSandbox;
-    try {
-      launched = launch(this.#launcherConfig(slot, spec, cgroup, staged.copyIn, staged.copyOut), staged.stdinFd ?? "ignore", this.#launcherPath);
-    } finally {
-      if (staged.stdinFd !== undefined) closeSync(staged.stdinFd);
+    const zygote = this.#zygote;
+    const zygoteProblem = zygote ? zygote.problem : (this.#notReady.get("launcher") ?? "the launcher is not running");
+    if (!zygote || zygoteProblem) {
+      this.#notReady.set("launcher", zygoteProblem ?? "the launcher is not running");
+      this.#recycle(slot, spec, cgroup);
+      return failedSetup("launcher", zygoteProblem ?? "the launcher is not running", [...REQUIRED_CONTROLS], limits);
     }
-    const stdout = new CappedCapture(launched.child.stdout!, limits.outputBytes);
-    const stderr = new CappedCapture(launched.child.stderr!, limits.outputBytes);
+    const staged = this.#stage(slot, spec);
+    const launched = zygote.launch(this.#launcherConfig(slot, spec, cgroup, staged.copyIn, staged.copyOut), staged.stdinPath);
+    const stdout = new CappedCapture(launched.stdout, limits.outputBytes);
+    const stderr = new CappedCapture(launched.stderr, limits.outputBytes);
 
     let wallTimeout = false;
     let cancelled = false;
@@ -200,7 +212,7 @@ export class Sandbox {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
 
-    const launcherExit = await launched.finished;
+    await launched.finished;
     clearTimeout(setupTimer);
     clearTimeout(wallTimer);
     signal?.removeEventListener("abort", onAbort);
@@ -226,7 +238,7 @@ export class Sandbox {
 
     if (report.leftover > 0) judgeActions.push("sigkill_leftover_processes");
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control));
-    const internalError = launcherInternalError(report.unparsed, launcherExit, report.done, readings);
+    const internalError = launcherInternalError(report.unparsed, report.done, readings);
     if (report.failure || (report.started && missing.length > 0)) {
       const control = report.failure?.control ?? missing[0]!;
       this.#notReady.set(control, `isolation control ${control} failed: ${report.failure?.message ?? "not reported as applied"}`);
@@ -333,16 +345,15 @@ export class Sandbox {
       created.push(hostPath);
       copyIn.push({ hostPath, name: file.name, mode: file.executable ? 0o755 : 0o644 });
     }
-    let stdinFd: number | undefined;
+    let stdinPath: string | undefined;
     if (spec.stdin !== undefined && spec.stdin.length > 0) {
-      const stdinPath = join(slot.stagingDir, "stdin");
+      stdinPath = join(slot.stagingDir, "stdin");
       writeNewFileNoFollow(stdinPath, spec.stdin);
       created.push(stdinPath);
-      stdinFd = openReadNoFollow(stdinPath);
     }
     const copyOut = new Map<string, string>();
     for (const [index, file] of (spec.outputFiles ?? []).entries()) copyOut.set(file.name, join(slot.stagingDir, `out-${index}`));
-    return { created, copyIn, copyOut, stdinFd };
+    return { created, copyIn, copyOut, stdinPath };
   }
 
   #launcherConfig(slot: Slot, spec: RunSpec, cgroup: RunCgroup, copyIn: LauncherConfig["copyIn"], copyOut: Map<string, string>): LauncherConfig {
@@ -408,6 +419,7 @@ export class Sandbox {
       removeNetns(slot.netnsPath);
     }
     this.#driver?.close();
+    await this.#zygote?.close();
   }
 }
 
@@ -471,14 +483,9 @@ function isZombie(pid: number): boolean {
   }
 }
 
-function launcherInternalError(
-  unparsed: string[],
-  exit: { code: number | null; signal: NodeJS.Signals | null },
-  done: boolean,
-  readings: CgroupReadings,
-): string | undefined {
-  if (unparsed.length > 0) return `launcher protocol error: ${unparsed[0]}`;
-  if (!done || exit.code !== 0) return `the launcher ended abnormally (code ${exit.code}, signal ${exit.signal})`;
+function launcherInternalError(unparsed: string[], done: boolean, readings: CgroupReadings): string | undefined {
+  if (unparsed.length > 0) return `launcher failure: ${unparsed[0]}`;
+  if (!done) return "the launcher ended without reporting the end of the run";
   if (readings.errors.length > 0) return `cgroup evidence could not be read: ${readings.errors.join("; ")}`;
   return undefined;
 }

@@ -1,0 +1,149 @@
+/* --serve SOCKET: the launcher as a zygote. The supervisor spawns it once and writes run requests
+ * on its stdin; for each request the zygote forks a child that connects back to the supervisor's
+ * unix socket SOCKET three times (stdout, stderr, status+control), makes those connections its
+ * fds 1, 2, 3 and 4, opens the request's stdin file as fd 0, and then runs exactly as a launcher
+ * spawned with that command line would. Forking this small static process instead of spawning
+ * from the supervisor's large one takes the biggest fixed cost off every run.
+ *
+ * Request frame on stdin: a 4-byte little-endian length, then that many bytes:
+ *   NONCE \0 STDIN_PATH \0 ARG \0 ARG \0 ...      (STDIN_PATH empty: /dev/null)
+ * Each connection starts with the line "NONCE out\n", "NONCE err\n" or "NONCE ctl\n". */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "launcher.h"
+
+#define MAX_REQUEST (1u << 20)
+#define NONCE_LEN 32
+
+static int read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = read(fd, (char *)buf + got, len - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Moves a new fd above 0-4, so wiring the run's fds cannot clobber it (0 is still the request pipe). */
+static int high(int fd)
+{
+	if (fd < 0)
+		return -1;
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	close(fd);
+	return moved;
+}
+
+static int connect_stream(const char *path, const char *nonce, const char *kind)
+{
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof addr.sun_path)
+		return -1;
+	strcpy(addr.sun_path, path);
+	int fd = high(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+	if (fd < 0)
+		return -1;
+	char header[NONCE_LEN + 6];
+	memcpy(header, nonce, NONCE_LEN);
+	header[NONCE_LEN] = ' ';
+	memcpy(header + NONCE_LEN + 1, kind, 3);
+	header[NONCE_LEN + 4] = '\n';
+	if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0 || write_full(fd, header, NONCE_LEN + 5) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Copies fd onto target without close-on-exec (the launcher hands 0-4 on). */
+static int place(int fd, int target)
+{
+	return dup2(fd, target) < 0 ? -1 : 0;
+}
+
+/* In the forked child: wire fds 0-4 for one run, then become that run's launcher. */
+static int child_run(const char *socket_path, char *request, size_t len, char *args_start, char *args_end)
+{
+	signal(SIGCHLD, SIG_DFL);
+	pid_t zygote = getppid();
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != zygote)
+		return 1;
+
+	/* Split NONCE, STDIN_PATH and the arguments at their NULs. */
+	size_t count = 0;
+	for (size_t i = 0; i < len; i++)
+		count += request[i] == '\0';
+	if (len == 0 || request[len - 1] != '\0' || count < 3 || strlen(request) != NONCE_LEN)
+		return 1;
+	char **fields = calloc(count + 1, sizeof *fields);
+	if (!fields)
+		return 1;
+	size_t n = 0;
+	for (char *p = request; p < request + len; p += strlen(p) + 1)
+		fields[n++] = p;
+	const char *nonce = fields[0];
+	const char *stdin_path = fields[1];
+
+	int out = connect_stream(socket_path, nonce, "out");
+	int err = out < 0 ? -1 : connect_stream(socket_path, nonce, "err");
+	int ctl = err < 0 ? -1 : connect_stream(socket_path, nonce, "ctl");
+	if (ctl < 0)
+		return 1; /* the supervisor sees the missing connections and reports it */
+	int in = high(stdin_path[0] ? open(stdin_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : open("/dev/null", O_RDONLY | O_CLOEXEC));
+	if (in < 0 || place(in, STDIN_FILENO) < 0 || place(out, STDOUT_FILENO) < 0 || place(err, STDERR_FILENO) < 0 ||
+	    place(ctl, STATUS_FD) < 0 || place(ctl, CONTROL_FD) < 0)
+		return 1;
+	/* argv[0] for the launcher, then the request's arguments. */
+	fields[1] = (char *)"codecell-launcher";
+	return launcher_main((int)(count - 1), &fields[1], args_start, args_end);
+}
+
+int zygote_main(const char *socket_path, char *args_start, char *args_end)
+{
+	pid_t parent = getppid();
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+		return 1;
+	signal(SIGCHLD, SIG_IGN); /* children are reaped by the kernel */
+	for (;;) {
+		uint32_t len;
+		if (read_full(STDIN_FILENO, &len, sizeof len) < 0)
+			return 0; /* the supervisor closed the channel: done */
+		if (len == 0 || len > MAX_REQUEST)
+			return 1;
+		char *request = malloc(len);
+		if (!request || read_full(STDIN_FILENO, request, len) < 0)
+			return 1;
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(child_run(socket_path, request, len, args_start, args_end));
+		free(request);
+	}
+}
