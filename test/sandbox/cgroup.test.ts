@@ -39,12 +39,12 @@ describe("cgroup v2 driver against a fake cgroupfs tree", () => {
   writeFileSync(join(root, "cgroup.controllers"), "cpuset cpu io memory hugetlb pids rdma misc\n");
   writeFileSync(join(root, "cgroup.subtree_control"), "");
 
-  it("enables memory and pids down to its parent and writes the limits", () => {
+  it("enables memory and pids down to its parent and writes the limits", async () => {
     const driver = new CgroupV2Driver(root, "codecell/node1", { verifyFilesystem: false });
     assert.deepEqual(driver.problems(), []);
     assert.equal(readFileSync(join(root, "cgroup.subtree_control"), "utf8"), "+memory +pids");
     assert.equal(readFileSync(join(root, "codecell", "node1", "cgroup.subtree_control"), "utf8"), "+memory +pids");
-    const cgroup = driver.create("run1", { memoryBytes: 256 * MiB, processes: 64 });
+    const cgroup = await driver.create("run1", { memoryBytes: 256 * MiB, processes: 64 });
     const dir = join(root, "codecell", "node1", "run1");
     assert.equal(readFileSync(join(dir, "memory.max"), "utf8"), String(256 * MiB));
     assert.equal(readFileSync(join(dir, "memory.swap.max"), "utf8"), "0");
@@ -73,10 +73,10 @@ describe("cgroup v2 driver against a fake cgroupfs tree", () => {
     assert.equal(readFileSync(join(dir, "cgroup.kill"), "utf8"), "1");
   });
 
-  it("records unreadable counters as collection errors instead of inventing values", () => {
+  it("records unreadable counters as collection errors instead of inventing values", async () => {
     const driver = new CgroupV2Driver(root, "codecell/node2", { verifyFilesystem: false });
     driver.problems();
-    const cgroup = driver.create("run2", { memoryBytes: MiB, processes: 4 });
+    const cgroup = await driver.create("run2", { memoryBytes: MiB, processes: 4 });
     const readings = cgroup.read();
     assert.equal(readings.memoryPeakBytes, 0);
     assert.ok(readings.errors.some((error) => error.startsWith("memory.peak")));
@@ -98,7 +98,7 @@ describe("cgroup v2 driver against a fake cgroupfs tree", () => {
 });
 
 describe("cgroup v1 driver on the real kernel", () => {
-  it("creates the three hierarchies' directories with limits and removes them", (t) => {
+  it("creates the three hierarchies' directories with limits and removes them", async (t) => {
     if (!requireKernel(t)) return;
     if (!existsSync("/sys/fs/cgroup/memory/cgroup.procs")) {
       if (process.env.CI === "true" && existsSync("/sys/fs/cgroup/pids")) throw new Error("expected cgroup v1 here");
@@ -107,14 +107,14 @@ describe("cgroup v1 driver on the real kernel", () => {
     const parent = `codecell-test/v1-${process.pid}`;
     const driver = new CgroupV1Driver({ memory: "/sys/fs/cgroup/memory", pids: "/sys/fs/cgroup/pids", cpuacct: "/sys/fs/cgroup/cpuacct" }, parent);
     assert.deepEqual(driver.problems(), []);
-    const cgroup = driver.create("run", { memoryBytes: 64 * MiB, processes: 16 });
+    const cgroup = await driver.create("run", { memoryBytes: 64 * MiB, processes: 16 });
     const readings = cgroup.read();
     assert.deepEqual(readings.errors, []);
     assert.equal(readings.memoryLimitBytes, 64 * MiB);
     assert.equal(readFileSync(`/sys/fs/cgroup/memory/${parent}/run/memory.memsw.limit_in_bytes`, "utf8").trim(), String(64 * MiB));
     assert.equal(readFileSync(`/sys/fs/cgroup/pids/${parent}/run/pids.max`, "utf8").trim(), "16");
     assert.deepEqual(cgroup.pids(), []);
-    cgroup.destroy();
+    await cgroup.destroy();
     assert.equal(existsSync(`/sys/fs/cgroup/pids/${parent}/run`), false);
     driver.close();
     for (const controller of ["memory", "pids", "cpuacct"]) {

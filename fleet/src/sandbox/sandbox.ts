@@ -65,6 +65,8 @@ export class Sandbox {
   readonly #notReady = new Map<string, string>();
   readonly #allSlots: Slot[] = [];
   readonly #busyCgroups = new Set<RunCgroup>();
+  /** Cgroup removals and spare creations still running in the background. */
+  readonly #housekeeping = new Set<Promise<void>>();
   #runCounter = 0;
   #zygote: LauncherZygote | undefined;
   #closed = false;
@@ -171,7 +173,7 @@ export class Sandbox {
     const cgroupControls: string[] = [];
     let cgroup: RunCgroup | undefined;
     try {
-      cgroup = this.#takeCgroup(slot, spec);
+      cgroup = await this.#takeCgroup(slot, spec);
       cgroupControls.push(...cgroup.controls);
     } catch (error) {
       const message = (error as Error).message;
@@ -289,7 +291,7 @@ export class Sandbox {
     return { result, outputFiles, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
   }
 
-  #takeCgroup(slot: Slot, spec: RunSpec): RunCgroup {
+  async #takeCgroup(slot: Slot, spec: RunSpec): Promise<RunCgroup> {
     const spare = slot.spare;
     slot.spare = undefined;
     const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes };
@@ -298,7 +300,7 @@ export class Sandbox {
     return spare;
   }
 
-  #newCgroup(slot: Slot, limits: CgroupLimits): RunCgroup {
+  #newCgroup(slot: Slot, limits: CgroupLimits): Promise<RunCgroup> {
     if (!this.#driver) throw new Error(this.#notReady.get("cgroup") ?? "no cgroup driver");
     return this.#driver.create(`s${slot.index}-r${this.#runCounter++}`, limits);
   }
@@ -319,21 +321,27 @@ export class Sandbox {
 
   /** Removes the used (empty) cgroup and prepares the slot's next one, off the critical path. */
   #recycle(slot: Slot, spec: RunSpec, used: RunCgroup | undefined): void {
-    setImmediate(() => {
-      try {
-        used?.destroy();
-      } catch {
-        // an empty cgroup can be briefly busy while the kernel finishes offlining it:
-        // retried at close rather than blocking the slot
-        if (used) this.#busyCgroups.add(used);
-      }
-      if (slot.spare || this.#closed || !this.#driver) return;
-      try {
-        slot.spare = this.#newCgroup(slot, used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes });
-      } catch {
-        // the next run creates its own and reports the failure there
-      }
-    });
+    const limits = used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes };
+    const work = this.#refreshSpare(slot, limits, used).finally(() => this.#housekeeping.delete(work));
+    this.#housekeeping.add(work);
+  }
+
+  async #refreshSpare(slot: Slot, limits: CgroupLimits, used: RunCgroup | undefined): Promise<void> {
+    try {
+      await used?.destroy();
+    } catch {
+      // an empty cgroup can be briefly busy while the kernel finishes offlining it:
+      // retried at close rather than blocking the slot
+      if (used) this.#busyCgroups.add(used);
+    }
+    if (slot.spare || this.#closed || !this.#driver) return;
+    try {
+      const spare = await this.#newCgroup(slot, limits);
+      if (slot.spare || this.#closed) await spare.destroy();
+      else slot.spare = spare;
+    } catch {
+      // the next run creates its own and reports the failure there
+    }
   }
 
   #stage(slot: Slot, spec: RunSpec) {
@@ -405,16 +413,16 @@ export class Sandbox {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await new Promise((resolve) => setImmediate(resolve)); // let pending recycles remove their cgroups
+    await Promise.all(this.#housekeeping);
     for (const cgroup of this.#busyCgroups) {
       try {
-        cgroup.destroy();
+        await cgroup.destroy();
       } catch {
-        // still busy: the driver's parent stays, and is reported by the next start's sweep
+        // still busy: the driver's parent stays, and is removed by the next start's sweep
       }
     }
     for (const slot of this.#allSlots) {
-      slot.spare?.destroy();
+      await slot.spare?.destroy();
       slot.spare = undefined;
       removeNetns(slot.netnsPath);
     }

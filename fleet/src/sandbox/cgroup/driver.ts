@@ -35,15 +35,16 @@ export interface RunCgroup {
   pids(): number[];
   /** SIGKILL to every process in the cgroup. */
   killAll(): void;
-  /** Removes the cgroup directories; throws if processes remain. */
-  destroy(): void;
+  /** Removes the cgroup directories; rejects if processes remain. */
+  destroy(): Promise<void>;
 }
 
 export interface CgroupDriver {
   readonly version: "v1" | "v2";
   /** Why this driver cannot enforce limits here; empty when it can. */
   problems(): string[];
-  create(name: string, limits: CgroupLimits): RunCgroup;
+  /** Async: cgroupfs mkdir/rmdir can wait on the kernel, so they stay off the event loop. */
+  create(name: string, limits: CgroupLimits): Promise<RunCgroup>;
   /** Removes the driver's parent cgroups (at shutdown; only when empty). */
   close(): void;
   /**

@@ -1,4 +1,5 @@
 import { mkdirSync, rmdirSync } from "node:fs";
+import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
 import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, removeStaleSiblingDirs, writeControl } from "./files.ts";
@@ -42,24 +43,22 @@ export class CgroupV1Driver implements CgroupDriver {
     return problems;
   }
 
-  create(name: string, limits: CgroupLimits): RunCgroup {
+  async create(name: string, limits: CgroupLimits): Promise<RunCgroup> {
     const dirs = {
       memory: join(this.#mounts.memory, this.#parent, name),
       pids: join(this.#mounts.pids, this.#parent, name),
       cpuacct: join(this.#mounts.cpuacct, this.#parent, name),
     };
-    const made: string[] = [];
+    const made = await Promise.allSettled(Object.values(dirs).map((dir) => mkdir(dir)));
     try {
-      for (const dir of Object.values(dirs)) {
-        mkdirSync(dir);
-        made.push(dir);
-      }
+      for (const result of made) if (result.status === "rejected") throw result.reason;
       writeControl(join(dirs.memory, "memory.swappiness"), 0);
       const cgroup = new RunCgroupV1(name, dirs, { memoryBytes: Number.POSITIVE_INFINITY, processes: 0 });
       cgroup.setLimits(limits);
       return cgroup;
     } catch (error) {
-      for (const dir of made.reverse()) rmdirSync(dir);
+      const created = Object.values(dirs).filter((_, index) => made[index]?.status === "fulfilled");
+      await Promise.allSettled(created.map((dir) => rmdir(dir)));
       throw error;
     }
   }
@@ -140,7 +139,9 @@ class RunCgroupV1 implements RunCgroup {
     }
   }
 
-  destroy(): void {
-    for (const dir of [this.#dirs.memory, this.#dirs.pids, this.#dirs.cpuacct]) rmdirSync(dir);
+  async destroy(): Promise<void> {
+    const results = await Promise.allSettled([this.#dirs.memory, this.#dirs.pids, this.#dirs.cpuacct].map((dir) => rmdir(dir)));
+    const failed = results.find((result) => result.status === "rejected" && (result.reason as NodeJS.ErrnoException).code !== "ENOENT");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   }
 }

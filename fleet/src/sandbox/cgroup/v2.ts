@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, rmdirSync } from "node:fs";
+import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
 import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, removeStaleSiblingDirs, writeControl } from "./files.ts";
@@ -46,16 +47,16 @@ export class CgroupV2Driver implements CgroupDriver {
     return problems;
   }
 
-  create(name: string, limits: CgroupLimits): RunCgroup {
+  async create(name: string, limits: CgroupLimits): Promise<RunCgroup> {
     const dir = join(this.#mount, this.#parent, name);
-    mkdirSync(dir);
+    await mkdir(dir);
     try {
       writeControl(join(dir, "memory.swap.max"), 0);
       const cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 });
       cgroup.setLimits(limits);
       return cgroup;
     } catch (error) {
-      rmdirSync(dir);
+      await rmdir(dir);
       throw error;
     }
   }
@@ -125,7 +126,7 @@ class RunCgroupV2 implements RunCgroup {
     writeControl(join(this.#dir, "cgroup.kill"), 1);
   }
 
-  destroy(): void {
-    rmdirSync(this.#dir);
+  async destroy(): Promise<void> {
+    await rmdir(this.#dir);
   }
 }
