@@ -6,6 +6,7 @@ import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
+import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { buildEvidence } from "./evidence.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
@@ -31,6 +32,8 @@ export interface SandboxOptions {
 export interface SandboxHealth {
   ready: boolean;
   reasons: string[];
+  /** What works but slower than it should (not a readiness problem). */
+  warnings: string[];
   cgroupVersion: "v1" | "v2" | "none";
   kernel: string;
 }
@@ -43,6 +46,7 @@ export const REQUIRED_CONTROLS = [
 ];
 
 const SETUP_TIMEOUT_MS = 10_000;
+const FAVOR_DYNMODS_DIR = "cgroup-favordynmods";
 let instanceCounter = 0;
 
 interface Slot {
@@ -69,6 +73,8 @@ export class Sandbox {
   readonly #housekeeping = new Set<Promise<void>>();
   #runCounter = 0;
   #zygote: LauncherZygote | undefined;
+  #favorDynmodsPath: string | undefined;
+  readonly #warnings: string[] = [];
   #closed = false;
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
@@ -106,6 +112,11 @@ export class Sandbox {
     removeStaleRunDirs(join(options.stateDir, "run"));
     const runDir = join(options.stateDir, "run", instance);
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    if (this.#driver && this.#notReady.size === 0) {
+      this.#favorDynmodsPath = join(runDir, FAVOR_DYNMODS_DIR);
+      const problem = mountFavorDynmods(this.#favorDynmodsPath);
+      if (problem) this.#warnings.push(problem);
+    }
     writeSandboxEtc(this.#etcDir, Array.from({ length: this.slots }, (_, index) => firstId + index));
     for (let index = 0; index < this.slots; index++) {
       const slot: Slot = {
@@ -142,6 +153,7 @@ export class Sandbox {
     return {
       ready: this.#notReady.size === 0 && !this.#closed,
       reasons: [...this.#notReady.values()],
+      warnings: [...this.#warnings],
       cgroupVersion: this.#driver?.version ?? "none",
       kernel: release(),
     };
@@ -428,6 +440,7 @@ export class Sandbox {
     }
     this.#driver?.close();
     await this.#zygote?.close();
+    if (this.#favorDynmodsPath) unmountFavorDynmods(this.#favorDynmodsPath);
   }
 }
 
@@ -453,6 +466,7 @@ function removeStaleRunDirs(runRoot: string): void {
     const dir = join(runRoot, instance);
     try {
       for (const entry of readdirSync(dir)) if (entry.startsWith("netns-")) removeNetns(join(dir, entry));
+      unmountFavorDynmods(join(dir, FAVOR_DYNMODS_DIR));
       rmSync(dir, { recursive: true, force: true });
     } catch {
       // still busy: left for the next start
