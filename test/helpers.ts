@@ -1,6 +1,6 @@
 // Shared by the real-kernel test files: they need root and the built launcher. Locally a
 // missing prerequisite skips them; under CI (CI=true) it fails them, so nothing is silently skipped.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
@@ -26,8 +26,7 @@ export function tempStateDir(prefix = "codecell-test-"): string {
 }
 
 /** Pids of host processes whose command line contains `marker`. */
-export async function hostProcessesWith(marker: string): Promise<number[]> {
-  const { readdirSync, readFileSync } = await import("node:fs");
+export function hostProcessesWith(marker: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;

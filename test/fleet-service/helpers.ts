@@ -1,7 +1,7 @@
 // Shared test fixtures: a node on OS-chosen loopback ports, clients for both transports, /proc probes.
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -167,19 +167,7 @@ export function webClient(url: string, token: string | null = TOKEN) {
 
 // ---- probes ----
 
-/** Host pids whose command line contains `marker`. */
-export function processesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(marker)) pids.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
-}
+export { hostProcessesWith as processesWith } from "../helpers.ts";
 
 /** Polls until `condition` holds; the bound only keeps a broken test from hanging. */
 export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, boundMs = 30_000): Promise<void> {
