@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launcher.h"
@@ -387,6 +388,10 @@ __attribute__((noreturn)) void init_main(struct config *c)
 	 * the pid namespace anyway). */
 	run_steps(c, root_steps, sizeof root_steps / sizeof root_steps[0]);
 	hide_cmdline(c);
+	/* The program's wall clock starts when it may exec; init reports it, since the supervisor
+	 * only sees status lines arrive, which for a short program can be both at once. */
+	struct timespec t_go, t_end;
+	clock_gettime(CLOCK_MONOTONIC, &t_go);
 	if (write(go_pipe[1], "g", 1) != 1) {
 		/* the child already failed: its record is in the exec pipe */
 	}
@@ -427,6 +432,7 @@ __attribute__((noreturn)) void init_main(struct config *c)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			_exit(1); /* cannot happen; no `exit` line rather than a wrong one */
+	clock_gettime(CLOCK_MONOTONIC, &t_end);
 
 	/* Everything else in the namespace: count, kill, reap. */
 	reap_all(WNOHANG); /* orphans that already exited are not "alive" */
@@ -441,6 +447,7 @@ __attribute__((noreturn)) void init_main(struct config *c)
 		status_line("exit signaled %d", WTERMSIG(st));
 	else
 		status_line("exit exited %d", WEXITSTATUS(st));
+	status_line("wall %lld", (long long)(t_end.tv_sec - t_go.tv_sec) * 1000000 + (t_end.tv_nsec - t_go.tv_nsec) / 1000);
 	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ)
 		status_line("fsize_hit %u", fsize_hits(c));
 	status_line("leftover %u", leftover);

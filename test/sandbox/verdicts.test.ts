@@ -53,6 +53,14 @@ describe("verdicts from kernel evidence", { skip: !requireKernelQuiet() }, () =>
     assert.ok(result.wall_time_secs > 0 && result.cpu_time_secs > 0);
   });
 
+  it("wall time is the program's own, measured by init from exec to exit", async () => {
+    const { result } = await py("import time\ntime.sleep(0.3)");
+    assert.equal(result.verdict, "AC");
+    assert.ok(result.wall_time_secs >= 0.3, String(result.wall_time_secs));
+    assert.equal(result.evidence.timing.wall_ms, Math.round(result.wall_time_secs * 1000));
+    assert.equal(result.evidence.timing.divergence, "io_bound");
+  });
+
   it("stdin of 256 KiB is fed without deadlock", async () => {
     const numbers = Array.from({ length: 40_000 }, (_, i) => i % 1000);
     const stdin = numbers.join(" ").padEnd(256 * 1024, " ");

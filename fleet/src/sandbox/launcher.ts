@@ -54,6 +54,8 @@ export interface LauncherReport {
   exit?: ProgramExit;
   fileSizeLimitHits: number;
   leftover: number;
+  /** The program's wall time as init measured it (from its go-ahead to exec, to its exit). */
+  wallUsec?: number;
   usage?: { userUsec: number; systemUsec: number; maxRssKb: number };
   copyOuts: Map<string, { bytes: number } | { reason: string }>;
   killed: boolean;
@@ -85,6 +87,9 @@ export function applyStatusLine(report: LauncherReport, line: string): void {
       return;
     case "exit":
       report.exit = rest[0] === "signaled" ? { kind: "signaled", signal: number(1) } : { kind: "exited", code: number(1) };
+      return;
+    case "wall":
+      report.wallUsec = number(0);
       return;
     case "fsize_hit":
       report.fileSizeLimitHits = number(0);

@@ -271,7 +271,13 @@ export class Sandbox {
       pidsLimitHits: readings.pidsLimitHits,
       fileSizeLimitHits: report.fileSizeLimitHits,
     });
-    const wallMs = report.startedAt !== undefined ? (report.exitedAt ?? performance.now()) - report.startedAt : 0;
+    // init's own clock when it saw the program end; the supervisor's when it had to kill it.
+    const wallMs =
+      report.wallUsec !== undefined
+        ? report.wallUsec / 1000
+        : report.startedAt !== undefined
+          ? (report.exitedAt ?? performance.now()) - report.startedAt
+          : 0;
     const cpuUsec = readings.cpuUsageUsec || (report.usage ? report.usage.userUsec + report.usage.systemUsec : 0);
     const failedControl = report.failure?.control;
     const result: ExecutionResult = {
