@@ -87,3 +87,15 @@ export function removeStaleSiblingDirs(parentDir: string, isStale: (name: string
     }
   }
 }
+
+/** Removes `relative` under `mount` and then each of its ancestors that is empty (up to the mount). */
+export function removeDirAndEmptyAncestors(mount: string, relative: string): void {
+  const parts = relative.split("/").filter(Boolean);
+  for (let depth = parts.length; depth > 0; depth--) {
+    try {
+      rmdirSync(join(mount, ...parts.slice(0, depth)));
+    } catch {
+      return; // in use by another instance (or already gone): leave it and everything above
+    }
+  }
+}

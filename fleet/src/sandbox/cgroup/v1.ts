@@ -1,8 +1,8 @@
-import { mkdirSync, rmdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 /** Mount points of the v1 hierarchies this driver needs, e.g. { memory: "/sys/fs/cgroup/memory" }. */
 export interface V1Mounts {
@@ -68,13 +68,7 @@ export class CgroupV1Driver implements CgroupDriver {
   }
 
   close(): void {
-    for (const mount of Object.values(this.#mounts)) {
-      try {
-        rmdirSync(join(mount, this.#parent));
-      } catch {
-        // still in use by another instance, or already gone
-      }
-    }
+    for (const mount of Object.values(this.#mounts)) removeDirAndEmptyAncestors(mount, this.#parent);
   }
 }
 

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, rmdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 const CONTROLLERS = ["memory", "pids"] as const;
 
@@ -66,11 +66,7 @@ export class CgroupV2Driver implements CgroupDriver {
   }
 
   close(): void {
-    try {
-      rmdirSync(join(this.#mount, this.#parent));
-    } catch {
-      // still in use, or already gone
-    }
+    removeDirAndEmptyAncestors(this.#mount, this.#parent);
   }
 }
 
