@@ -1,7 +1,7 @@
 // Edge benchmark (not a test): `npm run bench:edge`.
 // Starts a real fleet node and the edge (wrangler dev, HTTPS) like the tests do, then prints:
 //  - median / p95 end-to-end latency of a synchronous Python hello and a cached C hello,
-//    next to bare `python3 -c` and the bare C binary (target: median e2e − bare ≤ 15 ms);
+//    next to bare `/usr/bin/python3 -c` (the interpreter the sandbox runs, not a pyenv shim) and the bare C binary (target: median e2e − bare ≤ 15 ms);
 //  - async throughput with 16 clients submitting and polling.
 // BENCH_N (default 40) sets the samples per latency series, BENCH_SECS (default 15) the throughput run.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -73,7 +73,7 @@ try {
     const r = spawnSync(cmd, args, { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
   };
-  const py = await series("python", PY, run("python3", ["-c", PY]));
+  const py = await series("python", PY, run("/usr/bin/python3", ["-c", PY]));
   const cc = await series("c", C, run(cBin, []));
   const [barePy, dirPy, e2ePy] = [stats(py.bare), stats(py.direct), stats(py.e2e)];
   const [bareC, dirC, e2eC] = [stats(cc.bare), stats(cc.direct), stats(cc.e2e)];
