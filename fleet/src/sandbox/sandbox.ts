@@ -1,12 +1,14 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
+import { failedSetup } from "./failed-setup.ts";
+import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
 import { buildEvidence } from "./evidence.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
@@ -46,7 +48,6 @@ export const REQUIRED_CONTROLS = [
 ];
 
 const SETUP_TIMEOUT_MS = 10_000;
-const FAVOR_DYNMODS_DIR = "cgroup-favordynmods";
 let instanceCounter = 0;
 
 interface Slot {
@@ -450,50 +451,6 @@ export class Sandbox {
   }
 }
 
-function removeNetns(path: string): void {
-  if (!existsSync(path)) return;
-  try {
-    execFileSync("umount", [path], { stdio: "ignore" });
-  } catch {
-    // not mounted
-  }
-  unlinkSync(path);
-}
-
-/** A node killed without a clean shutdown leaves its slots' persisted network namespaces. */
-function removeStaleRunDirs(runRoot: string): void {
-  let instances: string[];
-  try {
-    instances = readdirSync(runRoot);
-  } catch {
-    return;
-  }
-  for (const instance of instances.filter(isDeadInstance)) {
-    const dir = join(runRoot, instance);
-    try {
-      for (const entry of readdirSync(dir)) if (entry.startsWith("netns-")) removeNetns(join(dir, entry));
-      unmountFavorDynmods(join(dir, FAVOR_DYNMODS_DIR));
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // still busy: left for the next start
-    }
-  }
-}
-
-/** Instance names are `i<pid>-<n>`: stale once that process is gone. */
-function isDeadInstance(name: string): boolean {
-  const pid = /^i(\d+)-\d+$/.exec(name)?.[1];
-  return pid !== undefined && !existsSync(`/proc/${pid}`);
-}
-
-function unlinkIfPresent(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // never created (e.g. a copy-out the program did not produce)
-  }
-}
-
 function safePids(cgroup: RunCgroup): number[] {
   try {
     return cgroup.pids();
@@ -516,50 +473,4 @@ function launcherInternalError(unparsed: string[], done: boolean, readings: Cgro
   if (!done) return "the launcher ended without reporting the end of the run";
   if (readings.errors.length > 0) return `cgroup evidence could not be read: ${readings.errors.join("; ")}`;
   return undefined;
-}
-
-function failedSetup(control: string, message: string, missing: string[], limits: RunSpec["limits"]): RunOutcome {
-  const decision = decideVerdict({
-    setupFailure: { control, message },
-    cancelled: false,
-    exit: undefined,
-    wallTimeout: false,
-    oomKills: 0,
-    pidsLimitHits: 0,
-    fileSizeLimitHits: 0,
-  });
-  const result: ExecutionResult = {
-    verdict: decision.verdict,
-    exit_code: null,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    output_integrity: "complete",
-    error_message: decision.errorMessage,
-    cpu_time_secs: 0,
-    wall_time_secs: 0,
-    memory_peak_bytes: 0,
-    evidence: buildEvidence({
-      decision,
-      applied: [],
-      missing: [control, ...missing],
-      readings: {
-        memoryLimitBytes: limits.memoryBytes,
-        memoryPeakBytes: 0,
-        oomEvents: 0,
-        oomKillEvents: 0,
-        cpuUsageUsec: 0,
-        processCount: 0,
-        processLimit: limits.processes,
-        pidsLimitHits: 0,
-        errors: [],
-      },
-      cpuUsec: 0,
-      wallMs: 0,
-      lifecycle: { reapStatus: "clean", containment: "ok", zombies: 0 },
-      judgeActions: [],
-      collectionErrors: [],
-    }),
-  };
-  return { result, outputFiles: new Map(), discardedBytes: { stdout: 0, stderr: 0 } };
 }

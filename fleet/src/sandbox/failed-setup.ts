@@ -1,0 +1,50 @@
+// The outcome of a run that never started because a control could not be applied (fail closed).
+import { buildEvidence } from "./evidence.ts";
+import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
+import { decideVerdict } from "./verdict.ts";
+
+export function failedSetup(control: string, message: string, missing: string[], limits: RunSpec["limits"]): RunOutcome {
+  const decision = decideVerdict({
+    setupFailure: { control, message },
+    cancelled: false,
+    exit: undefined,
+    wallTimeout: false,
+    oomKills: 0,
+    pidsLimitHits: 0,
+    fileSizeLimitHits: 0,
+  });
+  const result: ExecutionResult = {
+    verdict: decision.verdict,
+    exit_code: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    output_integrity: "complete",
+    error_message: decision.errorMessage,
+    cpu_time_secs: 0,
+    wall_time_secs: 0,
+    memory_peak_bytes: 0,
+    evidence: buildEvidence({
+      decision,
+      applied: [],
+      missing: [control, ...missing],
+      readings: {
+        memoryLimitBytes: limits.memoryBytes,
+        memoryPeakBytes: 0,
+        oomEvents: 0,
+        oomKillEvents: 0,
+        cpuUsageUsec: 0,
+        processCount: 0,
+        processLimit: limits.processes,
+        pidsLimitHits: 0,
+        errors: [],
+      },
+      cpuUsec: 0,
+      wallMs: 0,
+      lifecycle: { reapStatus: "clean", containment: "ok", zombies: 0 },
+      judgeActions: [],
+      collectionErrors: [],
+    }),
+  };
+  return { result, outputFiles: new Map(), discardedBytes: { stdout: 0, stderr: 0 } };
+}
