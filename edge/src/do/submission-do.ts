@@ -13,7 +13,7 @@ import { GrpcError, fleetMethods, serverStream, unary } from "../fleet-client.ts
 import { completedRecord, errorRecord, isTerminal, isoMs, newRecord } from "../lib/record.ts";
 import type { ResultRecord } from "../lib/record.ts";
 import { projectEndpoints } from "../lib/webhook-store.ts";
-import type { NodeTarget } from "./fleet-do.ts";
+import type { NodeTarget } from "./fleet-types.ts";
 
 interface Meta {
   id: string;
