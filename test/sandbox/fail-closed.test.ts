@@ -64,4 +64,29 @@ describe("fail closed", () => {
       await sandbox.close();
     }
   });
+
+  it("a launcher that died: not ready, and a run is IE without running", async (t) => {
+    if (!requireKernel(t)) return;
+    const stateDir = tempStateDir();
+    stateDirs.push(stateDir);
+    const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test" });
+    try {
+      assert.equal(sandbox.health().ready, true, sandbox.health().reasons.join("; "));
+      const [zygote, ...others] = hostProcessesWith(`${stateDir}/run/`);
+      assert.ok(zygote !== undefined && others.length === 0, "exactly one launcher zygote for this sandbox");
+      process.kill(zygote, "SIGKILL");
+      for (let i = 0; i < 200 && sandbox.health().ready; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const health = sandbox.health();
+      assert.equal(health.ready, false);
+      assert.ok(health.reasons.some((reason) => reason.includes("launcher zygote exited")), health.reasons.join("; "));
+      const marker = `after-zygote-death-${process.pid}`;
+      const { result } = await sandbox.run({ argv: ["/usr/bin/sleep", "5", marker], limits: RUN_LIMITS });
+      assert.equal(result.verdict, "IE");
+      assert.equal(result.evidence.controls_missing[0], "launcher");
+      assert.deepEqual(result.evidence.controls_applied, []);
+      assert.deepEqual(hostProcessesWith(marker), []);
+    } finally {
+      await sandbox.close();
+    }
+  });
 });
