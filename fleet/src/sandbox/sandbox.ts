@@ -254,16 +254,17 @@ export class Sandbox {
     if (report.leftover > 0) judgeActions.push("sigkill_leftover_processes");
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control));
     const internalError = launcherInternalError(report.unparsed, report.done, readings);
-    if (report.failure || (report.started && missing.length > 0)) {
-      const control = report.failure?.control ?? missing[0]!;
-      this.#notReady.set(control, `isolation control ${control} failed: ${report.failure?.message ?? "not reported as applied"}`);
+    // A control that failed, or a program that started without every control reported applied.
+    const setupFailure = report.failure
+      ? { control: report.failure.control, message: report.failure.message }
+      : report.started && missing.length > 0
+        ? { control: missing[0]!, message: "not reported as applied" }
+        : undefined;
+    if (setupFailure) {
+      this.#notReady.set(setupFailure.control, `isolation control ${setupFailure.control} failed: ${setupFailure.message}`);
     }
     const decision = decideVerdict({
-      setupFailure: report.failure
-        ? { control: report.failure.control, message: report.failure.message }
-        : report.started && missing.length > 0
-          ? { control: missing[0]!, message: "not reported as applied" }
-          : undefined,
+      setupFailure,
       internalError,
       cancelled,
       exit: report.exit,
@@ -281,14 +282,18 @@ export class Sandbox {
           : 0;
     const cpuUsec = readings.cpuUsageUsec || (report.usage ? report.usage.userUsec + report.usage.systemUsec : 0);
     const failedControl = report.failure?.control;
+    const [stdoutBytes, stderrBytes] = [stdout.bytes(), stderr.bytes()];
     const result: ExecutionResult = {
       verdict: decision.verdict,
       exit_code: report.exit?.kind === "exited" ? report.exit.code : null,
       signal: report.exit?.kind === "signaled" ? report.exit.signal : null,
-      stdout: stdout.bytes().toString("utf8"),
-      stderr: stderr.bytes().toString("utf8"),
+      stdout: stdoutBytes.toString("utf8"),
+      stderr: stderrBytes.toString("utf8"),
       output_integrity: outputIntegrity({
-        streams: [stdout, stderr].map((capture) => ({ truncated: capture.truncated, error: capture.error, bytes: capture.bytes() })),
+        streams: [
+          { truncated: stdout.truncated, error: stdout.error, bytes: stdoutBytes },
+          { truncated: stderr.truncated, error: stderr.error, bytes: stderrBytes },
+        ],
         endedBySignal: report.exit?.kind === "signaled",
       }),
       error_message: decision.errorMessage,
