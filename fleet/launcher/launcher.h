@@ -177,4 +177,7 @@ __attribute__((noreturn)) void init_main(struct config *c);
 int launcher_main(int argc, char **argv, char *args_start, char *args_end);
 int zygote_main(const char *socket_path, char *args_start, char *args_end);
 
+/* probe.c */
+int probe_ia32(void);
+
 #endif

@@ -310,6 +310,8 @@ int main(int argc, char **argv)
 	char *args_end = argv[argc - 1] + strlen(argv[argc - 1]) + 1;
 	if (argc == 3 && !strcmp(argv[1], "--create-netns"))
 		return create_netns(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "--probe-ia32"))
+		return probe_ia32();
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
 		return zygote_main(argv[2], args_start, args_end);
 	return launcher_main(argc, argv, args_start, args_end);

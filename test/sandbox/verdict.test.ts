@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { constants } from "node:os";
 import { describe, it } from "node:test";
+import { expectedIa32Death, ia32Control } from "../../fleet/src/sandbox/ia32.ts";
 import { decideVerdict, type VerdictEvidence } from "../../fleet/src/sandbox/verdict.ts";
 
 const { signals } = constants;
@@ -84,5 +85,22 @@ describe("verdict engine", () => {
   it("cancellation is IE by the supervisor", () => {
     const decision = decide({ cancelled: true, exit: { kind: "signaled", signal: signals.SIGKILL } });
     assert.deepEqual([decision.verdict, decision.actor, decision.errorMessage], ["IE", "supervisor", "cancelled"]);
+  });
+});
+
+describe("the 32-bit system-call decision", () => {
+  it("expects seccomp's SIGSYS where the kernel takes the i386 entry, the kernel's SIGSEGV where it faults", () => {
+    assert.deepEqual(expectedIa32Death("reaches_kernel"), { signal: signals.SIGSYS, cause: "bad_system_call" });
+    assert.deepEqual(expectedIa32Death("refused_by_kernel"), { signal: signals.SIGSEGV, cause: "segmentation_fault" });
+    assert.notEqual(ia32Control("reaches_kernel"), ia32Control("refused_by_kernel"));
+  });
+
+  it("the verdict engine names the same cause for either death", () => {
+    for (const entry of ["reaches_kernel", "refused_by_kernel"] as const) {
+      const { signal, cause } = expectedIa32Death(entry);
+      const decision = decide({ exit: { kind: "signaled", signal } });
+      assert.equal(decision.verdict, "RE", entry);
+      assert.equal(decision.cause, cause, entry);
+    }
   });
 });

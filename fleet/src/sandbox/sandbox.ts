@@ -8,6 +8,7 @@ import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cg
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { failedSetup } from "./failed-setup.ts";
+import { ia32Control, probeIa32Entry } from "./ia32.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
 import { buildEvidence } from "./evidence.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
@@ -76,6 +77,8 @@ export class Sandbox {
   #zygote: LauncherZygote | undefined;
   #favorDynmodsPath: string | undefined;
   readonly #warnings: string[] = [];
+  /** Controls that hold for every run on this kernel without a step of the launcher's own. */
+  readonly #kernelControls: string[] = [];
   #closed = false;
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
@@ -106,6 +109,7 @@ export class Sandbox {
     const firstId = options.firstId ?? 60_000;
     const launcher = launcherProblems(this.#launcherPath);
     if (launcher.length > 0) this.#notReady.set("launcher", launcher.join("; "));
+    else this.#kernelControls.push(ia32Control(probeIa32Entry(this.#launcherPath)));
     const cgroup = this.#driver?.problems() ?? [];
     if (cgroup.length > 0) this.#notReady.set("cgroup", cgroup.join("; "));
     else this.#driver?.removeStaleSiblings(isDeadInstance);
@@ -302,7 +306,7 @@ export class Sandbox {
       memory_peak_bytes: readings.memoryPeakBytes,
       evidence: buildEvidence({
         decision,
-        applied: report.started ? [...report.applied, ...cgroupControls] : report.applied,
+        applied: report.started ? [...report.applied, ...cgroupControls, ...this.#kernelControls] : report.applied,
         missing: failedControl ? [failedControl, ...missing.filter((control) => control !== failedControl)] : report.started ? missing : [],
         readings,
         cpuUsec,
