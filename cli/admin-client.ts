@@ -28,7 +28,8 @@ interface LocalStack {
   edge_url?: string;
 }
 
-const LOCAL_STATE = join(import.meta.dirname, "..", ".state", "dev.json");
+/** What `npm start` wrote: the edge's URL and the operator token of the local stack. */
+const LOCAL_STATE = join(process.env.CODECELL_STATE_DIR ?? join(import.meta.dirname, "..", ".state"), "dev.json");
 
 function localStack(): LocalStack | undefined {
   if (!existsSync(LOCAL_STATE)) return undefined;

@@ -3,7 +3,8 @@
 // registers the node, creates a development project and API key, and prints how to call it.
 // Ctrl-C (SIGINT/SIGTERM) stops every process it started, by PID.
 //
-// Variables: EDGE_PORT (8787), FLEET_GRPC_PORT (50051), FLEET_GRPC_WEB_PORT (50052), DEV_API_KEY.
+// Variables: EDGE_PORT (8787), FLEET_GRPC_PORT (50051), FLEET_GRPC_WEB_PORT (50052), DEV_API_KEY,
+// CODECELL_STATE_DIR (.state). The state file records the edge's URL, which the CLI then uses.
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,7 +14,7 @@ import net from "node:net";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
-const STATE = join(ROOT, ".state");
+const STATE = process.env.CODECELL_STATE_DIR ?? join(ROOT, ".state");
 const NODE = process.execPath;
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const EDGE_PORT = Number(process.env.EDGE_PORT ?? 8787);
@@ -25,6 +26,7 @@ interface DevState {
   fleet_token: string;
   project_id?: string;
   api_key?: string;
+  edge_url?: string;
 }
 
 const log = (msg: string) => console.log(`[start] ${msg}`);
@@ -124,6 +126,7 @@ const statePath = join(STATE, "dev.json");
 const state: DevState = existsSync(statePath)
   ? (JSON.parse(readFileSync(statePath, "utf8")) as DevState)
   : { operator_token: randomBytes(24).toString("base64url"), fleet_token: randomBytes(24).toString("base64url") };
+state.edge_url = `https://127.0.0.1:${EDGE_PORT}`;
 const save = () => {
   writeFileSync(statePath, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
   chmodSync(statePath, 0o600);
