@@ -1,6 +1,7 @@
 // `npm start`: the local stack in one command. Provisions toolchains (scripts/provision.sh, when
 // present), starts one fleet node and the edge (`wrangler dev` over HTTPS, state under .state/),
 // registers the node, creates a development project and API key, and prints how to call it.
+// A child that dies is restarted (the node re-registered); the rest keeps serving meanwhile.
 // Ctrl-C (SIGINT/SIGTERM) stops every process it started, by PID.
 //
 // Variables: EDGE_PORT (8787), FLEET_GRPC_PORT (50051), FLEET_GRPC_WEB_PORT (50052), DEV_API_KEY,
@@ -62,17 +63,32 @@ function stopAll(code: number): void {
 process.on("SIGINT", () => stopAll(0));
 process.on("SIGTERM", () => stopAll(0));
 
-function start(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  // Own process group (detached) so that stopping it also stops what it spawned (workerd, sandboxes).
-  const c = spawn(cmd, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "inherit", "inherit"] });
-  children.push(c);
-  c.on("exit", (code, signal) => {
-    if (!stopping) {
-      console.error(`[start] ${name} exited unexpectedly (${signal ?? code}); stopping the stack`);
-      stopAll(1);
-    }
-  });
-  return c;
+/**
+ * Starts a child in its own process group (so stopping it also stops what it spawned: workerd,
+ * sandboxes) and keeps it running: a child that dies is started again after a back-off (1 s,
+ * doubling to 30 s; reset once it has stayed up for a minute), then `onRestart` runs.
+ */
+function supervise(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, onRestart?: () => Promise<void>): void {
+  let backoffMs = 1_000;
+  const launch = () => {
+    const c = spawn(cmd, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "inherit", "inherit"] });
+    children.push(c);
+    log(`${name} started (pid ${c.pid})`);
+    const startedAt = Date.now();
+    c.on("exit", (code, signal) => {
+      children.splice(children.indexOf(c), 1);
+      if (stopping) return;
+      if (Date.now() - startedAt > 60_000) backoffMs = 1_000;
+      console.error(`[start] ${name} exited unexpectedly (${signal ?? code}); restarting it in ${backoffMs / 1000} s`);
+      setTimeout(() => {
+        if (stopping) return;
+        launch();
+        onRestart?.().catch((e) => console.error(`[start] after restarting ${name}: ${String(e)}`));
+      }, backoffMs);
+      backoffMs = Math.min(backoffMs * 2, 30_000);
+    });
+  };
+  launch();
 }
 
 function portOpen(port: number): Promise<boolean> {
@@ -159,31 +175,41 @@ for (const [name, port] of [["FLEET_GRPC_PORT", FLEET_GRPC_PORT], ["FLEET_GRPC_W
   }
 }
 log(`starting fleet node (gRPC :${FLEET_GRPC_PORT}, gRPC-Web :${FLEET_GRPC_WEB_PORT})…`);
-start("fleet node", NODE, [join(ROOT, "fleet", "src", "main.ts")], {
+supervise("fleet node", NODE, [join(ROOT, "fleet", "src", "main.ts")], {
   ...process.env, FLEET_TOKEN: state.fleet_token, FLEET_HOST: "127.0.0.1", FLEET_GRPC_PORT: String(FLEET_GRPC_PORT),
   FLEET_GRPC_WEB_PORT: String(FLEET_GRPC_WEB_PORT), FLEET_STATE_DIR: join(STATE, "fleet"),
+}, async () => {
+  for (let tries = 0; tries < 600 && !stopping && !(await portOpen(FLEET_GRPC_WEB_PORT)); tries++) await new Promise((r) => setTimeout(r, 200));
+  if (!stopping) await registerNode();
 });
 await waitFor("the fleet node", () => portOpen(FLEET_GRPC_WEB_PORT), 120_000);
 
 // ---- 4. edge ----
 log(`starting the edge (wrangler dev, https :${EDGE_PORT})…`);
-start("wrangler dev", WRANGLER, [
+supervise("wrangler dev", WRANGLER, [
   "dev", "--config", join(ROOT, "wrangler.toml"), "--local-protocol", "https", "--ip", "127.0.0.1", "--port", String(EDGE_PORT),
   "--persist-to", join(STATE, "wrangler"), "--env-file", devVars, "--show-interactive-dev-session=false",
 ], { ...process.env, WRANGLER_SEND_METRICS: "false" });
 await waitFor("the edge", async () => (await call("GET", "/", "")).status > 0, 120_000);
 
 // ---- 5. register the node, project and key ----
-const reg = await call("POST", "/admin/nodes", state.operator_token, {
-  url: `http://127.0.0.1:${FLEET_GRPC_WEB_PORT}`, token: state.fleet_token, name: "local",
-});
-if (reg.status !== 201) {
-  console.error(`[start] registering the fleet node failed: ${reg.status} ${JSON.stringify(reg.json)}`);
-  stopAll(1);
-} else {
-  // Forget nodes from earlier runs on other ports: they are gone.
+/** Registers the node (again, after a restart) and forgets nodes of earlier runs on other ports. */
+async function registerNode(): Promise<boolean> {
+  const reg = await call("POST", "/admin/nodes", state.operator_token, {
+    url: `http://127.0.0.1:${FLEET_GRPC_WEB_PORT}`, token: state.fleet_token, name: "local",
+  });
+  if (reg.status !== 201) {
+    console.error(`[start] registering the fleet node failed: ${reg.status} ${JSON.stringify(reg.json)}`);
+    return false;
+  }
   const nodes = await call("GET", "/admin/nodes", state.operator_token);
   for (const n of (nodes.json ?? []) as { id: string }[]) if (n.id !== reg.json.id) await call("DELETE", `/admin/nodes/${n.id}`, state.operator_token);
+  log(`fleet node registered (${reg.json.id})`);
+  return true;
+}
+if (!(await registerNode())) {
+  stopAll(1);
+  await new Promise(() => {});
 }
 if (!state.project_id || (await call("GET", `/admin/projects/${state.project_id}`, state.operator_token)).status !== 200) {
   const p = await call("POST", "/admin/projects", state.operator_token, { name: "development", account_id: "acct_dev" });
@@ -216,6 +242,6 @@ Try it (curl needs -k: the development certificate is self-signed):
     -H 'X-API-Key: ${k.json.key}' -H 'content-type: application/json' \\
     -d '{"language":"python","code":"print(\\"hello\\")"}'
 
-Ctrl-C stops the fleet node and the edge.
+A fleet node or edge that dies is restarted by itself. Ctrl-C stops both.
 `);
 }

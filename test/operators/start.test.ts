@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { Agent, request } from "undici";
 import { ROOT, freePort, tempDir } from "../edge/harness.ts";
 import { cli } from "./cli-helpers.ts";
 import { requireKernel } from "../helpers.ts";
@@ -13,6 +14,7 @@ let stack: ChildProcess | undefined;
 let stateDir = "";
 let edgePort = 0;
 let output = "";
+const insecure = new Agent({ connect: { rejectUnauthorized: false } });
 
 /** The environment of a user who has set nothing of codecell's. */
 function userEnv(): Record<string, string> {
@@ -73,5 +75,41 @@ describe("npm start on a non-default EDGE_PORT", { skip: !requireKernel() }, () 
     assert.equal(nodes.code, 0, nodes.stderr);
     assert.equal(nodes.json.length, 1);
     assert.equal(nodes.json[0].name, "local");
+  });
+});
+
+describe("npm start keeps the stack up", { skip: !requireKernel() }, () => {
+  const base = () => `https://127.0.0.1:${edgePort}`;
+  const apiKey = () => JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")).api_key as string;
+  const get = (path: string) => request(`${base()}${path}`, { headers: { "x-api-key": apiKey() }, dispatcher: insecure });
+
+  it("a killed fleet node is restarted and re-registered while the edge keeps serving", async () => {
+    const pid = Number([...output.matchAll(/fleet node started \(pid (\d+)\)/g)].at(-1)?.[1]);
+    assert.ok(pid > 0, output);
+    process.kill(pid, "SIGKILL");
+    // The edge answers throughout (health says degraded or ok; it never stops answering).
+    const health = await get("/api/health");
+    assert.equal(health.statusCode, 200);
+    await health.body.json();
+    const registrations = output.match(/fleet node registered/g)!.length;
+    await waitForOutput(new RegExp(`(fleet node registered[^]*){${registrations + 1}}`), 120_000);
+    assert.match(output, new RegExp(`fleet node started \\(pid (?!${pid}\\))\\d+\\)`));
+    let ready = 0;
+    for (let i = 0; i < 120 && ready !== 200; i++) {
+      const r = await get("/api/health/ready");
+      ready = r.statusCode;
+      await r.body.text();
+      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    assert.equal(ready, 200, "ready again after the restart");
+    const run = await request(`${base()}/api/submit?wait=true`, {
+      method: "POST", dispatcher: insecure,
+      headers: { "x-api-key": apiKey(), "content-type": "application/json" },
+      body: JSON.stringify({ language: "python", code: "print(6 * 7)" }),
+    });
+    const record = (await run.body.json()) as { verdict: string; stdout: string };
+    assert.equal(run.statusCode, 200);
+    assert.equal(record.verdict, "AC");
+    assert.equal(record.stdout, "42\n");
   });
 });
