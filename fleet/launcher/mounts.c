@@ -61,9 +61,9 @@ int valid_name(const char *name)
 	size_t n = strlen(name);
 	if (n == 0 || n > NAME_MAX || !strcmp(name, ".") || !strcmp(name, ".."))
 		return 0;
-	for (const char *p = name; *p; p++)
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
 		if (*p == '/' || *p == ':' || *p <= ' ' || *p == 0x7f)
-			return 0;
+			return 0; /* bytes >= 0x80 (UTF-8 names) are fine */
 	return 1;
 }
 

@@ -93,3 +93,14 @@ describe("language table", () => {
     }
   });
 });
+
+describe("java source names", () => {
+  it("any Unicode letter javac accepts names the file; too long a name is refused with the limit", () => {
+    assert.deepEqual(javaSource("public class Grüße { }"), { fileName: "Grüße.java", entry: "Grüße" });
+    assert.equal(javaSource("package ä.b;\npublic final class 你好 {}").entry, "ä.b.你好");
+    assert.equal(javaSource("class $Dollar_1 {}").fileName, "$Dollar_1.java");
+    const long = javaSource(`public class C${"x".repeat(249)} {}`);
+    assert.match(long.problem ?? "", /at most 255 bytes \(this one is 256 bytes/);
+    assert.equal(javaSource(`public class C${"x".repeat(248)} {}`).problem, undefined);
+  });
+});

@@ -90,3 +90,44 @@ describe("fail closed", () => {
     }
   });
 });
+
+describe("a file the submission made that cannot be executed is its own fault, not the platform's", () => {
+  it("exec format error, a missing file and a non-executable file are RE with a cause; the sandbox stays ready", async (t) => {
+    if (!requireKernel(t)) return;
+    const stateDir = tempStateDir();
+    stateDirs.push(stateDir);
+    const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: 61_100 });
+    try {
+      for (const [what, files, cause] of [
+        ["not an executable format", [{ name: "prog", content: "!<arch>\nnot a program\n", executable: true }], "exec_format_error"],
+        ["missing", [], "executable_missing"],
+        ["not executable", [{ name: "prog", content: "#!/bin/sh\necho hi\n", executable: false }], "not_executable"],
+      ] as const) {
+        const { result } = await sandbox.run({ argv: ["/box/prog"], files: [...files], limits: RUN_LIMITS });
+        assert.equal(result.verdict, "RE", what);
+        assert.equal(result.evidence.verdict_cause, cause, what);
+        assert.match(result.error_message ?? "", /^runtime error: the program/, what);
+        assert.equal(result.evidence.isolation_mode, "strict", what);
+        assert.deepEqual(sandbox.health().reasons, [], what);
+      }
+      assert.equal((await sandbox.run({ argv: ["/usr/bin/true"], limits: RUN_LIMITS })).result.verdict, "AC");
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("a platform path that cannot be executed still fails closed", async (t) => {
+    if (!requireKernel(t)) return;
+    const stateDir = tempStateDir();
+    stateDirs.push(stateDir);
+    const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: 61_100 });
+    try {
+      const { result } = await sandbox.run({ argv: ["/usr/bin/no-such-toolchain"], limits: RUN_LIMITS });
+      assert.equal(result.verdict, "IE");
+      assert.equal(sandbox.health().ready, false);
+      assert.ok(sandbox.health().reasons.some((reason) => reason.includes("exec")), sandbox.health().reasons.join("; "));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -104,3 +104,13 @@ describe("the 32-bit system-call decision", () => {
     }
   });
 });
+
+describe("a refused exec of the submission's own file", () => {
+  it("is RE with the cause, decided by the kernel's refusal, below IE", () => {
+    const notRunnable = { cause: "exec_format_error", message: "the program file is not an executable" };
+    const decision = decide({ exit: undefined, notRunnable });
+    assert.deepEqual([decision.verdict, decision.cause, decision.actor], ["RE", "exec_format_error", "kernel"]);
+    assert.match(decision.errorMessage ?? "", /not an executable/);
+    assert.equal(decide({ exit: undefined, notRunnable, setupFailure: { control: "seccomp", message: "x" } }).verdict, "IE");
+  });
+});

@@ -25,6 +25,8 @@ export interface SourcePlan {
   entry?: string;
   /** Extra runtime flags the source needs (TypeScript syntax beyond type stripping). */
   runFlags?: string[];
+  /** Why this source cannot be built at all, in words for the user (a compile error, nothing runs). */
+  problem?: string;
 }
 
 export interface CommandContext {
@@ -52,6 +54,8 @@ export interface LanguageSpec {
     artifact: string;
     executable: boolean;
     maxArtifactBytes: number;
+    /** What to tell the user when the build succeeded but made no program (a library, an archive). */
+    noProgramHint?: string;
   };
   run: { argv(context: CommandContext): string[]; env?: (context: CommandContext) => Record<string, string> };
 }
@@ -168,18 +172,29 @@ function rustToolchainDirs(): string[] {
   return [...new Set(found)];
 }
 
+/** A Java identifier as javac reads it: any Unicode letter, `_` or `$` first. */
+const JAVA_ID = String.raw`[\p{L}\p{Nl}\p{Sc}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Sc}]*`;
+/** Linux file names are at most 255 bytes; javac writes `<Class>.class` (and `<Class>$1.class`…). */
+const MAX_FILE_NAME_BYTES = 255;
+
 /** Java: the file is named after the public top-level class (any name), in its package if any. */
 export function javaSource(code: string): SourcePlan {
   const stripped = code.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
-  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(stripped)?.[1];
-  const modifiers = "(?:(?:final|abstract|sealed|non-sealed|strictfp|static)\\s+)*";
-  const publicType = new RegExp(`\\bpublic\\s+${modifiers}(?:class|interface|enum|record)\\s+([A-Za-z_$][\\w$]*)`).exec(stripped)?.[1];
+  const pkg = new RegExp(String.raw`^\s*package\s+(${JAVA_ID}(?:\s*\.\s*${JAVA_ID})*)\s*;`, "mu").exec(stripped)?.[1]?.replace(/\s+/g, "");
+  const modifiers = String.raw`(?:(?:final|abstract|sealed|non-sealed|strictfp|static)\s+)*`;
+  const publicType = new RegExp(String.raw`(?<![\p{L}\p{Nd}_$])public\s+${modifiers}(?:class|interface|enum|record)\s+(${JAVA_ID})`, "u").exec(stripped)?.[1];
   const className =
     publicType ??
     (/\bclass\s+Main\b/.test(stripped) ? "Main" : undefined) ??
-    /\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/.exec(stripped)?.[1] ??
+    new RegExp(String.raw`(?<![\p{L}\p{Nd}_$])(?:class|interface|enum|record)\s+(${JAVA_ID})`, "u").exec(stripped)?.[1] ??
     "Main";
-  return { fileName: `${className}.java`, entry: pkg ? `${pkg}.${className}` : className };
+  const fileName = `${className}.java`;
+  const bytes = Buffer.byteLength(`${className}.class`);
+  const problem =
+    bytes > MAX_FILE_NAME_BYTES
+      ? `the class name ${className.slice(0, 40)}… is too long: a class file name may be at most ${MAX_FILE_NAME_BYTES} bytes (this one is ${bytes} bytes in UTF-8); shorten the public class name`
+      : undefined;
+  return { fileName, entry: pkg ? `${pkg}.${className}` : className, ...(problem ? { problem } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,6 +425,7 @@ export const LANGUAGES: LanguageSpec[] = [
       artifact: "main",
       executable: true,
       maxArtifactBytes: 128 * MiB,
+      noProgramHint: "the build produced no executable: is the package `main`, with a `func main()`?",
     },
     run: {
       argv: ({ artifactPath }) => [artifactPath],
@@ -449,6 +465,7 @@ export const LANGUAGES: LanguageSpec[] = [
       artifact: "main",
       executable: true,
       maxArtifactBytes: 128 * MiB,
+      noProgramHint: "the build produced no executable: a library crate (`crate_type = \"lib\"`) has no `fn main()` to run",
     },
     run: { argv: ({ artifactPath }) => [artifactPath] },
   },

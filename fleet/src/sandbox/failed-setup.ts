@@ -1,7 +1,8 @@
-// The outcome of a run that never started because a control could not be applied (fail closed).
+// The outcome of a run that never started: a control could not be applied (fail closed), or the
+// submission was refused before anything ran.
 import { buildEvidence } from "./evidence.ts";
 import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
-import { decideVerdict } from "./verdict.ts";
+import { decideVerdict, type VerdictDecision } from "./verdict.ts";
 
 export function failedSetup(control: string, message: string, missing: string[], limits: RunSpec["limits"]): RunOutcome {
   const decision = decideVerdict({
@@ -13,6 +14,11 @@ export function failedSetup(control: string, message: string, missing: string[],
     pidsLimitHits: 0,
     fileSizeLimitHits: 0,
   });
+  return notRun(decision, [control, ...missing], limits);
+}
+
+/** A record for a decision reached without running anything. */
+export function notRun(decision: VerdictDecision, missing: string[], limits: RunSpec["limits"]): RunOutcome {
   const result: ExecutionResult = {
     verdict: decision.verdict,
     exit_code: null,
@@ -27,7 +33,7 @@ export function failedSetup(control: string, message: string, missing: string[],
     evidence: buildEvidence({
       decision,
       applied: [],
-      missing: [control, ...missing],
+      missing,
       readings: {
         memoryLimitBytes: limits.memoryBytes,
         memoryPeakBytes: 0,

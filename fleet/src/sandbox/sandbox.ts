@@ -9,6 +9,7 @@ import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { failedSetup } from "./failed-setup.ts";
 import { ia32Control, probeIa32Entry } from "./ia32.ts";
+import { programFault } from "./program-fault.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
 import { buildEvidence } from "./evidence.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
@@ -256,10 +257,14 @@ export class Sandbox {
     for (const file of [...staged.created, ...staged.copyOut.values()]) unlinkIfPresent(file);
 
     if (report.leftover > 0) judgeActions.push("sigkill_leftover_processes");
-    const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control));
+    const notRunnable = programFault(report.failure, spec.argv[0]);
+    // The environment is applied by execve itself: a refused exec leaves it the only one unapplied.
+    const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control) && !(notRunnable && control === "environment"));
     const internalError = launcherInternalError(report.unparsed, report.done, readings);
     // A control that failed, or a program that started without every control reported applied.
-    const setupFailure = report.failure
+    const setupFailure = notRunnable
+      ? undefined
+      : report.failure
       ? { control: report.failure.control, message: report.failure.message }
       : report.started && missing.length > 0
         ? { control: missing[0]!, message: "not reported as applied" }
@@ -269,6 +274,7 @@ export class Sandbox {
     }
     const decision = decideVerdict({
       setupFailure,
+      notRunnable,
       internalError,
       cancelled,
       exit: report.exit,
@@ -285,7 +291,8 @@ export class Sandbox {
           ? (report.exitedAt ?? performance.now()) - report.startedAt
           : 0;
     const cpuUsec = readings.cpuUsageUsec || (report.usage ? report.usage.userUsec + report.usage.systemUsec : 0);
-    const failedControl = report.failure?.control;
+    const failedControl = setupFailure ? report.failure?.control : undefined;
+    const isolated = report.started || notRunnable !== undefined;
     const [stdoutBytes, stderrBytes] = [stdout.bytes(), stderr.bytes()];
     const result: ExecutionResult = {
       verdict: decision.verdict,
@@ -306,8 +313,8 @@ export class Sandbox {
       memory_peak_bytes: readings.memoryPeakBytes,
       evidence: buildEvidence({
         decision,
-        applied: report.started ? [...report.applied, ...cgroupControls, ...this.#kernelControls] : report.applied,
-        missing: failedControl ? [failedControl, ...missing.filter((control) => control !== failedControl)] : report.started ? missing : [],
+        applied: isolated ? [...report.applied, ...cgroupControls, ...this.#kernelControls] : report.applied,
+        missing: failedControl ? [failedControl, ...missing.filter((control) => control !== failedControl)] : isolated ? missing : [],
         readings,
         cpuUsec,
         wallMs,

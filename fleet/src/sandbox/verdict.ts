@@ -8,6 +8,8 @@ export type ProgramExit = { kind: "exited"; code: number } | { kind: "signaled";
 export interface VerdictEvidence {
   /** An isolation control that could not be applied: nothing ran (fail closed). */
   setupFailure?: { control: string; message: string };
+  /** Every control applied, but the kernel refused to exec a file the submission made. */
+  notRunnable?: { cause: string; message: string };
   /** Any other platform failure (launcher crash, missing evidence the verdict needs). */
   internalError?: string;
   cancelled: boolean;
@@ -53,6 +55,7 @@ export function decideVerdict(evidence: VerdictEvidence): VerdictDecision {
     return ie("isolation_incomplete", `isolation control ${control} could not be applied (${message}); the program was not run`);
   }
   if (evidence.cancelled) return { ...ie("cancelled", "cancelled"), actor: "supervisor" };
+  if (evidence.notRunnable) return decided("RE", evidence.notRunnable.cause, "kernel", `runtime error: ${evidence.notRunnable.message}`);
   if (evidence.internalError) return ie("internal_error", evidence.internalError);
   if (!exit) return ie("no_exit_status", "the sandbox ended without reporting how the program ended");
 
