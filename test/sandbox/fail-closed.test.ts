@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { existsSync, rmSync } from "node:fs";
 import { after, describe, it } from "node:test";
+import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
+import type { CgroupDriver, CgroupLimits } from "../../fleet/src/sandbox/cgroup/driver.ts";
 import { CgroupV1Driver } from "../../fleet/src/sandbox/cgroup/v1.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
@@ -126,6 +128,87 @@ describe("a file the submission made that cannot be executed is its own fault, n
       assert.equal(result.verdict, "IE");
       assert.equal(sandbox.health().ready, false);
       assert.ok(sandbox.health().reasons.some((reason) => reason.includes("exec")), sandbox.health().reasons.join("; "));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+/** The real driver, with a platform fault that can be switched on and off: run cgroups cannot be made. */
+class FaultyCgroups implements CgroupDriver {
+  failing = false;
+  readonly #inner: CgroupDriver;
+  constructor(inner: CgroupDriver) {
+    this.#inner = inner;
+  }
+  get version() {
+    return this.#inner.version;
+  }
+  problems() {
+    return this.#inner.problems();
+  }
+  create(name: string, limits: CgroupLimits) {
+    return this.failing ? Promise.reject(new Error("mkdir: No space left on device (injected)")) : this.#inner.create(name, limits);
+  }
+  close() {
+    this.#inner.close();
+  }
+  removeStaleSiblings(isStale: (name: string) => boolean) {
+    this.#inner.removeStaleSiblings(isStale);
+  }
+}
+
+async function waitUntil(check: () => boolean, what: string, ms = 90_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !check(); await new Promise((resolve) => setTimeout(resolve, 100))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms / 1000} s`);
+  }
+}
+
+describe("fail closed, then heal", () => {
+  it("a cgroup that cannot be made: not ready with the reason and the next retry; ready again by itself once the fault is gone", async (t) => {
+    if (!requireKernel(t)) return;
+    const stateDir = tempStateDir();
+    stateDirs.push(stateDir);
+    const driver = detectCgroupDriver(`codecell-test/heal-${process.pid}`);
+    assert.ok(typeof driver !== "string", String(driver));
+    const faulty = new FaultyCgroups(driver);
+    const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupDriver: faulty });
+    try {
+      assert.equal(sandbox.health().ready, true, sandbox.health().reasons.join("; "));
+      faulty.failing = true;
+      let result;
+      for (let i = 0; i < 3 && result?.verdict !== "IE"; i++) ({ result } = await sandbox.run({ argv: ["/usr/bin/true"], limits: RUN_LIMITS }));
+      assert.equal(result?.verdict, "IE");
+      assert.equal(result?.evidence.controls_missing[0], "cgroup");
+      const down = sandbox.health();
+      assert.equal(down.ready, false);
+      assert.ok(down.reasons.some((reason) => reason.includes("cannot create a run cgroup")), down.reasons.join("; "));
+      assert.ok(down.reasons.some((reason) => /recovering: .*next self-check at \d{4}-/.test(reason)), down.reasons.join("; "));
+      await waitUntil(() => sandbox.health().reasons.some((reason) => /self-check attempt\(s\) failed/.test(reason)), "a failed retry");
+      assert.equal(sandbox.health().ready, false, "still not ready while the fault lasts");
+      faulty.failing = false;
+      await waitUntil(() => sandbox.health().ready, "recovery");
+      assert.deepEqual(sandbox.health().reasons, []);
+      assert.equal((await sandbox.run({ argv: ["/usr/bin/true"], limits: RUN_LIMITS })).result.verdict, "AC");
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("a killed launcher zygote is started again and the node is ready without a restart", async (t) => {
+    if (!requireKernel(t)) return;
+    const stateDir = tempStateDir();
+    stateDirs.push(stateDir);
+    const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test" });
+    try {
+      const [zygote] = hostProcessesWith(`${stateDir}/run/`);
+      assert.ok(zygote !== undefined);
+      process.kill(zygote, "SIGKILL");
+      await waitUntil(() => !sandbox.health().ready, "not ready");
+      await waitUntil(() => sandbox.health().ready, "recovery");
+      const [respawned, ...others] = hostProcessesWith(`${stateDir}/run/`);
+      assert.ok(respawned !== undefined && respawned !== zygote && others.length === 0, "one new zygote");
+      assert.equal((await sandbox.run({ argv: ["/usr/bin/true"], limits: RUN_LIMITS })).result.verdict, "AC");
     } finally {
       await sandbox.close();
     }

@@ -10,6 +10,7 @@ import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.t
 import { failedSetup } from "./failed-setup.ts";
 import { ia32Control, probeIa32Entry } from "./ia32.ts";
 import { programFault } from "./program-fault.ts";
+import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
 import { buildEvidence } from "./evidence.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
@@ -70,6 +71,10 @@ export class Sandbox {
   readonly #free: Slot[] = [];
   readonly #waiters: ((slot: Slot) => void)[] = [];
   readonly #notReady = new Map<string, string>();
+  /** Reasons found at start-up that no retry can fix (they need an operator and a restart). */
+  readonly #permanent = new Set<string>();
+  readonly #recovery = new Recovery(() => this.#recover());
+  #socketPath = "";
   readonly #allSlots: Slot[] = [];
   readonly #busyCgroups = new Set<RunCgroup>();
   /** Cgroup removals and spare creations still running in the background. */
@@ -87,7 +92,7 @@ export class Sandbox {
     this.#launcherPath = options.launcherPath ?? LAUNCHER_PATH;
     this.#etcDir = join(options.stateDir, "etc");
     this.#layout = baseRootLayout(this.#etcDir);
-    if (typeof driver === "string") this.#notReady.set("cgroup", driver);
+    if (typeof driver === "string") this.#failPermanently("cgroup", driver);
     else this.#driver = driver;
   }
 
@@ -97,10 +102,11 @@ export class Sandbox {
     const sandbox = new Sandbox(options, options.cgroupDriver ?? detectCgroupDriver(parent));
     const runDir = sandbox.#prepare(options, instance);
     if (sandbox.#notReady.has("launcher")) return sandbox;
+    sandbox.#socketPath = join(runDir, "launcher.sock");
     try {
-      sandbox.#zygote = await LauncherZygote.start(join(runDir, "launcher.sock"), sandbox.#launcherPath);
+      sandbox.#zygote = await LauncherZygote.start(sandbox.#socketPath, sandbox.#launcherPath);
     } catch (error) {
-      sandbox.#notReady.set("launcher", `cannot start the launcher: ${(error as Error).message}`);
+      sandbox.#markNotReady("launcher", `cannot start the launcher: ${(error as Error).message}`);
     }
     if (sandbox.#notReady.size === 0) await sandbox.selfCheck();
     return sandbox;
@@ -109,12 +115,12 @@ export class Sandbox {
   #prepare(options: SandboxOptions, instance: string): string {
     const firstId = options.firstId ?? 60_000;
     const launcher = launcherProblems(this.#launcherPath);
-    if (launcher.length > 0) this.#notReady.set("launcher", launcher.join("; "));
+    if (launcher.length > 0) this.#failPermanently("launcher", launcher.join("; "));
     else this.#kernelControls.push(ia32Control(probeIa32Entry(this.#launcherPath)));
     const cgroup = this.#driver?.problems() ?? [];
-    if (cgroup.length > 0) this.#notReady.set("cgroup", cgroup.join("; "));
+    if (cgroup.length > 0) this.#failPermanently("cgroup", cgroup.join("; "));
     else this.#driver?.removeStaleSiblings(isDeadInstance);
-    if (process.getuid?.() !== 0) this.#notReady.set("privileges", "the fleet node must run as root (namespaces, cgroups, pivot_root)");
+    if (process.getuid?.() !== 0) this.#failPermanently("privileges", "the fleet node must run as root (namespaces, cgroups, pivot_root)");
     removeStaleRunDirs(join(options.stateDir, "run"));
     const runDir = join(options.stateDir, "run", instance);
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
@@ -149,20 +155,51 @@ export class Sandbox {
     try {
       execFileSync(this.#launcherPath, ["--create-netns", slot.netnsPath], { stdio: ["ignore", "ignore", "pipe"], env: {} });
     } catch (error) {
-      this.#notReady.set("network_namespace", `cannot create the network namespace of slot ${slot.index}: ${(error as Error).message}`);
+      this.#failPermanently("network_namespace", `cannot create the network namespace of slot ${slot.index}: ${(error as Error).message}`);
     }
   }
 
   health(): SandboxHealth {
     const zygoteProblem = this.#closed ? undefined : this.#zygote?.problem;
-    if (zygoteProblem) this.#notReady.set("launcher", zygoteProblem);
+    if (zygoteProblem) this.#markNotReady("launcher", zygoteProblem);
+    const recovering = this.#notReady.size > 0 ? this.#recovery.status : undefined;
     return {
       ready: this.#notReady.size === 0 && !this.#closed,
-      reasons: [...this.#notReady.values()],
+      reasons: [...this.#notReady.values(), ...(recovering ? [recovering] : [])],
       warnings: [...this.#warnings],
       cgroupVersion: this.#driver?.version ?? "none",
       kernel: release(),
     };
+  }
+
+  #failPermanently(reason: string, message: string): void {
+    this.#permanent.add(reason);
+    this.#notReady.set(reason, message);
+  }
+
+  /** A platform fault found while running: not ready now, and a canary run retried until it passes. */
+  #markNotReady(reason: string, message: string): void {
+    this.#notReady.set(reason, message);
+    if (!this.#permanent.has(reason)) this.#recovery.schedule();
+  }
+
+  /** One recovery attempt: a fresh launcher zygote if the old one died, then the canary run. */
+  async #recover(): Promise<boolean> {
+    if (this.#closed || this.#notReady.size === 0) return true;
+    if ([...this.#notReady.keys()].some((reason) => this.#permanent.has(reason))) return true;
+    if (!this.#zygote || this.#zygote.problem) {
+      await this.#zygote?.close().catch(() => {});
+      try {
+        this.#zygote = await LauncherZygote.start(this.#socketPath, this.#launcherPath);
+      } catch (error) {
+        this.#notReady.set("launcher", `cannot restart the launcher: ${(error as Error).message}`);
+        return false;
+      }
+    }
+    const before = [...this.#notReady.keys()];
+    if (!(await this.selfCheck())) return false;
+    for (const reason of before) this.#notReady.delete(reason);
+    return this.#notReady.size === 0;
   }
 
   /** Runs `true` through the whole sandbox: the node is ready only if every control applies. */
@@ -172,7 +209,7 @@ export class Sandbox {
       this.#notReady.delete("self_check");
       return true;
     }
-    this.#notReady.set("self_check", `self-check failed: ${outcome.result.error_message ?? outcome.result.verdict}`);
+    this.#markNotReady("self_check", `self-check failed: ${outcome.result.error_message ?? outcome.result.verdict}`);
     return false;
   }
 
@@ -195,13 +232,13 @@ export class Sandbox {
       cgroupControls.push(...cgroup.controls);
     } catch (error) {
       const message = (error as Error).message;
-      this.#notReady.set("cgroup", `cannot create a run cgroup: ${message}`);
+      this.#markNotReady("cgroup", `cannot create a run cgroup: ${message}`);
       return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting"], limits);
     }
     const zygote = this.#zygote;
     const zygoteProblem = zygote ? zygote.problem : (this.#notReady.get("launcher") ?? "the launcher is not running");
     if (!zygote || zygoteProblem) {
-      this.#notReady.set("launcher", zygoteProblem ?? "the launcher is not running");
+      this.#markNotReady("launcher", zygoteProblem ?? "the launcher is not running");
       this.#recycle(slot, spec, cgroup);
       return failedSetup("launcher", zygoteProblem ?? "the launcher is not running", [...REQUIRED_CONTROLS], limits);
     }
@@ -270,7 +307,7 @@ export class Sandbox {
         ? { control: missing[0]!, message: "not reported as applied" }
         : undefined;
     if (setupFailure) {
-      this.#notReady.set(setupFailure.control, `isolation control ${setupFailure.control} failed: ${setupFailure.message}`);
+      this.#markNotReady(setupFailure.control, `isolation control ${setupFailure.control} failed: ${setupFailure.message}`);
     }
     const decision = decideVerdict({
       setupFailure,
@@ -448,6 +485,7 @@ export class Sandbox {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#recovery.close();
     await Promise.all(this.#housekeeping);
     for (const cgroup of this.#busyCgroups) {
       try {
