@@ -52,6 +52,8 @@ export interface EngineOptions {
   stateDir: string;
   /** Name of the cgroup (in every hierarchy) under which run cgroups are made. */
   cgroupParent?: string;
+  /** The sandbox launcher binary (default: the one built in fleet/launcher/build). */
+  launcherPath?: string;
   /** Compile cache size cap in bytes. */
   compileCacheBytes?: number;
 }

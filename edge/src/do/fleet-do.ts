@@ -401,6 +401,26 @@ export class FleetDO extends DurableObject<Env> {
     return { kind: "queued", queue_depth: this.#queueDepth(), position: this.#position(subId) };
   }
 
+  /**
+   * A node refused a run before it started (draining, not ready, its own queue full): that node
+   * counts as not ready until its next health check says otherwise, and the run goes back to the
+   * head of the queue, for another node or the same one once ready.
+   */
+  requeue(subId: string, language: string, nodeId: string, reason: string): EnqueueResult {
+    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
+    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ?", nodeId)[0];
+    const info = row && this.#info(row);
+    if (info) {
+      this.ctx.storage.sql.exec("UPDATE nodes SET info = ? WHERE id = ?", JSON.stringify({ ...info, ready: false, not_ready_reasons: [reason] }), nodeId);
+    }
+    const head = this.#sql<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM queue")[0]?.seq ?? 1;
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now());
+    const mine = this.#pumpAndNotify(subId);
+    this.#ensureAlarm();
+    if (mine) return { kind: "dispatched", node: mine, queue_depth: this.#queueDepth() };
+    return { kind: "queued", queue_depth: this.#queueDepth(), position: this.#position(subId) };
+  }
+
   /** A run ended (or will never start): frees its slot and hands it to the next in line. */
   release(subId: string, summary?: RunSummary): void {
     this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);

@@ -48,7 +48,9 @@ export type CreateResult =
   | { kind: "unsupported"; available: string[] };
 
 /** gRPC statuses by which a node refuses a run outright (the program did not start). */
-const REFUSALS = new Set([3, 5, 6, 7, 8, 9, 12, 16]);
+const REFUSALS = new Set([3, 5, 6, 7, 9, 12, 16]);
+/** Refusals that say "not now, not here" (draining, not ready, queue full): another node may run it. */
+const TRY_ELSEWHERE = new Set([8, 14]);
 /** SQLite-backed DO rows are limited to 2 MB; big strings are stored in chunks below that. */
 const CHUNK_CHARS = 256 * 1024;
 
@@ -269,6 +271,10 @@ export class SubmissionDO extends DurableObject<Env> {
     } catch (e) {
       if (this.#isDone() || abort.signal.aborted) return;
       const err = e instanceof GrpcError ? e : new GrpcError(-1, e instanceof Error ? e.message : String(e));
+      if (!err.transport && TRY_ELSEWHERE.has(err.code) && this.#record()?.job_status === "pending") {
+        await this.#requeue(node, `${err.statusName}: ${err.message}`);
+        return;
+      }
       if (!err.transport && REFUSALS.has(err.code)) {
         await this.#fail(`fleet node ${node.id} refused the run (${err.statusName}): ${err.message}`);
         return;
@@ -280,6 +286,23 @@ export class SubmissionDO extends DurableObject<Env> {
     } finally {
       if (this.#stream === abort) this.#stream = null;
     }
+  }
+
+  /** A node refused before the program started: back to the queue, within the submission's time budget. */
+  async #requeue(node: NodeTarget, reason: string): Promise<void> {
+    const kv = this.ctx.storage.kv;
+    const meta = kv.get<Meta>("meta");
+    if (!meta) return;
+    kv.delete("run");
+    kv.put("refusals", (kv.get<number>("refusals") ?? 0) + 1);
+    if (Date.now() - meta.created_ms > this.#cfg.queueTimeoutMs) {
+      await this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${node.id}, refused it (${reason})`);
+      return;
+    }
+    console.warn("run refused before it started; requeued", meta.id, node.id, reason);
+    const r = await this.#fleet().requeue(meta.id, meta.language, node.id, reason);
+    if (r.kind === "dispatched") this.#startRun(r.node);
+    else await this.ctx.storage.setAlarm(Date.now() + Math.min(this.#cfg.watchdogMs, 1_000));
   }
 
   #persistEvent(ev: ExecuteResponse): void {

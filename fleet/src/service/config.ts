@@ -17,6 +17,7 @@ export interface FleetConfig {
   nodeId: string;
   stateDir: string;
   cgroupParent: string | undefined;
+  launcherPath: string | undefined;
   drainGraceSecs: number;
   logLevel: string;
 }
@@ -45,6 +46,7 @@ export const SETTINGS = {
   nodeId: ["FLEET_NODE_ID", "node identity (default: the host name)", undefined],
   stateDir: ["FLEET_STATE_DIR", "compile cache and staging directory", "/var/lib/codecell/fleet"],
   cgroupParent: ["FLEET_CGROUP_PARENT", "cgroup under which run cgroups are made (engine default if unset)", undefined],
+  launcherPath: ["FLEET_LAUNCHER_PATH", "the sandbox launcher binary (default: fleet/launcher/build/codecell-launcher)", undefined],
   drainGraceSecs: ["FLEET_DRAIN_GRACE_SECS", "after a drain, how long open streams get to finish before exit", "10"],
   logLevel: ["FLEET_LOG_LEVEL", "fatal, error, warn, info, debug, trace or silent", "info"],
 } as const satisfies Record<string, readonly [string, string, string | undefined]>;
@@ -113,6 +115,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     nodeId: raw.nodeId ?? hostname().toLowerCase(),
     stateDir: raw.stateDir!,
     cgroupParent: raw.cgroupParent,
+    launcherPath: raw.launcherPath,
     drainGraceSecs: integer("drainGraceSecs", raw.drainGraceSecs!, 0, 3600),
     logLevel: raw.logLevel!,
   };
