@@ -1,0 +1,95 @@
+// Limits at their exact edges, on the real kernel, with the spec's numbers written out (never the
+// constants under test): 64 processes, 1 MiB of captured output per stream, MLE only with the
+// OOM killer's own counter.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { COMPILE_LIMITS, RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
+import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
+import { requireKernel, tempStateDir } from "../helpers.ts";
+
+const ONE_MIB = 1_048_576;
+let sandbox: Sandbox;
+let stateDir: string;
+
+before(async () => {
+  if (!requireKernel()) return;
+  stateDir = tempStateDir();
+  // One slot: every run reuses the cgroup the previous run's slot prepared.
+  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: 61_200 });
+});
+after(async () => {
+  await sandbox?.close();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** pids.max of this process's run cgroups now (v1 pids hierarchy or v2 unified). */
+function spareCgroupLimits(): string[] {
+  const found: string[] = [];
+  for (const root of ["/sys/fs/cgroup/pids/codecell-test", "/sys/fs/cgroup/codecell-test"]) {
+    let instances: string[] = [];
+    try {
+      instances = readdirSync(root).filter((name) => name.startsWith(`i${process.pid}-`));
+    } catch {
+      continue;
+    }
+    for (const instance of instances) {
+      for (const run of readdirSync(join(root, instance), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+        try {
+          found.push(readFileSync(join(root, instance, run.name, "pids.max"), "utf8").trim());
+        } catch {
+          // removed while we looked
+        }
+      }
+    }
+  }
+  return found;
+}
+
+const python = (code: string, limits = RUN_LIMITS) => sandbox.run({ argv: ["/usr/bin/python3", "-c", code], limits });
+
+describe("limits at their edges", { skip: !requireKernel() }, () => {
+  it("a run straight after a compile gets 64 processes, not the compile's 256", async () => {
+    // Compile-sized runs until the slot's next cgroup (made ahead, off the critical path) has
+    // the compile's limits: the run below must rewrite them, downwards.
+    for (let i = 0; i < 5 && spareCgroupLimits().join() !== "256"; i++) {
+      assert.equal((await sandbox.run({ argv: ["/usr/bin/true"], limits: COMPILE_LIMITS })).result.verdict, "AC");
+      for (let j = 0; j < 50 && spareCgroupLimits().length !== 1; j++) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(spareCgroupLimits(), ["256"], "the slot's next cgroup was made for the compile's limits");
+    const { result } = await python(`import threading, time
+made = 0
+try:
+    while True:
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+        made += 1
+except RuntimeError:
+    pass
+print(made)`);
+    assert.equal(result.evidence.cgroup.process_limit, 64);
+    const made = Number(result.stdout.trim());
+    assert.ok(made > 40 && made < 64, `threads made: ${result.stdout} (${result.verdict})`);
+  });
+
+  it("exactly 1 MiB of output is complete; one byte more is truncated_by_judge_limit", async () => {
+    const exact = await python(`import sys\nsys.stdout.write("x" * ${ONE_MIB})`);
+    assert.equal(exact.result.verdict, "AC");
+    assert.equal(exact.result.stdout.length, ONE_MIB);
+    assert.equal(exact.result.output_integrity, "complete");
+    const over = await python(`import sys\nsys.stdout.write("x" * ${ONE_MIB + 1})`);
+    assert.equal(over.result.verdict, "AC");
+    assert.equal(over.result.stdout.length, ONE_MIB);
+    assert.equal(over.result.output_integrity, "truncated_by_judge_limit");
+  });
+
+  it("a SIGKILL the program sent itself is SIG, not MLE: MLE needs the OOM killer's counter", async () => {
+    const { result } = await python("import os, signal\nx = bytearray(32 << 20)\nos.kill(os.getpid(), signal.SIGKILL)");
+    assert.equal(result.signal, 9);
+    assert.equal(result.evidence.cgroup.oom_kill_events, 0);
+    assert.equal(result.verdict, "SIG");
+    const oom = await python("x = []\nwhile True: x.append(bytearray(1 << 20))", { ...RUN_LIMITS, memoryBytes: 64 * ONE_MIB });
+    assert.equal(oom.result.verdict, "MLE");
+    assert.ok(oom.result.evidence.cgroup.oom_kill_events >= 1);
+  });
+});
