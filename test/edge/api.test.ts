@@ -59,6 +59,16 @@ describe("authentication (spec §5)", () => {
       }
     }
   });
+  it("a key is matched whole: a prefix, an extension or one changed character is refused", async () => {
+    const { key } = await ops.newKey();
+    assert.equal((await new Client(edge.base, key).call("GET", "/api/health")).status, 200);
+    const last = key.at(-1) === "A" ? "B" : "A";
+    for (const near of [key.slice(0, -1), `${key}A`, `${key.slice(0, -1)}${last}`, key.slice(0, 16)]) {
+      const r = await new Client(edge.base, near).call("GET", "/api/health");
+      assertJsonError(r, 401, "unauthorized");
+    }
+  });
+
   it("a revoked key stops working", async () => {
     const k = await ops.newKey();
     const c = new Client(edge.base, k.key);
@@ -209,7 +219,11 @@ describe("errors of spec §7 and bad input (never a 5xx)", () => {
     }
     assertJsonError(await c.submit({ language: "py", code: "#".repeat(64 * 1024 + 1) }), 400, /code too large/);
     assert.equal((await c.submit({ language: "py", code: "#".repeat(64 * 1024) })).status, 202);
-    assertJsonError(await c.submit({ language: "py", code: "print(1)", stdin: "x".repeat(256 * 1024 + 1) }), 400, /stdin too large/);
+    assertJsonError(await c.submit({ language: "py", code: "print(1)", stdin: "x".repeat(262_145) }), 400, /stdin too large/);
+    // Exactly the spec's 256 KiB (262 144 bytes) is accepted and reaches the program whole.
+    const full = await c.submit({ language: "py", code: "import sys\nprint(len(sys.stdin.buffer.read()))", stdin: "x".repeat(262_144) }, { wait: true });
+    assert.equal(full.status, 200, full.text);
+    assert.equal(full.json.stdout, "262144\n");
     assertJsonError(await c.submit({ language: "py", code: "print(1)", webhook_url: "https://example.com/h" }), 400, /webhook_url/);
     assertJsonError(await c.submit({ language: "py", code: "print(1)", webhook_secret: "whsec_x" }), 400, /webhook_secret/);
   });
@@ -275,7 +289,12 @@ describe("idempotency", () => {
     assert.equal(again.json.id, id);
     assert.equal(again.json.stdout, "once\n");
     assert.equal((await ops.call("GET", `/admin/keys/${k.key_id}/usage`)).json.counters.submissions, 1);
-    // Scoped to the API key: another key may use the same Idempotency-Key.
+    // Scoped to the API key, not the project: another key of the SAME project gets its own run.
+    const sibling = new Client(edge.base, (await ops.newKey(k.project_id)).key);
+    const sib = await sibling.submit({ language: "py", code: "print('sibling')" }, { headers: { "idempotency-key": ik }, wait: true });
+    assert.equal(sib.status, 200, sib.text);
+    assert.notEqual(sib.json.id, id);
+    assert.equal(sib.json.stdout, "sibling\n");
     const other = await client();
     const o = await other.submit({ language: "py", code: "print(1)" }, { headers: { "idempotency-key": ik } });
     assert.equal(o.status, 202);

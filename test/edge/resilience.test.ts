@@ -30,8 +30,9 @@ after(async () => {
 });
 
 describe("resilience", () => {
-  it("queue full: 503 {error: queue full} once every slot is busy and the queue is at capacity", async () => {
-    const c = await client();
+  it("queue full: 503 {error: queue full} once every slot is busy and the queue is at capacity; a 503 holds none of the key's quota", async () => {
+    const k = await ops.newKey();
+    const c = new Client(edge.base, k.key);
     const slots = (await c.call("GET", "/api/health")).json.workers as number;
     const code = "import time\ntime.sleep(2)";
     const ids: string[] = [];
@@ -46,8 +47,16 @@ describe("resilience", () => {
     assert.equal(full.status, 503, full.text);
     assert.equal(full.json.error, "queue full");
     assert.match(String(full.headers["content-type"]), /^application\/json/);
+    // More refusals than the key's 10 in-flight units: none of them may keep a unit.
+    for (let i = 0; i < 10; i++) assert.equal((await c.submit({ language: "py", code })).status, 503);
     // The queued one runs once a slot frees; all complete.
     for (const id of ids) assert.equal((await c.terminal(id, 30_000)).json.verdict, "AC");
+    let inFlight = -1;
+    for (let i = 0; i < 50 && inFlight !== 0; i++) {
+      inFlight = (await ops.call("GET", `/admin/keys/${k.key_id}/usage`)).json.in_flight;
+      if (inFlight !== 0) await sleep(200);
+    }
+    assert.equal(inFlight, 0, "every unit is back once the accepted runs ended");
     assert.equal((await c.submit({ language: "py", code: "print(1)" })).status, 202);
   });
 
