@@ -46,3 +46,46 @@ describe("timing classification", () => {
     assert.equal(classifyTiming(0, 0.5), "instant");
   });
 });
+
+describe("capped capture at its edges", () => {
+  const capture = async (cap: number, ...chunks: string[]) => {
+    const stream = new PassThrough();
+    const c = new CappedCapture(stream, cap);
+    for (const chunk of chunks) stream.write(chunk);
+    stream.end();
+    await c.done;
+    return c;
+  };
+  it("exactly the cap is kept whole and not truncated; one byte more is", async () => {
+    const exact = await capture(4, "ab", "cd");
+    assert.deepEqual([exact.bytes().toString(), exact.total, exact.discarded, exact.truncated], ["abcd", 4, 0, false]);
+    const over = await capture(4, "abcd", "e");
+    assert.deepEqual([over.bytes().toString(), over.total, over.discarded, over.truncated], ["abcd", 5, 1, true]);
+    const split = await capture(3, "ab", "cd", "ef");
+    assert.deepEqual([split.bytes().toString(), split.total, split.discarded], ["abc", 6, 3]);
+  });
+  it("a stream error is recorded and ends the capture", async () => {
+    const stream = new PassThrough();
+    const c = new CappedCapture(stream, 10);
+    stream.write("x");
+    stream.destroy(new Error("EIO: read failed"));
+    await c.done;
+    assert.equal(c.error, "EIO: read failed");
+    assert.equal(c.bytes().toString(), "x");
+    const clean = await capture(10, "y");
+    assert.equal(clean.error, undefined);
+  });
+});
+
+describe("output integrity looks at every stream", () => {
+  const stream = (text: string, truncated = false, error?: string) => ({ bytes: Buffer.from(text), truncated, error });
+  it("one stream with an error, a truncation or a cut line decides, whatever the other holds", () => {
+    assert.equal(outputIntegrity({ streams: [stream("ok\n"), stream("x", false, "EIO")], endedBySignal: false }), "write_error");
+    assert.equal(outputIntegrity({ streams: [stream("ok\n"), stream("x", true)], endedBySignal: false }), "truncated_by_judge_limit");
+    assert.equal(outputIntegrity({ streams: [stream("ok\n"), stream("cut")], endedBySignal: true }), "crash_mid_write");
+    assert.equal(outputIntegrity({ streams: [stream("cut"), stream("ok\n")], endedBySignal: true }), "crash_mid_write");
+  });
+  it("empty output ended by a signal is complete", () => {
+    assert.equal(outputIntegrity({ streams: [stream(""), stream("")], endedBySignal: true }), "complete");
+  });
+});

@@ -114,3 +114,36 @@ describe("a refused exec of the submission's own file", () => {
     assert.equal(decide({ exit: undefined, notRunnable, setupFailure: { control: "seccomp", message: "x" } }).verdict, "IE");
   });
 });
+
+describe("every decision, whole", () => {
+  const signaled = (signal: number) => ({ kind: "signaled" as const, signal });
+  const cases: [string, Partial<VerdictEvidence>, { verdict: string; cause: string; actor: string; errorMessage: string | null }][] = [
+    ["clean exit", {}, { verdict: "AC", cause: "normal_exit", actor: "runtime", errorMessage: null }],
+    ["non-zero exit", { exit: { kind: "exited", code: 3 } }, { verdict: "RE", cause: "nonzero_exit", actor: "runtime", errorMessage: "runtime error: exit code 3" }],
+    ["OOM kill", { exit: signaled(signals.SIGKILL), oomKills: 1 }, { verdict: "MLE", cause: "oom_kill", actor: "kernel", errorMessage: "memory limit exceeded: the cgroup OOM killer ended the program" }],
+    ["pids limit", { exit: { kind: "exited", code: 1 }, pidsLimitHits: 2 }, { verdict: "PLE", cause: "pids_limit", actor: "kernel", errorMessage: "process limit exceeded: the cgroup refused to create more processes or threads" }],
+    ["file size", { exit: signaled(signals.SIGXFSZ), fileSizeLimitHits: 1 }, { verdict: "FSE", cause: "file_size_limit", actor: "kernel", errorMessage: "file size limit exceeded: a write went past the file-size limit" }],
+    ["wall timer", { exit: signaled(signals.SIGKILL), wallTimeout: true }, { verdict: "TLE", cause: "wall_timeout", actor: "supervisor", errorMessage: "time limit exceeded: killed when the wall-clock limit expired" }],
+    ["own SIGTERM", { exit: signaled(signals.SIGTERM) }, { verdict: "SIG", cause: "signal", actor: "runtime", errorMessage: "killed by SIGTERM, not sent by the platform" }],
+    ["segfault", { exit: signaled(signals.SIGSEGV) }, { verdict: "RE", cause: "segmentation_fault", actor: "kernel", errorMessage: "runtime error: SIGSEGV (segmentation fault)" }],
+    ["bus error", { exit: signaled(signals.SIGBUS) }, { verdict: "RE", cause: "bus_error", actor: "kernel", errorMessage: "runtime error: SIGBUS (bus error)" }],
+    ["illegal instruction", { exit: signaled(signals.SIGILL) }, { verdict: "RE", cause: "illegal_instruction", actor: "kernel", errorMessage: "runtime error: SIGILL (illegal instruction)" }],
+    ["trap", { exit: signaled(signals.SIGTRAP) }, { verdict: "RE", cause: "trap", actor: "kernel", errorMessage: "runtime error: SIGTRAP (trap)" }],
+    ["fpe", { exit: signaled(signals.SIGFPE) }, { verdict: "RE", cause: "floating_point_exception", actor: "kernel", errorMessage: "runtime error: SIGFPE (floating point exception)" }],
+    ["abort", { exit: signaled(signals.SIGABRT) }, { verdict: "RE", cause: "abort", actor: "kernel", errorMessage: "runtime error: SIGABRT (abort)" }],
+    ["bad system call", { exit: signaled(signals.SIGSYS) }, { verdict: "RE", cause: "bad_system_call", actor: "kernel", errorMessage: "runtime error: SIGSYS (bad system call)" }],
+    ["unnamed signal", { exit: signaled(64) }, { verdict: "SIG", cause: "signal", actor: "runtime", errorMessage: "killed by signal 64, not sent by the platform" }],
+    ["setup failure", { exit: undefined, setupFailure: { control: "seccomp", message: "EINVAL" } }, { verdict: "IE", cause: "isolation_incomplete", actor: "supervisor", errorMessage: "isolation control seccomp could not be applied (EINVAL); the program was not run" }],
+    ["cancelled", { cancelled: true }, { verdict: "IE", cause: "cancelled", actor: "supervisor", errorMessage: "cancelled" }],
+    ["internal error", { internalError: "launcher crashed" }, { verdict: "IE", cause: "internal_error", actor: "supervisor", errorMessage: "launcher crashed" }],
+    ["no exit status", { exit: undefined }, { verdict: "IE", cause: "no_exit_status", actor: "supervisor", errorMessage: "the sandbox ended without reporting how the program ended" }],
+  ];
+  for (const [name, patch, expected] of cases) {
+    it(name, () => assert.deepEqual(decide(patch), expected));
+  }
+  it("FSE needs death by SIGXFSZ and a file at the limit: an exit code of 25 or another signal is not", () => {
+    assert.equal(decide({ exit: { kind: "exited", code: 25 }, fileSizeLimitHits: 1 }).verdict, "RE");
+    assert.equal(decide({ exit: signaled(signals.SIGKILL), fileSizeLimitHits: 1 }).verdict, "SIG");
+    assert.equal(decide({ exit: signaled(signals.SIGXFSZ), fileSizeLimitHits: 0 }).verdict, "SIG");
+  });
+});
