@@ -1,6 +1,7 @@
 // The webhook URL rules, name by name and range by range, with the reason a user is given.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { SECRET_PREFIX, classify, generateSecret, secretKey, sign, signatureHeader } from "../../edge/src/lib/webhook.ts";
 import { checkWebhookUrl, hostReason, webhookPolicy } from "../../edge/src/lib/webhook-url.ts";
 
 const reason = (url: string, policy: Parameters<typeof checkWebhookUrl>[1] = []) => {
@@ -98,5 +99,39 @@ describe("webhook URL rules, one by one", () => {
     assert.equal(reason("https://example.com/", deployed), deployed.configError);
     assert.deepEqual(webhookPolicy({}), { devAllow: [], configError: null });
     assert.deepEqual(webhookPolicy({ ENVIRONMENT: "production", WEBHOOK_DEV_ALLOW: " , " }), { devAllow: [], configError: null });
+  });
+});
+
+describe("webhook secrets and outcomes at their edges", () => {
+  const secretOf = (bytes: number) => `whsec_${Buffer.alloc(bytes, 7).toString("base64")}`;
+  it("a secret is whsec_ + base64 of 24 to 64 bytes; anything else has no key", () => {
+    assert.equal(secretKey(secretOf(24))?.length, 24);
+    assert.equal(secretKey(secretOf(64))?.length, 64);
+    assert.equal(secretKey(secretOf(23)), null);
+    assert.equal(secretKey(secretOf(65)), null);
+    assert.equal(secretKey(secretOf(32).replace("whsec_", "wh_")), null);
+    assert.equal(secretKey(`x${secretOf(32)}`), null);
+    assert.equal(secretKey(`${secretOf(32)}!`), null, "a character outside base64 at the end");
+    assert.equal(secretKey(`whsec_!${Buffer.alloc(32, 7).toString("base64")}`), null, "at the start");
+    assert.equal(secretKey(`whsec_${Buffer.alloc(32, 7).toString("base64").replace(/=*$/, "===")}`), null, "three pads");
+    assert.equal(secretKey(`whsec_${"A".repeat(43)}=`)?.length, 32, "one pad");
+    assert.equal(secretKey("whsec_"), null);
+    assert.equal(secretKey(12 as unknown as string), null);
+    assert.ok(SECRET_PREFIX === "whsec_" && generateSecret().startsWith("whsec_"));
+  });
+  it("signing refuses a bad secret and a header needs at least one", async () => {
+    await assert.rejects(sign("whsec_short", "id", 1, "{}"), /invalid webhook secret/);
+    await assert.rejects(signatureHeader([], "id", 1, "{}"), /no active webhook secret/);
+    const bytes = await sign(secretOf(32), "id", 1, new TextEncoder().encode("{}"));
+    assert.equal(bytes, await sign(secretOf(32), "id", 1, "{}"), "bytes and text of the same body sign alike");
+  });
+  it("2xx is delivered, 199 and 300 are not", () => {
+    assert.equal(classify(200, 1), "delivered");
+    assert.equal(classify(299, 1), "delivered");
+    assert.equal(classify(300, 1), "failed");
+    assert.equal(classify(199, 1), "failed");
+    assert.equal(classify(499, 1), "failed");
+    assert.equal(classify(500, 2), "retry");
+    assert.equal(classify(null, 3), "failed");
   });
 });
