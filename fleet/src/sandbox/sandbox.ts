@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
+import { planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { failedSetup } from "./failed-setup.ts";
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   /** uid/gid of slot 0; slot N runs as firstId + N. */
   firstId?: number;
   launcherPath?: string;
+  /** How slots share the CPUs (docs/sandbox.md, "CPU isolation"); default auto. */
+  cpuPolicy?: CpuPolicyName;
   /** Replaces detection (tests of the fail-closed path use a driver that cannot apply limits). */
   cgroupDriver?: CgroupDriver;
 }
@@ -38,6 +41,8 @@ export interface SandboxHealth {
   warnings: string[];
   cgroupVersion: "v1" | "v2" | "none";
   kernel: string;
+  /** "dedicated" or "shared" once planned (see cgroup/cpu-policy.ts). */
+  cpuMode: string;
 }
 
 /** Every control the launcher must report before a program may count as isolated. */
@@ -57,6 +62,8 @@ interface Slot {
   stagingDir: string;
   /** A cgroup made ahead of time so the next run does not wait for mkdir. */
   spare: RunCgroup | undefined;
+  /** The slot's CPU controls, written into each of its run cgroups. */
+  cpu: CpuShare | undefined;
 }
 
 export class Sandbox {
@@ -77,6 +84,7 @@ export class Sandbox {
   #favorDynmodsPath: string | undefined;
   readonly #warnings: string[] = [];
   #closed = false;
+  #cpuMode = "none";
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
     this.slots = options.slots;
@@ -109,6 +117,7 @@ export class Sandbox {
     const cgroup = this.#driver?.problems() ?? [];
     if (cgroup.length > 0) this.#notReady.set("cgroup", cgroup.join("; "));
     else this.#driver?.removeStaleSiblings(isDeadInstance);
+    const cpuShares = this.#planCpu(options.cpuPolicy ?? "auto");
     if (process.getuid?.() !== 0) this.#notReady.set("privileges", "the fleet node must run as root (namespaces, cgroups, pivot_root)");
     removeStaleRunDirs(join(options.stateDir, "run"));
     const runDir = join(options.stateDir, "run", instance);
@@ -126,6 +135,7 @@ export class Sandbox {
         netnsPath: join(runDir, `netns-${index}`),
         stagingDir: join(runDir, `staging-${index}`),
         spare: undefined,
+        cpu: Array.isArray(cpuShares) ? cpuShares[index] : undefined,
       };
       mkdirSync(slot.stagingDir, { mode: 0o700 });
       if (this.#notReady.size === 0) this.#createNetns(slot);
@@ -133,6 +143,22 @@ export class Sandbox {
       this.#free.push(slot);
     }
     return runDir;
+  }
+
+  #planCpu(policy: CpuPolicyName): CpuShare[] | undefined {
+    if (!this.#driver || this.#notReady.has("cgroup")) return undefined;
+    let plan: CpuShare[] | string;
+    try {
+      plan = planCpuShares(policy, this.slots, this.#driver.cpus());
+    } catch (error) {
+      plan = `cannot read the usable CPUs: ${(error as Error).message}`;
+    }
+    if (typeof plan === "string") {
+      this.#notReady.set("cpu_isolation", plan);
+      return undefined;
+    }
+    this.#cpuMode = plan[0]?.mode ?? "none";
+    return plan;
   }
 
   /**
@@ -157,6 +183,7 @@ export class Sandbox {
       warnings: [...this.#warnings],
       cgroupVersion: this.#driver?.version ?? "none",
       kernel: release(),
+      cpuMode: this.#cpuMode,
     };
   }
 
@@ -191,7 +218,7 @@ export class Sandbox {
     } catch (error) {
       const message = (error as Error).message;
       this.#notReady.set("cgroup", `cannot create a run cgroup: ${message}`);
-      return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting"], limits);
+      return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting", "cpu_isolation"], limits);
     }
     const zygote = this.#zygote;
     const zygoteProblem = zygote ? zygote.problem : (this.#notReady.get("launcher") ?? "the launcher is not running");
@@ -318,7 +345,7 @@ export class Sandbox {
   async #takeCgroup(slot: Slot, spec: RunSpec): Promise<RunCgroup> {
     const spare = slot.spare;
     slot.spare = undefined;
-    const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes };
+    const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes, cpu: slot.cpu };
     if (!spare) return this.#newCgroup(slot, limits);
     spare.setLimits(limits);
     return spare;
@@ -326,6 +353,7 @@ export class Sandbox {
 
   #newCgroup(slot: Slot, limits: CgroupLimits): Promise<RunCgroup> {
     if (!this.#driver) throw new Error(this.#notReady.get("cgroup") ?? "no cgroup driver");
+    if (!slot.cpu) throw new Error(this.#notReady.get("cpu_isolation") ?? "no CPU share planned for the slot");
     return this.#driver.create(`s${slot.index}-r${this.#runCounter++}`, limits);
   }
 
@@ -345,7 +373,7 @@ export class Sandbox {
 
   /** Removes the used (empty) cgroup and prepares the slot's next one, off the critical path. */
   #recycle(slot: Slot, spec: RunSpec, used: RunCgroup | undefined): void {
-    const limits = used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes };
+    const limits = used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes, cpu: slot.cpu };
     const work = this.#refreshSpare(slot, limits, used).finally(() => this.#housekeeping.delete(work));
     this.#housekeeping.add(work);
   }
