@@ -30,6 +30,7 @@ enum control {
 	CTL_SECCOMP,
 	CTL_ENVIRONMENT,
 	CTL_EXEC,
+	CTL_OUTPUT_DRAIN,
 	CTL__COUNT
 };
 
@@ -111,6 +112,11 @@ struct config {
 	const char *cwd;
 	char **argv; /* NULL-terminated */
 
+	uint64_t output_cap;           /* --output-cap: bytes forwarded per stream */
+	int has_output_cap;            /* without it the program writes to fds 1/2 directly */
+	const char **drainer_cgroup_paths;
+	size_t n_drainer_cgroups;
+	pid_t drainer_pid;
 	int launcher_pidfd; /* lets init notice a launcher that died before PDEATHSIG */
 	char *args_start;   /* the launcher's argv strings, wiped by init before the */
 	char *args_end;     /* program starts: /proc/1/cmdline is world-readable */
@@ -170,6 +176,8 @@ int privileges_no_new_privs(void);
 /* seccomp.c (program child) */
 int seccomp_install(void);
 
+/* drain.c (launcher, before clone) */
+int drain_start(struct config *c);
 /* init.c */
 __attribute__((noreturn)) void init_main(struct config *c);
 

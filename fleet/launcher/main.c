@@ -77,6 +77,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->root_fd = c->box_fd = c->tmp_fd = -1;
 	c->cgroup_paths = calloc(cap, sizeof *c->cgroup_paths);
 	c->cgroup_fds = calloc(cap, sizeof *c->cgroup_fds);
+	c->drainer_cgroup_paths = calloc(cap, sizeof *c->drainer_cgroup_paths);
 	c->binds = calloc(cap, sizeof *c->binds);
 	c->symlinks = calloc(cap, sizeof *c->symlinks);
 	c->copy_ins = calloc(cap, sizeof *c->copy_ins);
@@ -84,7 +85,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->copy_outs = calloc(cap, sizeof *c->copy_outs);
 	c->rlimits = calloc(cap, sizeof *c->rlimits);
 	c->envp = calloc(cap + 1, sizeof *c->envp);
-	if (!c->cgroup_paths || !c->cgroup_fds || !c->binds || !c->symlinks || !c->copy_ins ||
+	if (!c->cgroup_paths || !c->cgroup_fds || !c->drainer_cgroup_paths || !c->binds || !c->symlinks || !c->copy_ins ||
 	    !c->bind_ins || !c->copy_outs || !c->rlimits || !c->envp)
 		return fail(CTL_EXEC, ENOMEM, "calloc");
 
@@ -120,6 +121,12 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->netns_path = v;
 		} else if (!strcmp(opt, "--cgroup-procs")) {
 			c->cgroup_paths[c->n_cgroups++] = v;
+		} else if (!strcmp(opt, "--output-cap")) {
+			if (parse_u64(v, 10, &c->output_cap) < 0)
+				return fail(CTL_OUTPUT_DRAIN, EINVAL, "bad --output-cap %s", v);
+			c->has_output_cap = 1;
+		} else if (!strcmp(opt, "--drainer-cgroup-procs")) {
+			c->drainer_cgroup_paths[c->n_drainer_cgroups++] = v;
 		} else if (!strcmp(opt, "--bind-ro")) {
 			if (split_last(v, &a, &b) < 0 || !*a)
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro %s", v);
@@ -338,6 +345,8 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	c->args_end = args_end;
 	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
+	if (c->has_output_cap && drain_start(c) < 0)
+		return early_fail();
 
 	int pidfd = -1;
 	unsigned long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PIDFD | SIGCHLD;
@@ -356,6 +365,9 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	/* The program's stdin/stdout/stderr are not ours to keep. */
 	syscall(SYS_close_range, 0, 2, 0);
 	supervise((pid_t)pid, pidfd);
+	if (c->drainer_pid > 0) /* its "output" lines come before "done" */
+		while (waitpid(c->drainer_pid, NULL, 0) < 0 && errno == EINTR)
+			;
 	write_now("done");
 	return 0;
 }

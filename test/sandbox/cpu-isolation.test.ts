@@ -35,6 +35,19 @@ const CPUSET = "/sys/fs/cgroup/cpuset";
 const CPU = "/sys/fs/cgroup/cpu";
 const PARENT = "codecell-test-cpu";
 
+/** The CPU control files of the first run cgroup seen holding a process (read while it runs). */
+function busyRunCpuFiles(): { cpus: string; mems: string; shares: string; period: string; quota: string } | undefined {
+  const cgroup = busyRunCgroups()[0];
+  if (!cgroup) return undefined;
+  return {
+    cpus: readFileSync(join(CPUSET, cgroup, "cpuset.cpus"), "utf8").trim(),
+    mems: readFileSync(join(CPUSET, cgroup, "cpuset.mems"), "utf8").trim(),
+    shares: readFileSync(join(CPU, cgroup, "cpu.shares"), "utf8").trim(),
+    period: readFileSync(join(CPU, cgroup, "cpu.cfs_period_us"), "utf8").trim(),
+    quota: readFileSync(join(CPU, cgroup, "cpu.cfs_quota_us"), "utf8").trim(),
+  };
+}
+
 /** Run cgroups of this process's sandboxes that hold a process right now. */
 function busyRunCgroups(): string[] {
   const found: string[] = [];
@@ -77,13 +90,14 @@ describe("cpu controls in the run cgroups (cgroup v1)", { skip: !existsSync(CPUS
       assert.equal(sandbox.health().ready, true, sandbox.health().reasons.join("; "));
       assert.equal(sandbox.health().cpuMode, "dedicated");
       const run = sandbox.run(sleeper);
-      const cgroup = await whileRunning(run, () => busyRunCgroups()[0]);
+      const files = await whileRunning(run, busyRunCpuFiles);
       const result = (await run).result;
       assert.equal(result.verdict, "AC");
       assert.ok(result.evidence.controls_applied.includes("cpu_isolation"));
-      assert.deepEqual(parseCpuList(readFileSync(join(CPUSET, cgroup, "cpuset.cpus"), "utf8")), [hostCpus()[0]]);
-      assert.equal(readFileSync(join(CPU, cgroup, "cpu.shares"), "utf8").trim(), "1024");
-      assert.equal(readFileSync(join(CPU, cgroup, "cpu.cfs_quota_us"), "utf8").trim(), "-1");
+      assert.deepEqual(parseCpuList(files.cpus), [hostCpus()[0]]);
+      assert.notEqual(files.mems, "");
+      assert.equal(files.shares, "1024");
+      assert.equal(files.quota, "-1");
     } finally {
       await sandbox.close();
     }
@@ -97,12 +111,12 @@ describe("cpu controls in the run cgroups (cgroup v1)", { skip: !existsSync(CPUS
     try {
       assert.equal(sandbox.health().cpuMode, "shared");
       const run = sandbox.run(sleeper);
-      const cgroup = await whileRunning(run, () => busyRunCgroups()[0]);
+      const files = await whileRunning(run, busyRunCpuFiles);
       assert.equal((await run).result.verdict, "AC");
-      assert.deepEqual(parseCpuList(readFileSync(join(CPUSET, cgroup, "cpuset.cpus"), "utf8")), hostCpus());
-      assert.equal(readFileSync(join(CPU, cgroup, "cpu.shares"), "utf8").trim(), "1024");
-      assert.equal(readFileSync(join(CPU, cgroup, "cpu.cfs_period_us"), "utf8").trim(), "100000");
-      assert.equal(readFileSync(join(CPU, cgroup, "cpu.cfs_quota_us"), "utf8").trim(), String(Math.round((cores / slots) * 100_000)));
+      assert.deepEqual(parseCpuList(files.cpus), hostCpus());
+      assert.equal(files.shares, "1024");
+      assert.equal(files.period, "100000");
+      assert.equal(files.quota, String(Math.round((cores / slots) * 100_000)));
     } finally {
       await sandbox.close();
     }

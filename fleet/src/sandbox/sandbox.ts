@@ -14,7 +14,7 @@ import { buildEvidence } from "./evidence.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
-import { CappedCapture, outputIntegrity } from "./output.ts";
+import { capEncodedSize, CappedCapture, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output.ts";
 import { BASE_ENV, baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
 import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
 import { decideVerdict } from "./verdict.ts";
@@ -49,7 +49,7 @@ export interface SandboxHealth {
 export const REQUIRED_CONTROLS = [
   "pid_namespace", "mount_namespace", "network_namespace", "ipc_namespace", "uts_namespace", "cgroup",
   "root_filesystem", "proc", "dev", "work_dir", "tmp", "rlimits", "uid_gid", "capabilities",
-  "no_new_privileges", "seccomp", "environment",
+  "no_new_privileges", "seccomp", "environment", "output_drain",
 ];
 
 const SETUP_TIMEOUT_MS = 10_000;
@@ -261,6 +261,8 @@ export class Sandbox {
     await Promise.all([stdout.done, stderr.done]);
 
     const report = launched.report;
+    stdout.setWrittenTotal(report.outputTotals.out);
+    stderr.setWrittenTotal(report.outputTotals.err);
     // Killing the sandbox kills its init, and with it every process of the pid namespace, so
     // init never reports the program's end: it is the SIGKILL the supervisor caused.
     if (!report.exit && report.killed && report.started) report.exit = { kind: "signaled", signal: 9 };
@@ -310,16 +312,18 @@ export class Sandbox {
     const cpuUsec = readings.cpuUsageUsec || (report.usage ? report.usage.userUsec + report.usage.systemUsec : 0);
     const failedControl = report.failure?.control;
     const [stdoutBytes, stderrBytes] = [stdout.bytes(), stderr.bytes()];
+    const maxEncoded = limits.outputBytes * ENCODED_OUTPUT_FACTOR;
+    const [stdoutText, stderrText] = [capEncodedSize(stdoutBytes.toString("utf8"), maxEncoded), capEncodedSize(stderrBytes.toString("utf8"), maxEncoded)];
     const result: ExecutionResult = {
       verdict: decision.verdict,
       exit_code: report.exit?.kind === "exited" ? report.exit.code : null,
       signal: report.exit?.kind === "signaled" ? report.exit.signal : null,
-      stdout: stdoutBytes.toString("utf8"),
-      stderr: stderrBytes.toString("utf8"),
+      stdout: stdoutText.text,
+      stderr: stderrText.text,
       output_integrity: outputIntegrity({
         streams: [
-          { truncated: stdout.truncated, error: stdout.error, bytes: stdoutBytes },
-          { truncated: stderr.truncated, error: stderr.error, bytes: stderrBytes },
+          { truncated: stdout.truncated || stdoutText.cut, error: stdout.error, bytes: stdoutBytes },
+          { truncated: stderr.truncated || stderrText.cut, error: stderr.error, bytes: stderrBytes },
         ],
         endedBySignal: report.exit?.kind === "signaled",
       }),
@@ -427,6 +431,8 @@ export class Sandbox {
       hostname: "sandbox",
       netnsPath: slot.netnsPath,
       cgroupProcsFiles: cgroup.procsFiles,
+      outputCap: limits.outputBytes,
+      drainerProcsFiles: cgroup.drainerProcsFiles,
       bindsReadOnly: [...layout.binds, ...(spec.binds ?? [])],
       symlinks: layout.symlinks,
       boxBytes: limits.workDirBytes,
