@@ -8,6 +8,8 @@ export interface ExecuteRequest {
   language: string;
   code: string;
   stdin: string;
+  /** The tenant (project) the run belongs to: per-tenant shares such as the compile cache. */
+  tenantId?: string;
   /** Narrows the server-side defaults; never widens them. */
   limits?: Partial<Limits>;
 }

@@ -45,7 +45,7 @@ export async function compileAndRun(
         if (compiled.result.verdict !== "AC" || !artifact) {
           return { language: language.name, result: compileFailure(compiled.result, artifact !== undefined), compileCacheHit: false };
         }
-        lease = cache?.store(key, artifact, compile.executable);
+        lease = cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
         if (!lease) {
           // Not cacheable (too big, disk full): this run gets a private copy instead.
           files.push({ name: compile.artifact, content: artifact, executable: compile.executable });
