@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
+import type { CgroupDriver, RunCgroup } from "../../fleet/src/sandbox/cgroup/driver.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { capEncodedSize, ENCODED_OUTPUT_FACTOR } from "../../fleet/src/sandbox/output.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
@@ -130,6 +132,47 @@ except OSError as e: print("getpeername", e.errno)
     assert.deepEqual(fsTypes.result.stdout.trim().split("\n"), ["tmpfs", "pipefs", "pipefs"]);
   });
 });
+
+describe("a drainer that cannot be placed in the run's cgroups", () => {
+  it("fails closed: IE naming output_drain, nothing runs, the node is not ready", async (t) => {
+    if (!requireKernel(t)) return;
+    const real = detectCgroupDriver(`${PARENT}/i${process.pid}-unplaceable`);
+    assert.ok(typeof real !== "string", String(real));
+    // The real driver, except that the drainer is sent to a cgroup.procs file that does not exist.
+    const driver: CgroupDriver = Object.assign(Object.create(real) as CgroupDriver, {
+      version: real.version,
+      problems: () => real.problems(),
+      cpus: () => real.cpus(),
+      close: () => real.close(),
+      removeStaleSiblings: (isStale: (name: string) => boolean) => real.removeStaleSiblings(isStale),
+      create: async (...args: Parameters<CgroupDriver["create"]>) => unplaceable(await real.create(...args)),
+    });
+    const dir = tempStateDir();
+    const broken = await Sandbox.create({ stateDir: dir, slots: 1, cgroupDriver: driver, firstId: FIRST_ID + 10 });
+    try {
+      const { result } = await broken.run({ argv: ["/bin/sh", "-c", "echo ran"], limits: RUN_LIMITS });
+      assert.equal(result.verdict, "IE");
+      assert.equal(result.evidence.controls_missing[0], "output_drain");
+      assert.equal(result.stdout, "");
+      const health = broken.health();
+      assert.equal(health.ready, false);
+      assert.match(health.reasons.join("; "), /output_drain/);
+    } finally {
+      await broken.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function unplaceable(cgroup: RunCgroup): RunCgroup {
+  return new Proxy(cgroup, {
+    get(target, property) {
+      if (property === "drainerProcsFiles") return ["/nonexistent-cgroupfs/cgroup.procs"];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
 
 function busyRuns(mount: string): string[] {
   const root = join(mount, PARENT);
