@@ -27,20 +27,6 @@ struct stream {
 	uint64_t forwarded;
 };
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* One readiness event on a stream: forward while under the cap, else discard in the kernel. */
 static void drain_step(struct stream *s, uint64_t cap, int devnull)
 {
@@ -50,7 +36,7 @@ static void drain_step(struct stream *s, uint64_t cap, int devnull)
 		size_t want = cap - s->forwarded < CHUNK ? (size_t)(cap - s->forwarded) : CHUNK;
 		r = read(s->in, buf, want);
 		if (r > 0) {
-			if (s->out >= 0 && write_all(s->out, buf, (size_t)r) < 0) {
+			if (s->out >= 0 && write_full(s->out, buf, (size_t)r) < 0) {
 				close(s->out);
 				s->out = -1; /* the supervisor is gone: keep draining so the program never blocks */
 			}

@@ -176,6 +176,8 @@ int privileges_no_new_privs(void);
 /* seccomp.c (program child) */
 int seccomp_install(void);
 
+/* zygote.c: write all of buf (retrying EINTR and short writes); 0 or -1 */
+int write_full(int fd, const char *buf, size_t len);
 /* drain.c (launcher, before clone) */
 int drain_start(struct config *c);
 /* init.c */

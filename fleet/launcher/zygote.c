@@ -40,7 +40,7 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-static int write_full(int fd, const char *buf, size_t len)
+int write_full(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
 		ssize_t w = write(fd, buf, len);
