@@ -59,6 +59,16 @@ static __attribute__((noreturn)) void drainer_main(const struct config *c, int o
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	close(CONTROL_FD);
+	/* The OOM killer of the run's memory cgroup should pick the program, never its reader: exempt
+	 * the drainer where the node holds CAP_SYS_RESOURCE (best effort; without it the drainer's few
+	 * hundred KiB make it the last choice anyway, and an OOM kill is MLE whatever it hit). */
+	int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (adj >= 0) {
+		if (write(adj, "-1000", 5) != 5) {
+			/* not permitted here */
+		}
+		close(adj);
+	}
 	/* Nothing here needs root: run as the slot's unprivileged identity. */
 	if (setgroups(0, NULL) < 0 || setresgid(c->gid, c->gid, c->gid) < 0 || setresuid(c->uid, c->uid, c->uid) < 0)
 		_exit(1);

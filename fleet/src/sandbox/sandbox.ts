@@ -11,7 +11,7 @@ import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.t
 import { failedSetup } from "./failed-setup.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
 import { buildEvidence } from "./evidence.ts";
-import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
+import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig, type LauncherReport } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
 import { capEncodedSize, CappedCapture, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output.ts";
@@ -282,7 +282,7 @@ export class Sandbox {
 
     if (report.leftover > 0) judgeActions.push("sigkill_leftover_processes");
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control));
-    const internalError = launcherInternalError(report.unparsed, report.done, readings);
+    const internalError = launcherInternalError(report, readings);
     // A control that failed, or a program that started without every control reported applied.
     const setupFailure = report.failure
       ? { control: report.failure.control, message: report.failure.message }
@@ -507,9 +507,13 @@ function isZombie(pid: number): boolean {
   }
 }
 
-function launcherInternalError(unparsed: string[], done: boolean, readings: CgroupReadings): string | undefined {
-  if (unparsed.length > 0) return `launcher failure: ${unparsed[0]}`;
-  if (!done) return "the launcher ended without reporting the end of the run";
+function launcherInternalError(report: LauncherReport, readings: CgroupReadings): string | undefined {
+  if (report.unparsed.length > 0) return `launcher failure: ${report.unparsed[0]}`;
+  if (!report.done) return "the launcher ended without reporting the end of the run";
+  // Without the drainer's totals the output may be cut short: not a verdict to stand on, unless
+  // the kernel's OOM killer explains it (then MLE decides).
+  const drained = report.outputTotals.out !== undefined && report.outputTotals.err !== undefined;
+  if (report.started && !drained && readings.oomKillEvents === 0) return "the output drainer ended without reporting";
   if (readings.errors.length > 0) return `cgroup evidence could not be read: ${readings.errors.join("; ")}`;
   return undefined;
 }
