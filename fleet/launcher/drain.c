@@ -58,7 +58,15 @@ static void drain_step(struct stream *s, uint64_t cap, int devnull)
 static __attribute__((noreturn)) void drainer_main(const struct config *c, int out_r, int err_r, int devnull)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	/* Keep only the pipes, /dev/null, the supervisor's connections and the status channel. */
 	close(CONTROL_FD);
+	for (size_t i = 0; i < c->n_cgroups; i++)
+		close(c->cgroup_fds[i]);
+	for (size_t i = 0; i < c->n_copy_outs; i++)
+		close(c->copy_outs[i].fd);
+	if (c->netns_fd >= 0)
+		close(c->netns_fd);
+	close(c->launcher_pidfd);
 	/* The OOM killer of the run's memory cgroup should pick the program, never its reader: exempt
 	 * the drainer where the node holds CAP_SYS_RESOURCE (best effort; without it the drainer's few
 	 * hundred KiB make it the last choice anyway, and an OOM kill is MLE whatever it hit). */
