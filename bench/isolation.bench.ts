@@ -7,7 +7,7 @@
 // overhead over bare fork+exec is `npm run bench:sandbox`. Figures are ratios within one run.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RUN_LIMITS } from "../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../fleet/src/sandbox/sandbox.ts";
@@ -59,31 +59,46 @@ interface Figures {
   cpuMs: number;
   wallMs: number;
 }
-async function measureVictim(samples = SAMPLES): Promise<Figures> {
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  for (let i = 0; i < samples; i++) {
+interface Samples {
+  cpu: number[];
+  wall: number[];
+}
+async function victimSamples(count: number, into: Samples): Promise<void> {
+  for (let i = 0; i < count; i++) {
     const { result } = await sandbox.run(spec("victim"));
     if (result.verdict !== "AC") throw new Error(`victim ${result.verdict}: ${result.error_message}`);
-    cpu.push(result.evidence.timing.cpu_ms);
-    wall.push(result.wall_time_secs * 1000);
+    into.cpu.push(result.evidence.timing.cpu_ms);
+    into.wall.push(result.wall_time_secs * 1000);
   }
-  return { cpuMs: summarize(cpu).median, wallMs: summarize(wall).median };
 }
+const medians = (samples: Samples): Figures => ({ cpuMs: summarize(samples.cpu).median, wallMs: summarize(samples.wall).median });
 
 /** Keeps `slots - 1` neighbours of one kind running (each restarted when its wall limit ends it). */
 async function withNeighbours<T>(neighbour: RunSpec, measure: () => Promise<T>): Promise<T> {
-  let stop = false;
+  const stop = new AbortController();
   const loops = Array.from({ length: slots - 1 }, async () => {
-    while (!stop) await sandbox.run(neighbour);
+    while (!stop.signal.aborted) await sandbox.run(neighbour, stop.signal);
   });
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) => setTimeout(resolve, 300));
   try {
     return await measure();
   } finally {
-    stop = true;
+    stop.abort(); // cancelling kills the running neighbours at once
     await Promise.all(loops);
   }
+}
+
+/** Alternates blocks alone and beside the neighbours, so a shared machine's drift hits both alike. */
+async function compare(neighbour: RunSpec): Promise<{ alone: Figures; loaded: Figures }> {
+  const BLOCKS = 4;
+  const per = Math.max(1, Math.round(SAMPLES / BLOCKS));
+  const alone: Samples = { cpu: [], wall: [] };
+  const loaded: Samples = { cpu: [], wall: [] };
+  for (let block = 0; block < BLOCKS; block++) {
+    await victimSamples(per, alone);
+    await withNeighbours(neighbour, () => victimSamples(per, loaded));
+  }
+  return { alone: medians(alone), loaded: medians(loaded) };
 }
 
 const neighbours: [string, RunSpec][] = [
@@ -93,15 +108,12 @@ const neighbours: [string, RunSpec][] = [
   ["fork bomb at the pid limit", spec("forkbomb", { wallTimeMs: 3_000 })],
 ];
 
-// Each scenario gets its own alone figure, measured right before and after it (half the samples
-// each), so drift of a shared machine hits both sides alike.
-await measureVictim(3); // warm-up
+const loadBefore = loadavg()[0]!;
+await victimSamples(3, { cpu: [], wall: [] }); // warm-up
 const rows: [string, Figures, Figures][] = [];
 for (const [label, neighbour] of neighbours) {
-  const first = await measureVictim(SAMPLES / 2);
-  const loaded = await withNeighbours(neighbour, measureVictim);
-  const second = await measureVictim(SAMPLES / 2);
-  rows.push([label, { cpuMs: (first.cpuMs + second.cpuMs) / 2, wallMs: (first.wallMs + second.wallMs) / 2 }, loaded]);
+  const { alone, loaded } = await compare(neighbour);
+  rows.push([label, alone, loaded]);
 }
 
 // The node's own CPU per flooded run: process CPU across flooded runs over their wall time.
@@ -121,7 +133,8 @@ await sandbox.close();
 rmSync(dir, { recursive: true, force: true });
 
 const pct = (value: number, base: number) => `${value >= base ? "+" : ""}${(((value - base) / base) * 100).toFixed(1)} %`;
-console.log(`isolation benchmark: ${slots} slots (cpu ${sandbox.health().cpuMode}), victim = static C, ~300 ms of CPU, median of ${SAMPLES}`);
+console.log(`isolation benchmark: ${slots} slots (cpu ${sandbox.health().cpuMode}), victim = static C, ~300 ms of CPU, median of ${SAMPLES} each side`);
+console.log(`host load average before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)} (other work on the machine shows up in both columns)`);
 console.log(`${"neighbours in the other slots".padEnd(30)} ${"alone cpu/wall ms".padStart(18)} ${"cpu ms".padStart(8)} ${"vs alone".padStart(9)} ${"wall ms".padStart(8)} ${"vs alone".padStart(9)}  targets`);
 for (const [label, alone, figures] of rows) {
   const cpuMet = Math.abs(figures.cpuMs - alone.cpuMs) <= alone.cpuMs * 0.05;
