@@ -29,7 +29,8 @@ int main(void) { pthread_t t; for (int i = 0; i < 64; i++) pthread_create(&t, 0,
 int main(void) { static char buf[65536]; memset(buf, 'x', sizeof buf); for (;;) if (write(1, buf, sizeof buf) < 0) return 1; }`,
   thrash: `#include <stdlib.h>
 #include <string.h>
-int main(void) { size_t size = 240u << 20; char *p = malloc(size); for (int round = 0;; round++) memset(p, round, size); }`,
+int main(void) { size_t size = 240u << 20; char *p = malloc(size);
+  for (int round = 0;; round++) { memset(p, round, size); __asm__ volatile("" : : "r"(p) : "memory"); } }`,
   forkbomb: `#include <unistd.h>
 int main(void) { volatile unsigned long x = 0; for (;;) { fork(); x++; } }`,
   // writes for a fixed time, then exits: a flooded run that ends on its own
