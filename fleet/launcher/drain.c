@@ -1,17 +1,16 @@
-/* The output drainer (--output-cap): the program's stdout and stderr are pipes, and a small
- * process of the launcher reads them. It forwards the first CAP bytes of each to the supervisor's
- * connections and splices the rest into /dev/null, so a flood costs the kernel a page move and
- * costs the supervisor nothing. The launcher moves it into the run's CPU and memory cgroups
- * (--drainer-cgroup-procs) before the program exists, so draining is charged to the run. At the
- * end it reports "output out TOTAL" and "output err TOTAL" (bytes the program wrote). */
+/* The output drainer (--output-cap): the program's stdout and stderr are pipes, and the launcher
+ * itself reads them while it supervises init. It forwards the first CAP bytes of each to the
+ * supervisor's connections and splices the rest into /dev/null, so a flood costs the kernel a page
+ * move and costs the supervisor nothing. Right after clone the launcher moves itself into the
+ * run's CPU cgroups (--drainer-cgroup-procs), so draining is charged to the run; no extra process
+ * is created for it. At the end it reports "output out TOTAL" and "output err TOTAL" (bytes the
+ * program wrote). */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "launcher.h"
@@ -21,19 +20,27 @@
 
 struct stream {
 	const char *name;
-	int in;  /* read end of the program's pipe, -1 at EOF */
-	int out; /* the supervisor's connection, -1 once writing to it failed */
+	int in;  /* read end of the program's pipe; -1 at EOF or without a drainer */
+	int out; /* the supervisor's connection; -1 once writing to it failed */
 	uint64_t total;
 	uint64_t forwarded;
 };
 
+static struct {
+	int active;
+	uint64_t cap;
+	int devnull;
+	int *cgroup_fds;
+	struct stream s[2];
+} d = {.devnull = -1, .s = {{"out", -1, -1, 0, 0}, {"err", -1, -1, 0, 0}}};
+
 /* One readiness event on a stream: forward while under the cap, else discard in the kernel. */
-static void drain_step(struct stream *s, uint64_t cap, int devnull)
+static void drain_step(struct stream *s)
 {
 	static char buf[CHUNK];
 	ssize_t r;
-	if (s->forwarded < cap) {
-		size_t want = cap - s->forwarded < CHUNK ? (size_t)(cap - s->forwarded) : CHUNK;
+	if (s->forwarded < d.cap) {
+		size_t want = d.cap - s->forwarded < CHUNK ? (size_t)(d.cap - s->forwarded) : CHUNK;
 		r = read(s->in, buf, want);
 		if (r > 0) {
 			if (s->out >= 0 && write_full(s->out, buf, (size_t)r) < 0) {
@@ -43,7 +50,7 @@ static void drain_step(struct stream *s, uint64_t cap, int devnull)
 			s->forwarded += (uint64_t)r;
 		}
 	} else {
-		r = splice(s->in, NULL, devnull, NULL, SPLICE_MAX, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		r = splice(s->in, NULL, d.devnull, NULL, SPLICE_MAX, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (r < 0 && errno == EINVAL)
 			r = read(s->in, buf, CHUNK); /* no splice to this /dev/null: read and drop */
 	}
@@ -55,100 +62,73 @@ static void drain_step(struct stream *s, uint64_t cap, int devnull)
 	}
 }
 
-static __attribute__((noreturn)) void drainer_main(const struct config *c, int out_r, int err_r, int devnull)
+/* Before clone: the program's fds 1 and 2 become pipes; the supervisor's connections move up. */
+int drain_prepare(struct config *c)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	/* Keep only the pipes, /dev/null, the supervisor's connections and the status channel. */
-	close(CONTROL_FD);
-	for (size_t i = 0; i < c->n_cgroups; i++)
-		close(c->cgroup_fds[i]);
-	for (size_t i = 0; i < c->n_copy_outs; i++)
-		close(c->copy_outs[i].fd);
-	if (c->netns_fd >= 0)
-		close(c->netns_fd);
-	close(c->launcher_pidfd);
-	/* The OOM killer of the run's memory cgroup should pick the program, never its reader: exempt
-	 * the drainer where the node holds CAP_SYS_RESOURCE (best effort; without it the drainer's few
-	 * hundred KiB make it the last choice anyway, and an OOM kill is MLE whatever it hit). */
-	int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	if (adj >= 0) {
-		if (write(adj, "-1000", 5) != 5) {
-			/* not permitted here */
-		}
-		close(adj);
+	int pipes[2][2];
+	d.cap = c->output_cap;
+	d.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (d.devnull < 0)
+		return fail(CTL_OUTPUT_DRAIN, errno, "open /dev/null");
+	d.cgroup_fds = calloc(c->n_drainer_cgroups + 1, sizeof *d.cgroup_fds);
+	if (!d.cgroup_fds)
+		return fail(CTL_OUTPUT_DRAIN, ENOMEM, "calloc");
+	for (size_t i = 0; i < c->n_drainer_cgroups; i++) {
+		d.cgroup_fds[i] = open(c->drainer_cgroup_paths[i], O_WRONLY | O_CLOEXEC);
+		if (d.cgroup_fds[i] < 0)
+			return fail(CTL_OUTPUT_DRAIN, errno, "open %s", c->drainer_cgroup_paths[i]);
 	}
-	/* Nothing here needs root: run as the slot's unprivileged identity. */
-	if (setgroups(0, NULL) < 0 || setresgid(c->gid, c->gid, c->gid) < 0 || setresuid(c->uid, c->uid, c->uid) < 0)
-		_exit(1);
-	struct stream s[2] = {{"out", out_r, STDOUT_FILENO, 0, 0}, {"err", err_r, STDERR_FILENO, 0, 0}};
-	for (;;) {
-		struct pollfd p[2] = {{.fd = s[0].in, .events = POLLIN}, {.fd = s[1].in, .events = POLLIN}};
-		if (s[0].in < 0 && s[1].in < 0)
-			break;
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(1);
-		}
-		for (int i = 0; i < 2; i++)
-			if (s[i].in >= 0 && p[i].revents)
-				drain_step(&s[i], c->output_cap, devnull);
+	for (int i = 0; i < 2; i++) {
+		int target = i == 0 ? STDOUT_FILENO : STDERR_FILENO;
+		if (pipe2(pipes[i], O_CLOEXEC) < 0)
+			return fail(CTL_OUTPUT_DRAIN, errno, "pipe");
+		d.s[i].in = pipes[i][0];
+		d.s[i].out = fcntl(target, F_DUPFD_CLOEXEC, 10);
+		if (d.s[i].out < 0 || fcntl(d.s[i].in, F_SETFL, O_NONBLOCK) < 0 || dup2(pipes[i][1], target) < 0)
+			return fail(CTL_OUTPUT_DRAIN, errno, "wire the %s pipe", d.s[i].name);
+		close(pipes[i][1]);
 	}
-	for (int i = 0; i < 2; i++)
-		status_line("output %s %llu", s[i].name, (unsigned long long)s[i].total);
-	status_flush();
-	_exit(0);
+	d.active = 1;
+	return 0;
 }
 
-int drain_start(struct config *c)
+/* After clone, before init lets the program start (it is still assembling the root): the launcher
+ * joins the run's CPU cgroups, so its draining is charged to the run. */
+int drain_join(const struct config *c)
 {
-	int out_p[2], err_p[2];
-	if (pipe2(out_p, O_CLOEXEC) < 0)
-		return fail(CTL_OUTPUT_DRAIN, errno, "pipe");
-	if (pipe2(err_p, O_CLOEXEC) < 0)
-		return fail(CTL_OUTPUT_DRAIN, errno, "pipe");
-	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (devnull < 0)
-		return fail(CTL_OUTPUT_DRAIN, errno, "open /dev/null");
-	for (int i = 0; i < 2; i++) {
-		int fd = i == 0 ? out_p[0] : err_p[0];
-		if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
-			return fail(CTL_OUTPUT_DRAIN, errno, "O_NONBLOCK");
-	}
-	status_flush(); /* the child must not inherit unsent lines */
-	pid_t pid = fork();
-	if (pid < 0)
-		return fail(CTL_OUTPUT_DRAIN, errno, "fork");
-	if (pid == 0) {
-		close(out_p[1]);
-		close(err_p[1]);
-		drainer_main(c, out_p[0], err_p[0], devnull);
-	}
-	c->drainer_pid = pid;
-	close(out_p[0]);
-	close(err_p[0]);
-	close(devnull);
-	char text[24];
-	int len = snprintf(text, sizeof text, "%d", (int)pid);
 	for (size_t i = 0; i < c->n_drainer_cgroups; i++) {
-		int fd = open(c->drainer_cgroup_paths[i], O_WRONLY | O_CLOEXEC);
-		ssize_t n = fd < 0 ? -1 : write(fd, text, (size_t)len);
-		int err = errno;
-		if (fd >= 0)
-			close(fd);
-		if (n != len) {
-			kill(pid, SIGKILL);
-			return fail(CTL_OUTPUT_DRAIN, err, "move the drainer into %s", c->drainer_cgroup_paths[i]);
-		}
+		ssize_t n;
+		do
+			n = write(d.cgroup_fds[i], "0", 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			return fail(CTL_OUTPUT_DRAIN, n < 0 ? errno : EIO, "join %s", c->drainer_cgroup_paths[i]);
+		close(d.cgroup_fds[i]);
 	}
-	/* From here the program's stdout and stderr are the pipes; the supervisor's connections
-	 * stay only with the drainer. */
-	if (dup2(out_p[1], STDOUT_FILENO) < 0 || dup2(err_p[1], STDERR_FILENO) < 0) {
-		kill(pid, SIGKILL);
-		return fail(CTL_OUTPUT_DRAIN, errno, "dup2");
-	}
-	close(out_p[1]);
-	close(err_p[1]);
 	status_applied(CTL_OUTPUT_DRAIN);
 	return 0;
+}
+
+void drain_pollfds(struct pollfd *p)
+{
+	for (int i = 0; i < 2; i++)
+		p[i] = (struct pollfd){.fd = d.s[i].in, .events = POLLIN};
+}
+
+void drain_events(const struct pollfd *p)
+{
+	for (int i = 0; i < 2; i++)
+		if (d.s[i].in >= 0 && p[i].revents)
+			drain_step(&d.s[i]);
+}
+
+void drain_report(void)
+{
+	if (!d.active)
+		return;
+	for (int i = 0; i < 2; i++) {
+		status_line("output %s %llu", d.s[i].name, (unsigned long long)d.s[i].total);
+		if (d.s[i].out >= 0)
+			close(d.s[i].out); /* the supervisor sees the stream end */
+	}
 }

@@ -116,7 +116,6 @@ struct config {
 	int has_output_cap;            /* without it the program writes to fds 1/2 directly */
 	const char **drainer_cgroup_paths;
 	size_t n_drainer_cgroups;
-	pid_t drainer_pid;
 	int launcher_pidfd; /* lets init notice a launcher that died before PDEATHSIG */
 	char *args_start;   /* the launcher's argv strings, wiped by init before the */
 	char *args_end;     /* program starts: /proc/1/cmdline is world-readable */
@@ -178,8 +177,13 @@ int seccomp_install(void);
 
 /* zygote.c: write all of buf (retrying EINTR and short writes); 0 or -1 */
 int write_full(int fd, const char *buf, size_t len);
-/* drain.c (launcher, before clone) */
-int drain_start(struct config *c);
+/* drain.c (launcher): the output drainer, see the file's header */
+struct pollfd;
+int drain_prepare(struct config *c);
+int drain_join(const struct config *c);
+void drain_pollfds(struct pollfd *p); /* fills p[0], p[1] */
+void drain_events(const struct pollfd *p);
+void drain_report(void);
 /* init.c */
 __attribute__((noreturn)) void init_main(struct config *c);
 

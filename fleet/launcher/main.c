@@ -243,12 +243,16 @@ static void kill_init(int pidfd)
 		write_now("killed");
 }
 
-/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it. */
+/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it. Meanwhile, and until
+ * the program's output pipes reach EOF, the output is drained (drain.c). */
 static void supervise(pid_t init, int pidfd)
 {
-	struct pollfd p[2] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
+	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
 	for (;;) {
-		int n = poll(p, 2, -1);
+		drain_pollfds(&p[2]);
+		if (p[1].fd < 0 && p[2].fd < 0 && p[3].fd < 0)
+			break; /* init exited and the output reached its end */
+		int n = poll(p, 4, -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -256,8 +260,12 @@ static void supervise(pid_t init, int pidfd)
 				kill_init(pidfd); /* cannot watch the control fd: fail closed */
 			break;
 		}
-		if (p[1].revents)
-			break; /* init exited */
+		drain_events(&p[2]);
+		if (p[1].revents) {
+			/* init exited: with it every process of the namespace, so the pipes end too */
+			p[0].fd = p[1].fd = -1;
+			continue;
+		}
 		if (p[0].revents) {
 			char buf[64];
 			ssize_t r = read(CONTROL_FD, buf, sizeof buf);
@@ -345,7 +353,7 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	c->args_end = args_end;
 	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
-	if (c->has_output_cap && drain_start(c) < 0)
+	if (c->has_output_cap && drain_prepare(c) < 0)
 		return early_fail();
 
 	int pidfd = -1;
@@ -364,10 +372,12 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 
 	/* The program's stdin/stdout/stderr are not ours to keep. */
 	syscall(SYS_close_range, 0, 2, 0);
+	if (c->has_output_cap && drain_join(c) < 0) {
+		status_fail(&g_failure); /* the run does not count: kill it before the program starts */
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	}
 	supervise((pid_t)pid, pidfd);
-	if (c->drainer_pid > 0) /* its "output" lines come before "done" */
-		while (waitpid(c->drainer_pid, NULL, 0) < 0 && errno == EINTR)
-			;
+	drain_report();
 	write_now("done");
 	return 0;
 }

@@ -22,7 +22,7 @@ export interface LauncherConfig {
   cgroupProcsFiles: string[];
   /** Bytes of each output stream forwarded to the supervisor; the rest is drained in the run's cgroups. */
   outputCap?: number;
-  /** `cgroup.procs` files the output drainer is moved into (the run's CPU and memory accounting). */
+  /** `cgroup.procs` files the launcher joins to drain the output (the run's CPU accounting and share). */
   drainerProcsFiles?: string[];
   bindsReadOnly: { hostPath: string; sandboxPath: string }[];
   symlinks: { target: string; link: string }[];

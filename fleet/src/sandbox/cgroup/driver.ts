@@ -30,8 +30,9 @@ export interface RunCgroup {
   /** `cgroup.procs` files the program joins (one per v1 hierarchy, one for v2). */
   readonly procsFiles: string[];
   /**
-   * `cgroup.procs` files the output drainer joins: the run's CPU and memory accounting, but not
-   * the run's process budget (v1 leaves out the pids hierarchy; v2 raises pids.max by one).
+   * `cgroup.procs` files the output drainer (the run's launcher process) joins: the run's CPU
+   * accounting and share, not its process budget or memory (v1: cpu, cpuacct, cpuset; v2 has one
+   * directory, whose pids.max is one above the program's budget for it).
    */
   readonly drainerProcsFiles: string[];
   /** Controls this cgroup enforces, as evidence names. */

@@ -123,7 +123,8 @@ class RunCgroupV1 implements RunCgroup {
     this.dirs = dirs;
     this.limits = { memoryBytes: Number.POSITIVE_INFINITY, processes: 0 };
     this.procsFiles = all.map((dir) => join(dir, "cgroup.procs"));
-    this.drainerProcsFiles = all.filter((dir) => dir !== dirs.pids).map((dir) => join(dir, "cgroup.procs"));
+    // the launcher drains the output: it joins the run's CPU hierarchies (cpu, cpuacct, cpuset)
+    this.drainerProcsFiles = all.filter((dir) => dir !== dirs.pids && dir !== dirs.memory).map((dir) => join(dir, "cgroup.procs"));
   }
 
   setLimits(limits: CgroupLimits): void {

@@ -78,7 +78,7 @@ export class CgroupV2Driver implements CgroupDriver {
 class RunCgroupV2 implements RunCgroup {
   readonly name: string;
   readonly procsFiles: string[];
-  /** The drainer shares the one directory; pids.max is one above the program's budget for it. */
+  /** The drainer (the launcher) shares the one directory; pids.max is one above the program's budget for it. */
   readonly drainerProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #dir: string;
