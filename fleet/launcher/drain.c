@@ -31,6 +31,8 @@ static struct {
 	uint64_t cap;
 	int devnull;
 	int *cgroup_fds;
+	int *return_fds;
+	size_t n_returns;
 	struct stream s[2];
 } d = {.devnull = -1, .s = {{"out", -1, -1, 0, 0}, {"err", -1, -1, 0, 0}}};
 
@@ -78,6 +80,14 @@ int drain_prepare(struct config *c)
 		if (d.cgroup_fds[i] < 0)
 			return fail(CTL_OUTPUT_DRAIN, errno, "open %s", c->drainer_cgroup_paths[i]);
 	}
+	d.return_fds = calloc(c->n_drainer_returns + 1, sizeof *d.return_fds);
+	if (!d.return_fds)
+		return fail(CTL_OUTPUT_DRAIN, ENOMEM, "calloc");
+	for (; d.n_returns < c->n_drainer_returns; d.n_returns++) {
+		d.return_fds[d.n_returns] = open(c->drainer_return_paths[d.n_returns], O_WRONLY | O_CLOEXEC);
+		if (d.return_fds[d.n_returns] < 0)
+			return fail(CTL_OUTPUT_DRAIN, errno, "open %s", c->drainer_return_paths[d.n_returns]);
+	}
 	for (int i = 0; i < 2; i++) {
 		int target = i == 0 ? STDOUT_FILENO : STDERR_FILENO;
 		if (pipe2(pipes[i], O_CLOEXEC) < 0)
@@ -122,6 +132,8 @@ void drain_events(const struct pollfd *p)
 			drain_step(&d.s[i]);
 }
 
+/* At the end: the totals, and the launcher leaves the run's cgroups (back to the node's own), so
+ * the supervisor finds them empty and can remove them once it has read "done". */
 void drain_report(void)
 {
 	if (!d.active)
@@ -130,5 +142,11 @@ void drain_report(void)
 		status_line("output %s %llu", d.s[i].name, (unsigned long long)d.s[i].total);
 		if (d.s[i].out >= 0)
 			close(d.s[i].out); /* the supervisor sees the stream end */
+	}
+	for (size_t i = 0; i < d.n_returns; i++) {
+		if (write(d.return_fds[i], "0", 1) != 1) {
+			/* the run's cgroup then stays busy until this process has exited: only slower */
+		}
+		close(d.return_fds[i]);
 	}
 }

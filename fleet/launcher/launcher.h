@@ -116,6 +116,8 @@ struct config {
 	int has_output_cap;            /* without it the program writes to fds 1/2 directly */
 	const char **drainer_cgroup_paths;
 	size_t n_drainer_cgroups;
+	const char **drainer_return_paths; /* --drainer-return-procs: rejoined before "done" */
+	size_t n_drainer_returns;
 	int launcher_pidfd; /* lets init notice a launcher that died before PDEATHSIG */
 	char *args_start;   /* the launcher's argv strings, wiped by init before the */
 	char *args_end;     /* program starts: /proc/1/cmdline is world-readable */

@@ -78,6 +78,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->cgroup_paths = calloc(cap, sizeof *c->cgroup_paths);
 	c->cgroup_fds = calloc(cap, sizeof *c->cgroup_fds);
 	c->drainer_cgroup_paths = calloc(cap, sizeof *c->drainer_cgroup_paths);
+	c->drainer_return_paths = calloc(cap, sizeof *c->drainer_return_paths);
 	c->binds = calloc(cap, sizeof *c->binds);
 	c->symlinks = calloc(cap, sizeof *c->symlinks);
 	c->copy_ins = calloc(cap, sizeof *c->copy_ins);
@@ -85,7 +86,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->copy_outs = calloc(cap, sizeof *c->copy_outs);
 	c->rlimits = calloc(cap, sizeof *c->rlimits);
 	c->envp = calloc(cap + 1, sizeof *c->envp);
-	if (!c->cgroup_paths || !c->cgroup_fds || !c->drainer_cgroup_paths || !c->binds || !c->symlinks || !c->copy_ins ||
+	if (!c->cgroup_paths || !c->cgroup_fds || !c->drainer_cgroup_paths || !c->drainer_return_paths || !c->binds || !c->symlinks || !c->copy_ins ||
 	    !c->bind_ins || !c->copy_outs || !c->rlimits || !c->envp)
 		return fail(CTL_EXEC, ENOMEM, "calloc");
 
@@ -127,6 +128,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->has_output_cap = 1;
 		} else if (!strcmp(opt, "--drainer-cgroup-procs")) {
 			c->drainer_cgroup_paths[c->n_drainer_cgroups++] = v;
+		} else if (!strcmp(opt, "--drainer-return-procs")) {
+			c->drainer_return_paths[c->n_drainer_returns++] = v;
 		} else if (!strcmp(opt, "--bind-ro")) {
 			if (split_last(v, &a, &b) < 0 || !*a)
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro %s", v);

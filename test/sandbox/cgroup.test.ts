@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
+import { ownCgroupPath } from "../../fleet/src/sandbox/cgroup/files.ts";
 import { CgroupV1Driver } from "../../fleet/src/sandbox/cgroup/v1.ts";
 import { CgroupV2Driver } from "../../fleet/src/sandbox/cgroup/v2.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
@@ -25,6 +26,13 @@ describe("cgroup driver detection", () => {
     const driver = detectCgroupDriver("codecell/x", "25 1 0:22 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw,nsdelegate");
     assert.ok(typeof driver !== "string");
     assert.equal(driver.version, "v2");
+  });
+  it("finds this process's own cgroup per hierarchy", () => {
+    const text = "4:memory:/a/b\n2:cpu,cpuacct:/c\n0::/unified\n";
+    assert.equal(ownCgroupPath("memory", text), "/a/b");
+    assert.equal(ownCgroupPath("cpuacct", text), "/c");
+    assert.equal(ownCgroupPath("", text), "/unified");
+    assert.throws(() => ownCgroupPath("pids", text));
   });
   it("explains when neither is usable", () => {
     assert.match(String(detectCgroupDriver("codecell/x", "")), /no usable cgroup/);
@@ -57,6 +65,8 @@ describe("cgroup v2 driver against a fake cgroupfs tree", () => {
     assert.equal(readFileSync(join(dir, "cpu.weight"), "utf8"), "100");
     assert.equal(readFileSync(join(dir, "cpu.max"), "utf8"), "50000 100000");
     assert.ok(cgroup.controls.includes("cpu_isolation"));
+    assert.deepEqual(cgroup.drainerProcsFiles, [join(dir, "cgroup.procs")]);
+    assert.deepEqual(cgroup.drainerReturnProcsFiles, [join(root, ownCgroupPath(""), "cgroup.procs")]);
     const dedicated = await driver.create("run1b", { memoryBytes: MiB, processes: 4, cpu: { mode: "dedicated", cpus: [2], quotaCores: undefined } });
     assert.equal(readFileSync(join(root, "codecell", "node1", "run1b", "cpuset.cpus"), "utf8"), "2");
     assert.equal(readFileSync(join(root, "codecell", "node1", "run1b", "cpu.max"), "utf8"), "max 100000");
@@ -126,6 +136,9 @@ describe("cgroup v1 driver on the real kernel", () => {
     assert.equal(readFileSync(`/sys/fs/cgroup/cpuset/${parent}/run/cpuset.cpus`, "utf8").trim(), String(cpus.at(-1)));
     assert.notEqual(readFileSync(`/sys/fs/cgroup/cpuset/${parent}/run/cpuset.mems`, "utf8").trim(), "");
     assert.equal(readFileSync(`/sys/fs/cgroup/cpu/${parent}/run/cpu.shares`, "utf8").trim(), "1024");
+    // the launcher drains the output from the run's CPU hierarchies only, and returns to its own
+    assert.deepEqual(cgroup.drainerProcsFiles, ["cpu", "cpuacct", "cpuset"].map((c) => `/sys/fs/cgroup/${c}/${parent}/run/cgroup.procs`));
+    assert.deepEqual(cgroup.drainerReturnProcsFiles, ["cpu", "cpuacct", "cpuset"].map((c) => join(`/sys/fs/cgroup/${c}`, ownCgroupPath(c), "cgroup.procs")));
     const readings = cgroup.read();
     assert.deepEqual(readings.errors, []);
     assert.equal(readings.memoryLimitBytes, 64 * MiB);

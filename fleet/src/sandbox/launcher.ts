@@ -24,6 +24,8 @@ export interface LauncherConfig {
   outputCap?: number;
   /** `cgroup.procs` files the launcher joins to drain the output (the run's CPU accounting and share). */
   drainerProcsFiles?: string[];
+  /** `cgroup.procs` files the launcher returns to before it reports `done` (the node's own cgroups). */
+  drainerReturnProcsFiles?: string[];
   bindsReadOnly: { hostPath: string; sandboxPath: string }[];
   symlinks: { target: string; link: string }[];
   boxBytes: number;
@@ -42,6 +44,7 @@ export function launcherArgs(config: LauncherConfig): string[] {
   for (const file of config.cgroupProcsFiles) args.push("--cgroup-procs", file);
   if (config.outputCap !== undefined) args.push("--output-cap", String(config.outputCap));
   for (const file of config.drainerProcsFiles ?? []) args.push("--drainer-cgroup-procs", file);
+  for (const file of config.drainerReturnProcsFiles ?? []) args.push("--drainer-return-procs", file);
   for (const bind of config.bindsReadOnly) args.push("--bind-ro", `${bind.hostPath}:${bind.sandboxPath}`);
   for (const link of config.symlinks) args.push("--symlink", `${link.target}:${link.link}`);
   args.push("--box-size", String(config.boxBytes), "--tmp-size", String(config.tmpBytes));

@@ -433,6 +433,7 @@ export class Sandbox {
       cgroupProcsFiles: cgroup.procsFiles,
       outputCap: limits.outputBytes,
       drainerProcsFiles: cgroup.drainerProcsFiles,
+      drainerReturnProcsFiles: cgroup.drainerReturnProcsFiles,
       bindsReadOnly: [...layout.binds, ...(spec.binds ?? [])],
       symlinks: layout.symlinks,
       boxBytes: limits.workDirBytes,

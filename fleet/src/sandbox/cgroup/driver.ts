@@ -35,6 +35,8 @@ export interface RunCgroup {
    * directory, whose pids.max is one above the program's budget for it).
    */
   readonly drainerProcsFiles: string[];
+  /** Where the drainer goes back to before it reports the end (the node's own cgroups). */
+  readonly drainerReturnProcsFiles: string[];
   /** Controls this cgroup enforces, as evidence names. */
   readonly controls: string[];
   readonly limits: CgroupLimits;

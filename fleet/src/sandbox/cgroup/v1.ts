@@ -3,7 +3,7 @@ import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CPU_PERIOD_USEC, CPU_SHARES_V1, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, killPids, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 /** Mount points of the v1 hierarchies this driver needs, e.g. { memory: "/sys/fs/cgroup/memory" }. */
 export interface V1Mounts {
@@ -72,7 +72,7 @@ export class CgroupV1Driver implements CgroupDriver {
         cpuacct: at(this.#mounts.cpuacct)!,
         cpu: at(this.#mounts.cpu),
         cpuset: at(this.#mounts.cpuset),
-      });
+      }, this.#mounts);
       writeControl(join(cgroup.dirs.memory, "memory.swappiness"), 0);
       cgroup.setLimits(limits);
       return cgroup;
@@ -112,19 +112,25 @@ class RunCgroupV1 implements RunCgroup {
   readonly name: string;
   readonly procsFiles: string[];
   readonly drainerProcsFiles: string[];
+  readonly drainerReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #all: string[];
   readonly dirs: { memory: string; pids: string; cpuacct: string; cpu: string | undefined; cpuset: string | undefined };
   limits: CgroupLimits;
 
-  constructor(name: string, all: string[], dirs: RunCgroupV1["dirs"]) {
+  constructor(name: string, all: string[], dirs: RunCgroupV1["dirs"], mounts: V1Mounts) {
     this.name = name;
     this.#all = all;
     this.dirs = dirs;
     this.limits = { memoryBytes: Number.POSITIVE_INFINITY, processes: 0 };
     this.procsFiles = all.map((dir) => join(dir, "cgroup.procs"));
     // the launcher drains the output: it joins the run's CPU hierarchies (cpu, cpuacct, cpuset)
-    this.drainerProcsFiles = all.filter((dir) => dir !== dirs.pids && dir !== dirs.memory).map((dir) => join(dir, "cgroup.procs"));
+    const cpuHierarchies = (["cpu", "cpuacct", "cpuset"] as const).filter((controller, index, list) => {
+      const mount = mounts[controller];
+      return mount && mount !== mounts.pids && mount !== mounts.memory && list.findIndex((other) => mounts[other] === mount) === index;
+    });
+    this.drainerProcsFiles = cpuHierarchies.map((controller) => join(dirs[controller]!, "cgroup.procs"));
+    this.drainerReturnProcsFiles = cpuHierarchies.map((controller) => join(mounts[controller]!, ownCgroupPath(controller), "cgroup.procs"));
   }
 
   setLimits(limits: CgroupLimits): void {
@@ -173,10 +179,9 @@ class RunCgroupV1 implements RunCgroup {
     };
   }
 
+  /** The program's processes (the pids hierarchy holds them all, and nothing of the launcher's). */
   pids(): number[] {
-    const pids = new Set<number>();
-    for (const dir of this.#all) for (const pid of readPids(join(dir, "cgroup.procs"))) pids.add(pid);
-    return [...pids];
+    return readPids(join(this.dirs.pids, "cgroup.procs"));
   }
 
   killAll(): void {

@@ -3,7 +3,7 @@ import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CPU_PERIOD_USEC, CPU_WEIGHT_V2, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 const CONTROLLERS = ["memory", "pids", "cpu", "cpuset"] as const;
 
@@ -57,7 +57,7 @@ export class CgroupV2Driver implements CgroupDriver {
     await mkdir(dir);
     try {
       writeControl(join(dir, "memory.swap.max"), 0);
-      const cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 });
+      const cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 }, join(this.#mount, ownCgroupPath(""), "cgroup.procs"));
       cgroup.setLimits(limits);
       return cgroup;
     } catch (error) {
@@ -80,16 +80,18 @@ class RunCgroupV2 implements RunCgroup {
   readonly procsFiles: string[];
   /** The drainer (the launcher) shares the one directory; pids.max is one above the program's budget for it. */
   readonly drainerProcsFiles: string[];
+  readonly drainerReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #dir: string;
   limits: CgroupLimits;
 
-  constructor(name: string, dir: string, limits: CgroupLimits) {
+  constructor(name: string, dir: string, limits: CgroupLimits, returnProcsFile: string) {
     this.name = name;
     this.#dir = dir;
     this.limits = limits;
     this.procsFiles = [join(dir, "cgroup.procs")];
     this.drainerProcsFiles = this.procsFiles;
+    this.drainerReturnProcsFiles = [returnProcsFile];
   }
 
   setLimits(limits: CgroupLimits): void {
