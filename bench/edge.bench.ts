@@ -52,7 +52,7 @@ try {
       const tb = performance.now() - t0;
       t0 = performance.now();
       let ok = false;
-      const req = { submissionId: crypto.randomUUID(), language, code, stdin: "", detachOnDisconnect: false };
+      const req = { submissionId: crypto.randomUUID(), language, code, stdin: "", detachOnDisconnect: false, tenantId: "" };
       for await (const ev of serverStream(fleet, fleetMethods.execute, req)) if (ev.completed) ok = ev.completed.result?.verdict === 1;
       if (!ok) throw new Error(`direct ${language} failed`);
       const td = performance.now() - t0;

@@ -42,7 +42,7 @@ interface Clients {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const request = (): ExecuteRequest => ({ submissionId: randomUUID(), language: "c", code: CODE, stdin: "", detachOnDisconnect: false });
+const request = (): ExecuteRequest => ({ submissionId: randomUUID(), language: "c", code: CODE, stdin: "", detachOnDisconnect: false, tenantId: "" });
 
 function clients(ports: { grpc: number; web: number }): Clients {
   const Client = grpc.makeGenericClientConstructor(grpcServiceDefinition(), "FleetService");

@@ -30,6 +30,7 @@ enum control {
 	CTL_SECCOMP,
 	CTL_ENVIRONMENT,
 	CTL_EXEC,
+	CTL_OUTPUT_DRAIN,
 	CTL__COUNT
 };
 
@@ -111,6 +112,12 @@ struct config {
 	const char *cwd;
 	char **argv; /* NULL-terminated */
 
+	uint64_t output_cap;           /* --output-cap: bytes forwarded per stream */
+	int has_output_cap;            /* without it the program writes to fds 1/2 directly */
+	const char **drainer_cgroup_paths;
+	size_t n_drainer_cgroups;
+	const char **drainer_return_paths; /* --drainer-return-procs: rejoined before "done" */
+	size_t n_drainer_returns;
 	int launcher_pidfd; /* lets init notice a launcher that died before PDEATHSIG */
 	char *args_start;   /* the launcher's argv strings, wiped by init before the */
 	char *args_end;     /* program starts: /proc/1/cmdline is world-readable */
@@ -170,6 +177,15 @@ int privileges_no_new_privs(void);
 /* seccomp.c (program child) */
 int seccomp_install(void);
 
+/* zygote.c: write all of buf (retrying EINTR and short writes); 0 or -1 */
+int write_full(int fd, const char *buf, size_t len);
+/* drain.c (launcher): the output drainer, see the file's header */
+struct pollfd;
+int drain_prepare(struct config *c);
+int drain_join(const struct config *c);
+void drain_pollfds(struct pollfd *p); /* fills p[0], p[1] */
+void drain_events(const struct pollfd *p);
+void drain_report(void);
 /* init.c */
 __attribute__((noreturn)) void init_main(struct config *c);
 

@@ -77,6 +77,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->root_fd = c->box_fd = c->tmp_fd = -1;
 	c->cgroup_paths = calloc(cap, sizeof *c->cgroup_paths);
 	c->cgroup_fds = calloc(cap, sizeof *c->cgroup_fds);
+	c->drainer_cgroup_paths = calloc(cap, sizeof *c->drainer_cgroup_paths);
+	c->drainer_return_paths = calloc(cap, sizeof *c->drainer_return_paths);
 	c->binds = calloc(cap, sizeof *c->binds);
 	c->symlinks = calloc(cap, sizeof *c->symlinks);
 	c->copy_ins = calloc(cap, sizeof *c->copy_ins);
@@ -84,7 +86,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->copy_outs = calloc(cap, sizeof *c->copy_outs);
 	c->rlimits = calloc(cap, sizeof *c->rlimits);
 	c->envp = calloc(cap + 1, sizeof *c->envp);
-	if (!c->cgroup_paths || !c->cgroup_fds || !c->binds || !c->symlinks || !c->copy_ins ||
+	if (!c->cgroup_paths || !c->cgroup_fds || !c->drainer_cgroup_paths || !c->drainer_return_paths || !c->binds || !c->symlinks || !c->copy_ins ||
 	    !c->bind_ins || !c->copy_outs || !c->rlimits || !c->envp)
 		return fail(CTL_EXEC, ENOMEM, "calloc");
 
@@ -120,6 +122,14 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->netns_path = v;
 		} else if (!strcmp(opt, "--cgroup-procs")) {
 			c->cgroup_paths[c->n_cgroups++] = v;
+		} else if (!strcmp(opt, "--output-cap")) {
+			if (parse_u64(v, 10, &c->output_cap) < 0)
+				return fail(CTL_OUTPUT_DRAIN, EINVAL, "bad --output-cap %s", v);
+			c->has_output_cap = 1;
+		} else if (!strcmp(opt, "--drainer-cgroup-procs")) {
+			c->drainer_cgroup_paths[c->n_drainer_cgroups++] = v;
+		} else if (!strcmp(opt, "--drainer-return-procs")) {
+			c->drainer_return_paths[c->n_drainer_returns++] = v;
 		} else if (!strcmp(opt, "--bind-ro")) {
 			if (split_last(v, &a, &b) < 0 || !*a)
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro %s", v);
@@ -236,12 +246,16 @@ static void kill_init(int pidfd)
 		write_now("killed");
 }
 
-/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it. */
+/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it. Meanwhile, and until
+ * the program's output pipes reach EOF, the output is drained (drain.c). */
 static void supervise(pid_t init, int pidfd)
 {
-	struct pollfd p[2] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
+	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
 	for (;;) {
-		int n = poll(p, 2, -1);
+		drain_pollfds(&p[2]);
+		if (p[1].fd < 0 && p[2].fd < 0 && p[3].fd < 0)
+			break; /* init exited and the output reached its end */
+		int n = poll(p, 4, -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -249,8 +263,12 @@ static void supervise(pid_t init, int pidfd)
 				kill_init(pidfd); /* cannot watch the control fd: fail closed */
 			break;
 		}
-		if (p[1].revents)
-			break; /* init exited */
+		drain_events(&p[2]);
+		if (p[1].revents) {
+			/* init exited: with it every process of the namespace, so the pipes end too */
+			p[0].fd = p[1].fd = -1;
+			continue;
+		}
 		if (p[0].revents) {
 			char buf[64];
 			ssize_t r = read(CONTROL_FD, buf, sizeof buf);
@@ -340,6 +358,8 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	c->args_end = args_end;
 	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
+	if (c->has_output_cap && drain_prepare(c) < 0)
+		return early_fail();
 
 	int pidfd = -1;
 	unsigned long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PIDFD | SIGCHLD;
@@ -357,7 +377,12 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 
 	/* The program's stdin/stdout/stderr are not ours to keep. */
 	syscall(SYS_close_range, 0, 2, 0);
+	if (c->has_output_cap && drain_join(c) < 0) {
+		status_fail(&g_failure); /* the run does not count: kill it before the program starts */
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	}
 	supervise((pid_t)pid, pidfd);
+	drain_report();
 	write_now("done");
 	return 0;
 }

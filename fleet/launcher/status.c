@@ -33,6 +33,7 @@ static const char *const control_names[CTL__COUNT] = {
 	[CTL_SECCOMP] = "seccomp",
 	[CTL_ENVIRONMENT] = "environment",
 	[CTL_EXEC] = "exec",
+	[CTL_OUTPUT_DRAIN] = "output_drain",
 };
 
 static char buf[PIPE_BUF];

@@ -1,12 +1,12 @@
 /* --serve SOCKET: the launcher as a zygote. The supervisor spawns it once and writes run requests
  * on its stdin; for each request the zygote forks a child that connects back to the supervisor's
  * unix socket SOCKET three times (stdout, stderr, status+control), makes those connections its
- * fds 1, 2, 3 and 4, opens the request's stdin file as fd 0, and then runs exactly as a launcher
+ * fds 1, 2, 3 and 4, copies the request's stdin file into a sealed memfd as fd 0, and then runs exactly as a launcher
  * spawned with that command line would. Forking this small static process instead of spawning
  * from the supervisor's large one takes the biggest fixed cost off every run.
  *
  * Request frame on stdin: a 4-byte little-endian length, then that many bytes:
- *   NONCE \0 STDIN_PATH \0 ARG \0 ARG \0 ...      (STDIN_PATH empty: /dev/null)
+ *   NONCE \0 STDIN_PATH \0 ARG \0 ARG \0 ...      (STDIN_PATH empty: an empty stdin)
  * Each connection starts with the line "NONCE out\n", "NONCE err\n" or "NONCE ctl\n". */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -38,7 +40,7 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-static int write_full(int fd, const char *buf, size_t len)
+int write_full(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
 		ssize_t w = write(fd, buf, len);
@@ -83,6 +85,35 @@ static int connect_stream(const char *path, const char *nonce, const char *kind)
 	return fd;
 }
 
+/* The program's stdin: a sealed memfd holding a copy of the staged file (empty without one), so
+ * readlink, fstat and fstatfs on fd 0 show "memfd:stdin" on tmpfs, never a host path or disk. */
+static int stdin_memfd(const char *path)
+{
+	int mem = memfd_create("stdin", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (mem < 0)
+		return -1;
+	if (path[0]) {
+		int in = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (in < 0) {
+			close(mem);
+			return -1;
+		}
+		ssize_t n;
+		while ((n = sendfile(mem, in, NULL, 1 << 20)) > 0 || (n < 0 && errno == EINTR))
+			;
+		close(in);
+		if (n < 0 || lseek(mem, 0, SEEK_SET) < 0) {
+			close(mem);
+			return -1;
+		}
+	}
+	if (fcntl(mem, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) < 0) {
+		close(mem);
+		return -1;
+	}
+	return mem;
+}
+
 /* Copies fd onto target without close-on-exec (the launcher hands 0-4 on). */
 static int place(int fd, int target)
 {
@@ -117,7 +148,7 @@ static int child_run(const char *socket_path, char *request, size_t len, char *a
 	int ctl = err < 0 ? -1 : connect_stream(socket_path, nonce, "ctl");
 	if (ctl < 0)
 		return 1; /* the supervisor sees the missing connections and reports it */
-	int in = high(stdin_path[0] ? open(stdin_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : open("/dev/null", O_RDONLY | O_CLOEXEC));
+	int in = high(stdin_memfd(stdin_path));
 	if (in < 0 || place(in, STDIN_FILENO) < 0 || place(out, STDOUT_FILENO) < 0 || place(err, STDERR_FILENO) < 0 ||
 	    place(ctl, STATUS_FD) < 0 || place(ctl, CONTROL_FD) < 0)
 		return 1;

@@ -1,12 +1,15 @@
 // The one interface transports (gRPC, gRPC-Web) call: run one submission, report languages and
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
 import type { ExecutionResult, Limits } from "./sandbox/types.ts";
+import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 
 export interface ExecuteRequest {
   /** Canonical name or alias (spec §2.5); the result carries the canonical name. */
   language: string;
   code: string;
   stdin: string;
+  /** The tenant (project) the run belongs to: per-tenant shares such as the compile cache. */
+  tenantId?: string;
   /** Narrows the server-side defaults; never widens them. */
   limits?: Partial<Limits>;
 }
@@ -56,6 +59,8 @@ export interface EngineOptions {
   launcherPath?: string;
   /** Compile cache size cap in bytes. */
   compileCacheBytes?: number;
+  /** How slots share the CPUs: auto (default), dedicated or shared (docs/sandbox.md). */
+  cpuPolicy?: CpuPolicyName;
 }
 // The real implementation: `createEngine(options: EngineOptions): Promise<Engine>` in ./node-engine.ts.
 // On abort of `execute`'s signal the run is killed at once and the promise resolves with verdict IE,

@@ -22,7 +22,7 @@ function loadConfig(): FleetConfig {
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, nodeId: config.nodeId });
 try {
-  const engine = await createEngine({ slots: config.slots, stateDir: config.stateDir, cgroupParent: config.cgroupParent, launcherPath: config.launcherPath });
+  const engine = await createEngine({ slots: config.slots, stateDir: config.stateDir, cgroupParent: config.cgroupParent, launcherPath: config.launcherPath, cpuPolicy: config.cpuPolicy });
   const server = await startFleetServer(config, engine, logger);
   exitOnSignals(server, engine, logger);
 } catch (error) {

@@ -10,7 +10,7 @@ import { Sandbox } from "./sandbox/sandbox.ts";
 /** The node's engine: the language table and toolchains over one sandbox. */
 export async function createEngine(options: Partial<EngineOptions> & Pick<EngineOptions, "stateDir">): Promise<Engine> {
   const slots = options.slots ?? availableParallelism();
-  const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent, launcherPath: options.launcherPath });
+  const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent, launcherPath: options.launcherPath, cpuPolicy: options.cpuPolicy });
   const toolchains = await detectToolchains();
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
   return {

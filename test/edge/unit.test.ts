@@ -98,6 +98,7 @@ describe("result record mapping", () => {
     assert.deepEqual(r.evidence?.judge_actions, ["sigkill_on_wall_timeout"]);
     assert.equal(r.evidence?.cgroup.process_limit, 64);
     assert.equal(r.evidence?.timing.divergence, "io_bound");
+    assert.equal(r.evidence?.timing.cpu_time_ms, 500, "the run's CPU time beside its wall time");
     assert.equal(r.evidence?.process_lifecycle.reap_status, "clean");
     assert.deepEqual(Object.keys(r).sort(), [
       "completed_at", "cpu_time_secs", "created_at", "error_message", "evidence", "exit_code", "id", "job_status", "language",

@@ -32,7 +32,7 @@ function result(partial: Partial<ExecutionResult>): ExecutionResult {
         process_count: 0,
         process_limit: 64,
       },
-      timing: { cpu_ms: 10, wall_ms: 20, cpu_wall_ratio: 0.5, divergence: "io_bound" },
+      timing: { cpu_ms: 10, cpu_time_ms: 10, wall_ms: 20, cpu_wall_ratio: 0.5, divergence: "io_bound" },
       process_lifecycle: { reap_status: "clean", descendant_containment: "ok", zombie_count: 0 },
       judge_actions: [],
       collection_errors: [],

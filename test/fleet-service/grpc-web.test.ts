@@ -2,6 +2,7 @@
 // a Worker's fetch sees, and GET /metrics.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { connect } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { Status } from "nice-grpc-common";
 import {
@@ -90,7 +91,7 @@ describe("gRPC-Web transport", () => {
     const id = randomUUID();
     const marker = `flush-${id}`;
     const controller = new AbortController();
-    const body = framed(ExecuteRequest.encode({ submissionId: id, language: "python", code: markedSleeper(marker), stdin: "", detachOnDisconnect: false }).finish());
+    const body = framed(ExecuteRequest.encode({ submissionId: id, language: "python", code: markedSleeper(marker), stdin: "", detachOnDisconnect: false, tenantId: "" }).finish());
     const response = await fetch(`${node.webUrl}/codecell.fleet.v1.FleetService/Execute`, { method: "POST", headers, body, signal: controller.signal });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "application/grpc-web+proto");
@@ -133,7 +134,7 @@ describe("gRPC-Web transport", () => {
 
   test("GET /metrics: Prometheus text with the node's metrics", async () => {
     for await (const _ of webClient(node.webUrl).execute({ submissionId: randomUUID(), language: "c", code: "int main(void) { return 0; }", stdin: "" }));
-    const response = await fetch(`${node.webUrl}/metrics`);
+    const response = await fetch(`${node.webUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(response.status, 200);
     assert.match(response.headers.get("content-type") ?? "", /^text\/plain/);
     const text = await response.text();
@@ -150,5 +151,44 @@ describe("gRPC-Web transport", () => {
       assert.ok(text.includes(name), name);
     }
     assert.ok(!text.includes(TOKEN));
+  });
+
+  test("GET /metrics refuses a missing or wrong fleet credential", async () => {
+    for (const auth of [{}, { authorization: "Bearer not-the-token-at-all" }]) {
+      const response = await fetch(`${node.webUrl}/metrics`, { headers: auth });
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get("www-authenticate"), "Bearer");
+      assert.doesNotMatch(await response.text(), /codecell_fleet/);
+    }
+  });
+
+  /** Sends only the request head (no body byte at all) and collects what the server answers. */
+  async function headOnly(head: Record<string, string>): Promise<{ answer: string; closedByServer: boolean }> {
+    const url = new URL(node.webUrl);
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+    const lines = Object.entries(head).map(([key, value]) => `${key}: ${value}`);
+    socket.write(`POST /codecell.fleet.v1.FleetService/Execute HTTP/1.1\r\nhost: ${url.host}\r\n${lines.join("\r\n")}\r\n\r\n`);
+    const closedByServer = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 5_000);
+      socket.on("end", () => (clearTimeout(timer), resolve(true)));
+      socket.on("error", () => (clearTimeout(timer), resolve(true)));
+    });
+    socket.destroy();
+    return { answer, closedByServer };
+  }
+
+  test("a 4 MiB unauthenticated body is refused before a byte of it is read", async () => {
+    const { answer, closedByServer } = await headOnly({ "content-type": "application/grpc-web+proto", "content-length": String(4 * 1024 * 1024) });
+    assert.ok(closedByServer, "the server answered and closed while the body was still unsent");
+    assert.match(answer, /^HTTP\/1\.1 200/);
+    assert.match(answer, new RegExp(`grpc-status:${Status.UNAUTHENTICATED}\r\n`));
+  });
+
+  test("an authorised body announced above 4 MiB is refused before it is read", async () => {
+    const { answer, closedByServer } = await headOnly({ ...headers, "content-length": String(4 * 1024 * 1024 + 1) });
+    assert.ok(closedByServer);
+    assert.match(answer, new RegExp(`grpc-status:${Status.RESOURCE_EXHAUSTED}\r\n`));
   });
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
+import { ownCgroupPath } from "../../fleet/src/sandbox/cgroup/files.ts";
 import { CgroupV1Driver } from "../../fleet/src/sandbox/cgroup/v1.ts";
 import { CgroupV2Driver } from "../../fleet/src/sandbox/cgroup/v2.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
@@ -26,6 +27,13 @@ describe("cgroup driver detection", () => {
     assert.ok(typeof driver !== "string");
     assert.equal(driver.version, "v2");
   });
+  it("finds this process's own cgroup per hierarchy", () => {
+    const text = "4:memory:/a/b\n2:cpu,cpuacct:/c\n0::/unified\n";
+    assert.equal(ownCgroupPath("memory", text), "/a/b");
+    assert.equal(ownCgroupPath("cpuacct", text), "/c");
+    assert.equal(ownCgroupPath("", text), "/unified");
+    assert.throws(() => ownCgroupPath("pids", text));
+  });
   it("explains when neither is usable", () => {
     assert.match(String(detectCgroupDriver("codecell/x", "")), /no usable cgroup/);
   });
@@ -39,16 +47,30 @@ describe("cgroup v2 driver against a fake cgroupfs tree", () => {
   writeFileSync(join(root, "cgroup.controllers"), "cpuset cpu io memory hugetlb pids rdma misc\n");
   writeFileSync(join(root, "cgroup.subtree_control"), "");
 
-  it("enables memory and pids down to its parent and writes the limits", async () => {
+  it("enables memory, pids, cpu and cpuset down to its parent and writes the limits", async () => {
     const driver = new CgroupV2Driver(root, "codecell/node1", { verifyFilesystem: false });
     assert.deepEqual(driver.problems(), []);
-    assert.equal(readFileSync(join(root, "cgroup.subtree_control"), "utf8"), "+memory +pids");
-    assert.equal(readFileSync(join(root, "codecell", "node1", "cgroup.subtree_control"), "utf8"), "+memory +pids");
-    const cgroup = await driver.create("run1", { memoryBytes: 256 * MiB, processes: 64 });
+    assert.equal(readFileSync(join(root, "cgroup.subtree_control"), "utf8"), "+memory +pids +cpu +cpuset");
+    assert.equal(readFileSync(join(root, "codecell", "node1", "cgroup.subtree_control"), "utf8"), "+memory +pids +cpu +cpuset");
+    writeFileSync(join(root, "codecell", "node1", "cpuset.cpus.effective"), "0-3\n");
+    assert.deepEqual(driver.cpus(), [0, 1, 2, 3]);
+    const cpu = { mode: "shared" as const, cpus: [0, 1, 2, 3], quotaCores: 0.5 };
+    const cgroup = await driver.create("run1", { memoryBytes: 256 * MiB, processes: 64, cpu });
     const dir = join(root, "codecell", "node1", "run1");
     assert.equal(readFileSync(join(dir, "memory.max"), "utf8"), String(256 * MiB));
     assert.equal(readFileSync(join(dir, "memory.swap.max"), "utf8"), "0");
-    assert.equal(readFileSync(join(dir, "pids.max"), "utf8"), "64");
+    // one above the program's budget: the output drainer shares the cgroup
+    assert.equal(readFileSync(join(dir, "pids.max"), "utf8"), "65");
+    assert.equal(readFileSync(join(dir, "cpuset.cpus"), "utf8"), "0,1,2,3");
+    assert.equal(readFileSync(join(dir, "cpu.weight"), "utf8"), "100");
+    assert.equal(readFileSync(join(dir, "cpu.max"), "utf8"), "50000 100000");
+    assert.ok(cgroup.controls.includes("cpu_isolation"));
+    assert.deepEqual(cgroup.drainerProcsFiles, [join(dir, "cgroup.procs")]);
+    assert.deepEqual(cgroup.drainerReturnProcsFiles, [join(root, ownCgroupPath(""), "cgroup.procs")]);
+    const dedicated = await driver.create("run1b", { memoryBytes: MiB, processes: 4, cpu: { mode: "dedicated", cpus: [2], quotaCores: undefined } });
+    assert.equal(readFileSync(join(root, "codecell", "node1", "run1b", "cpuset.cpus"), "utf8"), "2");
+    assert.equal(readFileSync(join(root, "codecell", "node1", "run1b", "cpu.max"), "utf8"), "max 100000");
+    assert.ok(dedicated.controls.includes("cpu_isolation"));
     assert.deepEqual(cgroup.procsFiles, [join(dir, "cgroup.procs")]);
 
     writeFileSync(join(dir, "memory.max"), `${256 * MiB}\n`);
@@ -92,22 +114,31 @@ describe("cgroup v2 driver against a fake cgroupfs tree", () => {
     const bare = tempStateDir("fake-cgroup2-bare-");
     writeFileSync(join(bare, "cgroup.controllers"), "cpu io\n");
     const problems = new CgroupV2Driver(bare, "codecell", { verifyFilesystem: false }).problems();
-    assert.equal(problems.length, 2);
+    assert.deepEqual(problems.map((problem) => problem.match(/controller (\w+)/)?.[1]), ["memory", "pids", "cpuset"]);
     rmSync(bare, { recursive: true, force: true });
   });
 });
 
 describe("cgroup v1 driver on the real kernel", () => {
-  it("creates the three hierarchies' directories with limits and removes them", async (t) => {
+  it("creates the five hierarchies' directories with limits and removes them", async (t) => {
     if (!requireKernel(t)) return;
     if (!existsSync("/sys/fs/cgroup/memory/cgroup.procs")) {
       if (process.env.CI === "true" && existsSync("/sys/fs/cgroup/pids")) throw new Error("expected cgroup v1 here");
       return t.skip("no cgroup v1 memory hierarchy on this machine");
     }
     const parent = `codecell-test/v1-${process.pid}`;
-    const driver = new CgroupV1Driver({ memory: "/sys/fs/cgroup/memory", pids: "/sys/fs/cgroup/pids", cpuacct: "/sys/fs/cgroup/cpuacct" }, parent);
+    const mounts = { memory: "/sys/fs/cgroup/memory", pids: "/sys/fs/cgroup/pids", cpuacct: "/sys/fs/cgroup/cpuacct" };
+    assert.match(new CgroupV1Driver(mounts, parent).problems().join("; "), /no cpu hierarchy.*no cpuset hierarchy/);
+    const driver = new CgroupV1Driver({ ...mounts, cpu: "/sys/fs/cgroup/cpu", cpuset: "/sys/fs/cgroup/cpuset" }, parent);
     assert.deepEqual(driver.problems(), []);
-    const cgroup = await driver.create("run", { memoryBytes: 64 * MiB, processes: 16 });
+    const cpus = driver.cpus();
+    const cgroup = await driver.create("run", { memoryBytes: 64 * MiB, processes: 16, cpu: { mode: "dedicated", cpus: [cpus.at(-1)!], quotaCores: undefined } });
+    assert.equal(readFileSync(`/sys/fs/cgroup/cpuset/${parent}/run/cpuset.cpus`, "utf8").trim(), String(cpus.at(-1)));
+    assert.notEqual(readFileSync(`/sys/fs/cgroup/cpuset/${parent}/run/cpuset.mems`, "utf8").trim(), "");
+    assert.equal(readFileSync(`/sys/fs/cgroup/cpu/${parent}/run/cpu.shares`, "utf8").trim(), "1024");
+    // the launcher drains the output from the run's CPU hierarchies only, and returns to its own
+    assert.deepEqual(cgroup.drainerProcsFiles, ["cpu", "cpuacct", "cpuset"].map((c) => `/sys/fs/cgroup/${c}/${parent}/run/cgroup.procs`));
+    assert.deepEqual(cgroup.drainerReturnProcsFiles, ["cpu", "cpuacct", "cpuset"].map((c) => join(`/sys/fs/cgroup/${c}`, ownCgroupPath(c), "cgroup.procs")));
     const readings = cgroup.read();
     assert.deepEqual(readings.errors, []);
     assert.equal(readings.memoryLimitBytes, 64 * MiB);
@@ -116,7 +147,9 @@ describe("cgroup v1 driver on the real kernel", () => {
     assert.deepEqual(cgroup.pids(), []);
     await cgroup.destroy();
     assert.equal(existsSync(`/sys/fs/cgroup/pids/${parent}/run`), false);
+    assert.equal(existsSync(`/sys/fs/cgroup/cpuset/${parent}/run`), false);
     driver.close();
     assert.equal(existsSync(`/sys/fs/cgroup/pids/${parent}`), false, "close removes the parent cgroups it made");
+    assert.equal(existsSync(`/sys/fs/cgroup/cpuset/${parent}`), false);
   });
 });

@@ -147,6 +147,9 @@ class FaultyCgroups implements CgroupDriver {
   problems() {
     return this.#inner.problems();
   }
+  cpus() {
+    return this.#inner.cpus();
+  }
   create(name: string, limits: CgroupLimits) {
     return this.failing ? Promise.reject(new Error("mkdir: No space left on device (injected)")) : this.#inner.create(name, limits);
   }

@@ -256,7 +256,7 @@ export class SubmissionDO extends DurableObject<Env> {
     // watchdog recovers its outcome with GetResult.
     const req: ExecuteRequest = {
       submissionId: meta.id, language: meta.language, code: this.#getBlob("code"), stdin: this.#getBlob("stdin"),
-      detachOnDisconnect: true,
+      detachOnDisconnect: true, tenantId: meta.project_id,
     };
     try {
       for await (const ev of serverStream(node, fleetMethods.execute, req, abort.signal)) {

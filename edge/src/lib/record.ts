@@ -17,7 +17,7 @@ export interface EvidenceRecord {
     memory_limit_bytes: number; memory_peak_bytes: number; oom_events: number; oom_kill_events: number;
     cpu_usage_usec: number; process_count: number; process_limit: number;
   };
-  timing: { cpu_ms: number; wall_ms: number; cpu_wall_ratio: number; divergence: string };
+  timing: { cpu_ms: number; cpu_time_ms: number; wall_ms: number; cpu_wall_ratio: number; divergence: string };
   process_lifecycle: { reap_status: string; descendant_containment: string; zombie_count: number };
   judge_actions: string[];
   collection_errors: string[];
@@ -90,7 +90,7 @@ export function mapEvidence(e: Evidence | undefined): EvidenceRecord | null {
       oom_events: c?.oomEvents ?? 0, oom_kill_events: c?.oomKillEvents ?? 0, cpu_usage_usec: c?.cpuUsageUsec ?? 0,
       process_count: c?.processCount ?? 0, process_limit: c?.processLimit ?? 0,
     },
-    timing: { cpu_ms: t?.cpuMs ?? 0, wall_ms: t?.wallMs ?? 0, cpu_wall_ratio: t?.cpuWallRatio ?? 0, divergence: t?.divergence ?? "" },
+    timing: { cpu_ms: t?.cpuMs ?? 0, cpu_time_ms: t?.cpuMs ?? 0, wall_ms: t?.wallMs ?? 0, cpu_wall_ratio: t?.cpuWallRatio ?? 0, divergence: t?.divergence ?? "" },
     process_lifecycle: {
       reap_status: p?.reapStatus ?? "", descendant_containment: p?.descendantContainment ?? "", zombie_count: p?.zombieCount ?? 0,
     },

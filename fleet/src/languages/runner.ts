@@ -55,7 +55,7 @@ export async function compileAndRun(
         if (compile.executable && !isProgramImage(artifact)) {
           return { language: language.name, result: noProgram(compiled.result, compile.noProgramHint), compileCacheHit: false };
         }
-        lease = cache?.store(key, artifact, compile.executable);
+        lease = cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
         if (!lease) {
           // Not cacheable (too big, disk full): this run gets a private copy instead.
           files.push({ name: compile.artifact, content: artifact, executable: compile.executable });

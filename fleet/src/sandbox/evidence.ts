@@ -50,6 +50,7 @@ export function buildEvidence(input: EvidenceInput): Evidence {
     },
     timing: {
       cpu_ms: cpuMs,
+      cpu_time_ms: cpuMs,
       wall_ms: wallMs,
       cpu_wall_ratio: input.wallMs > 0 ? Math.round((input.cpuUsec / 1000 / input.wallMs) * 1000) / 1000 : 0,
       divergence: classifyTiming(input.cpuUsec / 1000, input.wallMs),

@@ -20,6 +20,12 @@ export interface LauncherConfig {
   hostname: string;
   netnsPath?: string;
   cgroupProcsFiles: string[];
+  /** Bytes of each output stream forwarded to the supervisor; the rest is drained in the run's cgroups. */
+  outputCap?: number;
+  /** `cgroup.procs` files the launcher joins to drain the output (the run's CPU accounting and share). */
+  drainerProcsFiles?: string[];
+  /** `cgroup.procs` files the launcher returns to before it reports `done` (the node's own cgroups). */
+  drainerReturnProcsFiles?: string[];
   bindsReadOnly: { hostPath: string; sandboxPath: string }[];
   symlinks: { target: string; link: string }[];
   boxBytes: number;
@@ -36,6 +42,9 @@ export function launcherArgs(config: LauncherConfig): string[] {
   const args = ["--uid", String(config.uid), "--gid", String(config.gid), "--hostname", config.hostname];
   if (config.netnsPath) args.push("--netns", config.netnsPath);
   for (const file of config.cgroupProcsFiles) args.push("--cgroup-procs", file);
+  if (config.outputCap !== undefined) args.push("--output-cap", String(config.outputCap));
+  for (const file of config.drainerProcsFiles ?? []) args.push("--drainer-cgroup-procs", file);
+  for (const file of config.drainerReturnProcsFiles ?? []) args.push("--drainer-return-procs", file);
   for (const bind of config.bindsReadOnly) args.push("--bind-ro", `${bind.hostPath}:${bind.sandboxPath}`);
   for (const link of config.symlinks) args.push("--symlink", `${link.target}:${link.link}`);
   args.push("--box-size", String(config.boxBytes), "--tmp-size", String(config.tmpBytes));
@@ -58,6 +67,8 @@ export interface LauncherReport {
   wallUsec?: number;
   usage?: { userUsec: number; systemUsec: number; maxRssKb: number };
   copyOuts: Map<string, { bytes: number } | { reason: string }>;
+  /** Bytes the program wrote to each stream, as the drainer counted them (forwarded + discarded). */
+  outputTotals: { out?: number; err?: number };
   killed: boolean;
   done: boolean;
   /** performance.now() when `started` and `exit` arrived: the program's wall-clock span. */
@@ -68,7 +79,7 @@ export interface LauncherReport {
 }
 
 export function emptyReport(): LauncherReport {
-  return { applied: [], started: false, fileSizeLimitHits: 0, leftover: 0, copyOuts: new Map(), killed: false, done: false, unparsed: [] };
+  return { applied: [], started: false, fileSizeLimitHits: 0, leftover: 0, copyOuts: new Map(), outputTotals: {}, killed: false, done: false, unparsed: [] };
 }
 
 /** Applies one status line to the report. */
@@ -105,6 +116,10 @@ export function applyStatusLine(report: LauncherReport, line: string): void {
       return;
     case "copyout_fail":
       report.copyOuts.set(rest[0] ?? "", { reason: rest[1] ?? "unknown" });
+      return;
+    case "output":
+      if (rest[0] === "out" || rest[0] === "err") report.outputTotals[rest[0]] = number(1);
+      else report.unparsed.push(line);
       return;
     case "killed":
       report.killed = true;

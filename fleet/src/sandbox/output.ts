@@ -31,6 +31,11 @@ export class CappedCapture {
     this.#captured += kept.length;
   }
 
+  /** The drainer's count of what the program wrote (it forwards only the first `cap` bytes). */
+  setWrittenTotal(total: number | undefined): void {
+    if (total !== undefined && total > this.total) this.total = total;
+  }
+
   get truncated(): boolean {
     return this.total > this.#cap;
   }
@@ -62,4 +67,42 @@ export function outputIntegrity(input: IntegrityInput): OutputIntegrity {
   const cutMidLine = input.streams.some((stream) => stream.bytes.length > 0 && stream.bytes.at(-1) !== 0x0a);
   if (input.endedBySignal && cutMidLine) return "crash_mid_write";
   return "complete";
+}
+
+/**
+ * A stream's JSON-encoded size may be at most this many times the capture limit (docs/sandbox.md):
+ * ordinary text (newlines, quotes) never reaches it; control characters or invalid UTF-8 do.
+ */
+export const ENCODED_OUTPUT_FACTOR = 2;
+
+/** Bytes `JSON.stringify` spends on one UTF-16 code unit of a string (UTF-8 output). */
+function encodedUnitBytes(unit: number): number {
+  if (unit === 0x22 || unit === 0x5c) return 2; // \" \\
+  if (unit < 0x20) return unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d ? 2 : 6; // \n or \u0001
+  if (unit < 0x80) return 1;
+  if (unit < 0x800) return 2;
+  if (unit >= 0xd800 && unit <= 0xdfff) return 2; // half of a 4-byte pair
+  return 3;
+}
+
+/**
+ * Caps a captured stream by the size of its JSON-encoded form, not only its raw bytes: a control
+ * character costs 6 bytes in the record (`\u0001`), an invalid UTF-8 byte 3 (U+FFFD). The text is
+ * cut at the last whole character that fits; `cut` then marks the stream truncated_by_judge_limit.
+ */
+export function capEncodedSize(text: string, maxEncodedBytes: number): { text: string; cut: boolean } {
+  let size = 0;
+  for (let index = 0; index < text.length; index++) {
+    size += encodedUnitBytes(text.charCodeAt(index));
+    if (size > maxEncodedBytes) {
+      // never keep half of a surrogate pair
+      const end = index > 0 && isHighSurrogate(text.charCodeAt(index - 1)) ? index - 1 : index;
+      return { text: text.slice(0, end), cut: true };
+    }
+  }
+  return { text, cut: false };
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
+import { planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { failedSetup } from "./failed-setup.ts";
@@ -13,10 +14,10 @@ import { programFault } from "./program-fault.ts";
 import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
 import { buildEvidence } from "./evidence.ts";
-import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig } from "./launcher.ts";
+import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig, type LauncherReport } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
-import { CappedCapture, outputIntegrity } from "./output.ts";
+import { capEncodedSize, CappedCapture, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output.ts";
 import { BASE_ENV, baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
 import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
 import { decideVerdict } from "./verdict.ts";
@@ -30,6 +31,8 @@ export interface SandboxOptions {
   /** uid/gid of slot 0; slot N runs as firstId + N. */
   firstId?: number;
   launcherPath?: string;
+  /** How slots share the CPUs (docs/sandbox.md, "CPU isolation"); default auto. */
+  cpuPolicy?: CpuPolicyName;
   /** Replaces detection (tests of the fail-closed path use a driver that cannot apply limits). */
   cgroupDriver?: CgroupDriver;
 }
@@ -41,13 +44,15 @@ export interface SandboxHealth {
   warnings: string[];
   cgroupVersion: "v1" | "v2" | "none";
   kernel: string;
+  /** "dedicated" or "shared" once planned (see cgroup/cpu-policy.ts). */
+  cpuMode: string;
 }
 
 /** Every control the launcher must report before a program may count as isolated. */
 export const REQUIRED_CONTROLS = [
   "pid_namespace", "mount_namespace", "network_namespace", "ipc_namespace", "uts_namespace", "cgroup",
   "root_filesystem", "proc", "dev", "work_dir", "tmp", "rlimits", "uid_gid", "capabilities",
-  "no_new_privileges", "seccomp", "environment",
+  "no_new_privileges", "seccomp", "environment", "output_drain",
 ];
 
 const SETUP_TIMEOUT_MS = 10_000;
@@ -60,6 +65,8 @@ interface Slot {
   stagingDir: string;
   /** A cgroup made ahead of time so the next run does not wait for mkdir. */
   spare: RunCgroup | undefined;
+  /** The slot's CPU controls, written into each of its run cgroups. */
+  cpu: CpuShare | undefined;
 }
 
 export class Sandbox {
@@ -86,6 +93,7 @@ export class Sandbox {
   /** Controls that hold for every run on this kernel without a step of the launcher's own. */
   readonly #kernelControls: string[] = [];
   #closed = false;
+  #cpuMode = "none";
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
     this.slots = options.slots;
@@ -120,6 +128,7 @@ export class Sandbox {
     const cgroup = this.#driver?.problems() ?? [];
     if (cgroup.length > 0) this.#failPermanently("cgroup", cgroup.join("; "));
     else this.#driver?.removeStaleSiblings(isDeadInstance);
+    const cpuShares = this.#planCpu(options.cpuPolicy ?? "auto");
     if (process.getuid?.() !== 0) this.#failPermanently("privileges", "the fleet node must run as root (namespaces, cgroups, pivot_root)");
     removeStaleRunDirs(join(options.stateDir, "run"));
     const runDir = join(options.stateDir, "run", instance);
@@ -137,6 +146,7 @@ export class Sandbox {
         netnsPath: join(runDir, `netns-${index}`),
         stagingDir: join(runDir, `staging-${index}`),
         spare: undefined,
+        cpu: Array.isArray(cpuShares) ? cpuShares[index] : undefined,
       };
       mkdirSync(slot.stagingDir, { mode: 0o700 });
       if (this.#notReady.size === 0) this.#createNetns(slot);
@@ -144,6 +154,22 @@ export class Sandbox {
       this.#free.push(slot);
     }
     return runDir;
+  }
+
+  #planCpu(policy: CpuPolicyName): CpuShare[] | undefined {
+    if (!this.#driver || this.#notReady.has("cgroup")) return undefined;
+    let plan: CpuShare[] | string;
+    try {
+      plan = planCpuShares(policy, this.slots, this.#driver.cpus());
+    } catch (error) {
+      plan = `cannot read the usable CPUs: ${(error as Error).message}`;
+    }
+    if (typeof plan === "string") {
+      this.#failPermanently("cpu_isolation", plan);
+      return undefined;
+    }
+    this.#cpuMode = plan[0]?.mode ?? "none";
+    return plan;
   }
 
   /**
@@ -169,6 +195,7 @@ export class Sandbox {
       warnings: [...this.#warnings],
       cgroupVersion: this.#driver?.version ?? "none",
       kernel: release(),
+      cpuMode: this.#cpuMode,
     };
   }
 
@@ -233,7 +260,7 @@ export class Sandbox {
     } catch (error) {
       const message = (error as Error).message;
       this.#markNotReady("cgroup", `cannot create a run cgroup: ${message}`);
-      return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting"], limits);
+      return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting", "cpu_isolation"], limits);
     }
     const zygote = this.#zygote;
     const zygoteProblem = zygote ? zygote.problem : (this.#notReady.get("launcher") ?? "the launcher is not running");
@@ -276,6 +303,8 @@ export class Sandbox {
     await Promise.all([stdout.done, stderr.done]);
 
     const report = launched.report;
+    stdout.setWrittenTotal(report.outputTotals.out);
+    stderr.setWrittenTotal(report.outputTotals.err);
     // Killing the sandbox kills its init, and with it every process of the pid namespace, so
     // init never reports the program's end: it is the SIGKILL the supervisor caused.
     if (!report.exit && report.killed && report.started) report.exit = { kind: "signaled", signal: 9 };
@@ -297,7 +326,7 @@ export class Sandbox {
     const notRunnable = programFault(report.failure, spec.argv[0]);
     // The environment is applied by execve itself: a refused exec leaves it the only one unapplied.
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control) && !(notRunnable && control === "environment"));
-    const internalError = launcherInternalError(report.unparsed, report.done, readings);
+    const internalError = launcherInternalError(report, readings);
     // A control that failed, or a program that started without every control reported applied.
     const setupFailure = notRunnable
       ? undefined
@@ -331,16 +360,18 @@ export class Sandbox {
     const failedControl = setupFailure ? report.failure?.control : undefined;
     const isolated = report.started || notRunnable !== undefined;
     const [stdoutBytes, stderrBytes] = [stdout.bytes(), stderr.bytes()];
+    const maxEncoded = limits.outputBytes * ENCODED_OUTPUT_FACTOR;
+    const [stdoutText, stderrText] = [capEncodedSize(stdoutBytes.toString("utf8"), maxEncoded), capEncodedSize(stderrBytes.toString("utf8"), maxEncoded)];
     const result: ExecutionResult = {
       verdict: decision.verdict,
       exit_code: report.exit?.kind === "exited" ? report.exit.code : null,
       signal: report.exit?.kind === "signaled" ? report.exit.signal : null,
-      stdout: stdoutBytes.toString("utf8"),
-      stderr: stderrBytes.toString("utf8"),
+      stdout: stdoutText.text,
+      stderr: stderrText.text,
       output_integrity: outputIntegrity({
         streams: [
-          { truncated: stdout.truncated, error: stdout.error, bytes: stdoutBytes },
-          { truncated: stderr.truncated, error: stderr.error, bytes: stderrBytes },
+          { truncated: stdout.truncated || stdoutText.cut, error: stdout.error, bytes: stdoutBytes },
+          { truncated: stderr.truncated || stderrText.cut, error: stderr.error, bytes: stderrBytes },
         ],
         endedBySignal: report.exit?.kind === "signaled",
       }),
@@ -366,7 +397,7 @@ export class Sandbox {
   async #takeCgroup(slot: Slot, spec: RunSpec): Promise<RunCgroup> {
     const spare = slot.spare;
     slot.spare = undefined;
-    const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes };
+    const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes, cpu: slot.cpu };
     if (!spare) return this.#newCgroup(slot, limits);
     spare.setLimits(limits);
     return spare;
@@ -374,6 +405,7 @@ export class Sandbox {
 
   #newCgroup(slot: Slot, limits: CgroupLimits): Promise<RunCgroup> {
     if (!this.#driver) throw new Error(this.#notReady.get("cgroup") ?? "no cgroup driver");
+    if (!slot.cpu) throw new Error(this.#notReady.get("cpu_isolation") ?? "no CPU share planned for the slot");
     return this.#driver.create(`s${slot.index}-r${this.#runCounter++}`, limits);
   }
 
@@ -393,7 +425,7 @@ export class Sandbox {
 
   /** Removes the used (empty) cgroup and prepares the slot's next one, off the critical path. */
   #recycle(slot: Slot, spec: RunSpec, used: RunCgroup | undefined): void {
-    const limits = used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes };
+    const limits = used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes, cpu: slot.cpu };
     const work = this.#refreshSpare(slot, limits, used).finally(() => this.#housekeeping.delete(work));
     this.#housekeeping.add(work);
   }
@@ -447,6 +479,9 @@ export class Sandbox {
       hostname: "sandbox",
       netnsPath: slot.netnsPath,
       cgroupProcsFiles: cgroup.procsFiles,
+      outputCap: limits.outputBytes,
+      drainerProcsFiles: cgroup.drainerProcsFiles,
+      drainerReturnProcsFiles: cgroup.drainerReturnProcsFiles,
       bindsReadOnly: [...layout.binds, ...(spec.binds ?? [])],
       symlinks: layout.symlinks,
       boxBytes: limits.workDirBytes,
@@ -522,9 +557,13 @@ function isZombie(pid: number): boolean {
   }
 }
 
-function launcherInternalError(unparsed: string[], done: boolean, readings: CgroupReadings): string | undefined {
-  if (unparsed.length > 0) return `launcher failure: ${unparsed[0]}`;
-  if (!done) return "the launcher ended without reporting the end of the run";
+function launcherInternalError(report: LauncherReport, readings: CgroupReadings): string | undefined {
+  if (report.unparsed.length > 0) return `launcher failure: ${report.unparsed[0]}`;
+  if (!report.done) return "the launcher ended without reporting the end of the run";
+  // Without the drainer's totals the output may be cut short: not a verdict to stand on, unless
+  // the kernel's OOM killer explains it (then MLE decides).
+  const drained = report.outputTotals.out !== undefined && report.outputTotals.err !== undefined;
+  if (report.started && !drained && readings.oomKillEvents === 0) return "the output drainer ended without reporting";
   if (readings.errors.length > 0) return `cgroup evidence could not be read: ${readings.errors.join("; ")}`;
   return undefined;
 }

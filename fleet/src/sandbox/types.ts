@@ -69,7 +69,10 @@ export interface CgroupEvidence {
 }
 
 export interface TimingEvidence {
+  /** CPU time of the run's cgroup (every thread and process of the program, and its output drainer). */
   cpu_ms: number;
+  /** The same figure under the name the record's users look for, beside wall time. */
+  cpu_time_ms: number;
   wall_ms: number;
   cpu_wall_ratio: number;
   divergence: string;

@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import ipaddr from "ipaddr.js";
 import { readFileSync } from "node:fs";
 import { availableParallelism, hostname } from "node:os";
+import { CPU_POLICIES, parseCpuPolicy, type CpuPolicyName } from "../sandbox/cgroup/cpu-policy.ts";
 
 export interface FleetConfig {
   host: string;
@@ -18,6 +19,7 @@ export interface FleetConfig {
   stateDir: string;
   cgroupParent: string | undefined;
   launcherPath: string | undefined;
+  cpuPolicy: CpuPolicyName;
   drainGraceSecs: number;
   logLevel: string;
 }
@@ -47,6 +49,7 @@ export const SETTINGS = {
   stateDir: ["FLEET_STATE_DIR", "compile cache and staging directory", "/var/lib/codecell/fleet"],
   cgroupParent: ["FLEET_CGROUP_PARENT", "cgroup under which run cgroups are made (engine default if unset)", undefined],
   launcherPath: ["FLEET_LAUNCHER_PATH", "the sandbox launcher binary (default: fleet/launcher/build/codecell-launcher)", undefined],
+  cpuPolicy: ["FLEET_CPU_POLICY", "how slots share the CPUs: auto, dedicated (a core per slot) or shared (equal weights and a quota)", "auto"],
   drainGraceSecs: ["FLEET_DRAIN_GRACE_SECS", "after a drain, how long open streams get to finish before exit", "10"],
   logLevel: ["FLEET_LOG_LEVEL", "fatal, error, warn, info, debug, trace or silent", "info"],
 } as const satisfies Record<string, readonly [string, string, string | undefined]>;
@@ -116,9 +119,16 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     stateDir: raw.stateDir!,
     cgroupParent: raw.cgroupParent,
     launcherPath: raw.launcherPath,
+    cpuPolicy: cpuPolicy(raw.cpuPolicy!),
     drainGraceSecs: integer("drainGraceSecs", raw.drainGraceSecs!, 0, 3600),
     logLevel: raw.logLevel!,
   };
+}
+
+function cpuPolicy(value: string): CpuPolicyName {
+  const policy = parseCpuPolicy(value);
+  if (!policy) throw new ConfigError(`FLEET_CPU_POLICY (--cpu-policy) must be one of ${CPU_POLICIES.join(", ")}, got "${value}"`);
+  return policy;
 }
 
 function loadTls(certPath: string | undefined, keyPath: string | undefined): FleetConfig["tls"] {

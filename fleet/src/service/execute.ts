@@ -35,7 +35,7 @@ export function createExecute(node: FleetNode) {
       checkSource(request.code, request.stdin);
       if (node.draining) throw new ServiceError(Status.UNAVAILABLE, "node is draining");
       if (!node.engine.health().ready) throw new ServiceError(Status.UNAVAILABLE, "node is not ready");
-      run = startRun(node, { id, language, code: request.code, stdin: request.stdin });
+      run = startRun(node, { id, language, code: request.code, stdin: request.stdin, tenantId: request.tenantId });
     }
     if (request.detachOnDisconnect) run.detached = true;
 

@@ -110,7 +110,7 @@ export function internalErrorOutcome(language: string, wallSecs: number): Execut
         process_count: 0,
         process_limit: 0,
       },
-      timing: { cpu_ms: 0, wall_ms: Math.round(wallSecs * 1000), cpu_wall_ratio: 0, divergence: "unknown" },
+      timing: { cpu_ms: 0, cpu_time_ms: 0, wall_ms: Math.round(wallSecs * 1000), cpu_wall_ratio: 0, divergence: "unknown" },
       process_lifecycle: { reap_status: "unknown", descendant_containment: "unknown", zombie_count: 0 },
       judge_actions: [],
       collection_errors: ["engine failed; see the node log"],

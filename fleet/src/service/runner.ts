@@ -13,6 +13,8 @@ export interface Submission {
   language: string;
   code: string;
   stdin: string;
+  /** ExecuteRequest.tenant_id: per-tenant shares on the node (the compile cache). */
+  tenantId?: string;
 }
 
 export interface RunnerDeps {
@@ -69,7 +71,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const queueSecs = (started - admittedAt) / 1000;
   metrics.queueWait.observe(queueSecs);
   run.markStarted(startedAt);
-  const request = { language: submission.language, code: submission.code, stdin: submission.stdin };
+  const request = { language: submission.language, code: submission.code, stdin: submission.stdin, tenantId: submission.tenantId };
   let outcome;
   try {
     outcome = await engine.execute(request, run.abortController.signal);

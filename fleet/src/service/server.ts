@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Engine } from "../engine.ts";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { createCredentialCheck } from "./auth.ts";
+import { STATUS_NAMES } from "./errors.ts";
 import type { FleetConfig } from "./config.ts";
 import { createFleetService } from "./fleet-service.ts";
 import { FleetNode } from "./fleet-node.ts";
@@ -53,6 +54,11 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
   const grpc = await startGrpcTransport({ service, checkCredential, host: settings.host, port: settings.grpcPort, tls: settings.tls });
   const web = await startGrpcWebTransport({
     service,
+    checkCredential,
+    onRefused: (method, peer, status) => {
+      node.metrics.rpcs.inc({ method, transport: "grpc-web", code: STATUS_NAMES[status.code] ?? String(status.code) });
+      logger.info({ method, transport: "grpc-web", peer, code: STATUS_NAMES[status.code] }, status.message);
+    },
     metrics: node.metrics.registry,
     host: settings.host,
     port: settings.grpcWebPort,

@@ -1,11 +1,14 @@
 // gRPC-Web over HTTP/1.1 (application/grpc-web+proto) for the edge, whose fetch cannot speak
 // native gRPC. Each message is written as its own frame as soon as it is produced; the status
 // travels in the body as the 0x80 trailer frame (never in the headers). Also serves GET /metrics.
+// Nothing of a body is read before the credential and the announced content-length are checked:
+// a refused request is answered and its connection closed with the body unread.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { CredentialCheck } from "./auth.ts";
 import { ServiceError, Status, toStatus, type StatusObject } from "./errors.ts";
 import type { TlsFiles } from "./transport-grpc.ts";
 import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
@@ -139,8 +142,29 @@ export interface GrpcWebTransport {
   close(graceMs: number): Promise<void>;
 }
 
+/** Answers a refused call with its trailer and closes the connection without reading the body. */
+function refuse(request: IncomingMessage, response: ServerResponse, status: StatusObject): void {
+  response.writeHead(200, { "content-type": "application/grpc-web+proto", connection: "close" });
+  response.end(trailerFrame(status), () => request.socket.destroy());
+}
+
+/** The reason to refuse a call before its body is read: credential, then announced size. */
+function precheck(request: IncomingMessage, checkCredential: CredentialCheck): StatusObject | undefined {
+  try {
+    checkCredential(requestMetadata(request));
+  } catch (error) {
+    return toStatus(error);
+  }
+  const announced = Number(request.headers["content-length"] ?? 0);
+  if (announced > MAX_REQUEST_BYTES) return { code: Status.RESOURCE_EXHAUSTED, message: "request too large" };
+  return undefined;
+}
+
 export async function startGrpcWebTransport(options: {
   service: FleetServiceImplementation;
+  checkCredential: CredentialCheck;
+  /** Called for a call refused before its body was read (metrics and log). */
+  onRefused: (method: MethodName, peer: string, status: StatusObject) => void;
   metrics: Registry;
   host: string;
   port: number;
@@ -150,6 +174,12 @@ export async function startGrpcWebTransport(options: {
   const listener = (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? "/").split("?")[0]!;
     if (request.method === "GET" && path === "/metrics") {
+      try {
+        options.checkCredential(requestMetadata(request));
+      } catch {
+        response.writeHead(401, { "content-type": "text/plain", "www-authenticate": "Bearer" }).end("fleet credential required\n");
+        return;
+      }
       options.metrics.metrics().then(
         (text) => response.writeHead(200, { "content-type": options.metrics.contentType }).end(text),
         (error: unknown) => (options.onError(error), response.writeHead(500).end()),
@@ -164,6 +194,12 @@ export async function startGrpcWebTransport(options: {
     const contentType = String(request.headers["content-type"] ?? "");
     if (!/^application\/grpc-web(\+proto)?(;|$)/.test(contentType)) {
       response.writeHead(415, { "content-type": "text/plain" }).end("expected application/grpc-web+proto\n");
+      return;
+    }
+    const refusal = precheck(request, options.checkCredential);
+    if (refusal) {
+      options.onRefused(route.method, `${request.socket.remoteAddress}:${request.socket.remotePort}`, refusal);
+      refuse(request, response, refusal);
       return;
     }
     handleCall(options.service, route, request, response).catch((error: unknown) => {

@@ -1,9 +1,13 @@
 // One run's cgroup, whatever the hierarchy. The v1 and v2 drivers differ only in file names
 // and layout; the supervisor sees the same readings from both.
 
+import type { CpuShare } from "./cpu-policy.ts";
+
 export interface CgroupLimits {
   memoryBytes: number;
   processes: number;
+  /** The slot's CPU controls (cpuset, weight, quota); written once, when the cgroup is made. */
+  cpu?: CpuShare;
 }
 
 /** Raw counters read from the kernel at the end of a run. */
@@ -25,6 +29,14 @@ export interface RunCgroup {
   readonly name: string;
   /** `cgroup.procs` files the program joins (one per v1 hierarchy, one for v2). */
   readonly procsFiles: string[];
+  /**
+   * `cgroup.procs` files the output drainer (the run's launcher process) joins: the run's CPU
+   * accounting and share, not its process budget or memory (v1: cpu, cpuacct, cpuset; v2 has one
+   * directory, whose pids.max is one above the program's budget for it).
+   */
+  readonly drainerProcsFiles: string[];
+  /** Where the drainer goes back to before it reports the end (the node's own cgroups). */
+  readonly drainerReturnProcsFiles: string[];
   /** Controls this cgroup enforces, as evidence names. */
   readonly controls: string[];
   readonly limits: CgroupLimits;
@@ -43,6 +55,8 @@ export interface CgroupDriver {
   readonly version: "v1" | "v2";
   /** Why this driver cannot enforce limits here; empty when it can. */
   problems(): string[];
+  /** Host CPU ids usable by run cgroups (after problems() prepared the parent). */
+  cpus(): number[];
   /** Async: cgroupfs mkdir/rmdir can wait on the kernel, so they stay off the event loop. */
   create(name: string, limits: CgroupLimits): Promise<RunCgroup>;
   /** Removes the driver's parent cgroups (at shutdown; only when empty). */

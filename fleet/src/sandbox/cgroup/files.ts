@@ -22,6 +22,20 @@ export function readNumber(path: string): number {
   return text === "max" ? Number.POSITIVE_INFINITY : Number(text);
 }
 
+/**
+ * This process's own cgroup path in the v1 hierarchy carrying `controller`, or in the v2
+ * hierarchy (`controller` ""), from /proc/self/cgroup.
+ */
+export function ownCgroupPath(controller: string, procSelfCgroup = readFileSync("/proc/self/cgroup", "utf8")): string {
+  for (const line of procSelfCgroup.split("\n")) {
+    const match = /^\d+:([^:]*):(.*)$/.exec(line);
+    if (!match) continue;
+    const [, controllers = "", path = "/"] = match;
+    if (controller === "" ? controllers === "" : controllers.split(",").includes(controller)) return path;
+  }
+  throw new Error(`no ${controller || "cgroup2"} entry in /proc/self/cgroup`);
+}
+
 export function readPids(path: string): number[] {
   return readFileSync(path, "utf8")
     .split("\n")

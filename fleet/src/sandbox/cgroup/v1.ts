@@ -1,20 +1,29 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
+import { CPU_PERIOD_USEC, CPU_SHARES_V1, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, killPids, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, killPids, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 /** Mount points of the v1 hierarchies this driver needs, e.g. { memory: "/sys/fs/cgroup/memory" }. */
 export interface V1Mounts {
   memory: string;
   pids: string;
   cpuacct: string;
+  /** cpu (shares, CFS quota) and cpuset: required for CPU isolation; problems() says when absent. */
+  cpu?: string;
+  cpuset?: string;
+}
+
+/** One directory per distinct mount point (co-mounted controllers such as cpu,cpuacct share one). */
+function distinctMounts(mounts: V1Mounts): string[] {
+  return [...new Set(Object.values(mounts).filter((mount): mount is string => typeof mount === "string"))];
 }
 
 /**
- * cgroup v1: memory, pids and cpuacct live in separate hierarchies, so a run's cgroup is three
- * directories with the same relative path. There is no cgroup.kill and no OOM event counter
- * separate from oom_kill; see docs/sandbox.md.
+ * cgroup v1: memory, pids, cpuacct, cpu and cpuset live in separate hierarchies, so a run's
+ * cgroup is one directory per hierarchy with the same relative path. There is no cgroup.kill and
+ * no OOM event counter separate from oom_kill; see docs/sandbox.md.
  */
 export class CgroupV1Driver implements CgroupDriver {
   readonly version = "v1";
@@ -28,6 +37,8 @@ export class CgroupV1Driver implements CgroupDriver {
 
   problems(): string[] {
     const problems: string[] = [];
+    if (!this.#mounts.cpu) problems.push("cgroup v1: no cpu hierarchy (needed for CPU shares and quotas)");
+    if (!this.#mounts.cpuset) problems.push("cgroup v1: no cpuset hierarchy (needed for dedicated cores)");
     for (const [controller, mount] of Object.entries(this.#mounts)) {
       const notCgroupfs = cgroupFilesystemProblem(mount, "v1");
       if (notCgroupfs) {
@@ -35,7 +46,8 @@ export class CgroupV1Driver implements CgroupDriver {
         continue;
       }
       try {
-        mkdirSync(join(mount, this.#parent), { recursive: true });
+        if (controller === "cpuset") prepareCpusetChain(mount, this.#parent);
+        else mkdirSync(join(mount, this.#parent), { recursive: true });
       } catch (error) {
         problems.push(`cgroup v1 ${controller}: cannot create ${join(mount, this.#parent)}: ${(error as Error).message}`);
       }
@@ -43,54 +55,89 @@ export class CgroupV1Driver implements CgroupDriver {
     return problems;
   }
 
+  cpus(): number[] {
+    if (!this.#mounts.cpuset) return [];
+    return parseCpuList(readFileSync(join(this.#mounts.cpuset, this.#parent, "cpuset.effective_cpus"), "utf8"));
+  }
+
   async create(name: string, limits: CgroupLimits): Promise<RunCgroup> {
-    const dirs = {
-      memory: join(this.#mounts.memory, this.#parent, name),
-      pids: join(this.#mounts.pids, this.#parent, name),
-      cpuacct: join(this.#mounts.cpuacct, this.#parent, name),
-    };
-    const made = await Promise.allSettled(Object.values(dirs).map((dir) => mkdir(dir)));
+    const dirs = distinctMounts(this.#mounts).map((mount) => join(mount, this.#parent, name));
+    const made = await Promise.allSettled(dirs.map((dir) => mkdir(dir)));
     try {
       for (const result of made) if (result.status === "rejected") throw result.reason;
-      writeControl(join(dirs.memory, "memory.swappiness"), 0);
-      const cgroup = new RunCgroupV1(name, dirs, { memoryBytes: Number.POSITIVE_INFINITY, processes: 0 });
+      const at = (mount: string | undefined) => (mount ? join(mount, this.#parent, name) : undefined);
+      const cgroup = new RunCgroupV1(name, dirs, {
+        memory: at(this.#mounts.memory)!,
+        pids: at(this.#mounts.pids)!,
+        cpuacct: at(this.#mounts.cpuacct)!,
+        cpu: at(this.#mounts.cpu),
+        cpuset: at(this.#mounts.cpuset),
+      }, this.#mounts);
+      writeControl(join(cgroup.dirs.memory, "memory.swappiness"), 0);
       cgroup.setLimits(limits);
       return cgroup;
     } catch (error) {
-      const created = Object.values(dirs).filter((_, index) => made[index]?.status === "fulfilled");
+      const created = dirs.filter((_, index) => made[index]?.status === "fulfilled");
       await Promise.allSettled(created.map((dir) => rmdir(dir)));
       throw error;
     }
   }
 
   removeStaleSiblings(isStale: (name: string) => boolean): void {
-    for (const mount of Object.values(this.#mounts)) removeStaleSiblingDirs(join(mount, this.#parent), isStale);
+    for (const mount of distinctMounts(this.#mounts)) removeStaleSiblingDirs(join(mount, this.#parent), isStale);
   }
 
   close(): void {
-    for (const mount of Object.values(this.#mounts)) removeDirAndEmptyAncestors(mount, this.#parent);
+    for (const mount of distinctMounts(this.#mounts)) removeDirAndEmptyAncestors(mount, this.#parent);
+  }
+}
+
+/**
+ * A v1 cpuset cgroup accepts no task until its cpuset.cpus and cpuset.mems are set, and a new one
+ * starts empty (cgroup.clone_children is 0 by default): copy them down from the parent at each level.
+ */
+function prepareCpusetChain(mount: string, parent: string): void {
+  let dir = mount;
+  for (const part of parent.split("/").filter(Boolean)) {
+    const child = join(dir, part);
+    mkdirSync(child, { recursive: true });
+    for (const file of ["cpuset.cpus", "cpuset.mems"]) {
+      if (readFileSync(join(child, file), "utf8").trim() === "") writeControl(join(child, file), readFileSync(join(dir, file), "utf8").trim());
+    }
+    dir = child;
   }
 }
 
 class RunCgroupV1 implements RunCgroup {
   readonly name: string;
   readonly procsFiles: string[];
+  readonly drainerProcsFiles: string[];
+  readonly drainerReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
-  readonly #dirs: V1Mounts;
+  readonly #all: string[];
+  readonly dirs: { memory: string; pids: string; cpuacct: string; cpu: string | undefined; cpuset: string | undefined };
   limits: CgroupLimits;
 
-  constructor(name: string, dirs: V1Mounts, limits: CgroupLimits) {
+  constructor(name: string, all: string[], dirs: RunCgroupV1["dirs"], mounts: V1Mounts) {
     this.name = name;
-    this.#dirs = dirs;
-    this.limits = limits;
-    this.procsFiles = [dirs.memory, dirs.pids, dirs.cpuacct].map((dir) => join(dir, "cgroup.procs"));
+    this.#all = all;
+    this.dirs = dirs;
+    this.limits = { memoryBytes: Number.POSITIVE_INFINITY, processes: 0 };
+    this.procsFiles = all.map((dir) => join(dir, "cgroup.procs"));
+    // the launcher drains the output: it joins the run's CPU hierarchies (cpu, cpuacct, cpuset)
+    const cpuHierarchies = (["cpu", "cpuacct", "cpuset"] as const).filter((controller, index, list) => {
+      const mount = mounts[controller];
+      return mount && mount !== mounts.pids && mount !== mounts.memory && list.findIndex((other) => mounts[other] === mount) === index;
+    });
+    this.drainerProcsFiles = cpuHierarchies.map((controller) => join(dirs[controller]!, "cgroup.procs"));
+    this.drainerReturnProcsFiles = cpuHierarchies.map((controller) => join(mounts[controller]!, ownCgroupPath(controller), "cgroup.procs"));
   }
 
   setLimits(limits: CgroupLimits): void {
-    const memory = join(this.#dirs.memory, "memory.limit_in_bytes");
+    const memory = join(this.dirs.memory, "memory.limit_in_bytes");
     // memsw = memory + swap, equal to the memory limit: no swap at all. The kernel keeps
     // memsw >= memory at every step, so raise memsw first and lower it last.
-    const memsw = join(this.#dirs.memory, "memory.memsw.limit_in_bytes");
+    const memsw = join(this.dirs.memory, "memory.memsw.limit_in_bytes");
     if (limits.memoryBytes > this.limits.memoryBytes) {
       writeControl(memsw, limits.memoryBytes);
       writeControl(memory, limits.memoryBytes);
@@ -98,13 +145,26 @@ class RunCgroupV1 implements RunCgroup {
       writeControl(memory, limits.memoryBytes);
       writeControl(memsw, limits.memoryBytes);
     }
-    if (limits.processes !== this.limits.processes) writeControl(join(this.#dirs.pids, "pids.max"), limits.processes);
+    if (limits.processes !== this.limits.processes) writeControl(join(this.dirs.pids, "pids.max"), limits.processes);
+    if (limits.cpu && limits.cpu !== this.limits.cpu) this.#applyCpu(limits.cpu);
     this.limits = { ...limits };
+  }
+
+  #applyCpu(share: CpuShare): void {
+    const { cpu, cpuset } = this.dirs;
+    if (!cpu || !cpuset) throw new Error("cpu isolation needs the cpu and cpuset hierarchies");
+    const parentCpuset = join(cpuset, "..");
+    writeControl(join(cpuset, "cpuset.mems"), readFileSync(join(parentCpuset, "cpuset.mems"), "utf8").trim());
+    writeControl(join(cpuset, "cpuset.cpus"), formatCpuList(share.cpus));
+    writeControl(join(cpu, "cpu.shares"), CPU_SHARES_V1);
+    writeControl(join(cpu, "cpu.cfs_period_us"), CPU_PERIOD_USEC);
+    writeControl(join(cpu, "cpu.cfs_quota_us"), quotaUsec(share) ?? -1);
+    if (!this.controls.includes("cpu_isolation")) this.controls.push("cpu_isolation");
   }
 
   read(): CgroupReadings {
     const errors: string[] = [];
-    const { memory, pids, cpuacct } = this.#dirs;
+    const { memory, pids, cpuacct } = this.dirs;
     const oomKills = collect(errors, "memory.oom_control", () => readKeyed(join(memory, "memory.oom_control")).get("oom_kill") ?? NaN);
     return {
       memoryLimitBytes: collect(errors, "memory.limit_in_bytes", () => readNumber(join(memory, "memory.limit_in_bytes"))),
@@ -119,8 +179,9 @@ class RunCgroupV1 implements RunCgroup {
     };
   }
 
+  /** The program's processes (the pids hierarchy holds them all, and nothing of the launcher's). */
   pids(): number[] {
-    return readPids(join(this.#dirs.pids, "cgroup.procs"));
+    return readPids(join(this.dirs.pids, "cgroup.procs"));
   }
 
   killAll(): void {
@@ -134,7 +195,7 @@ class RunCgroupV1 implements RunCgroup {
   }
 
   async destroy(): Promise<void> {
-    const results = await Promise.allSettled([this.#dirs.memory, this.#dirs.pids, this.#dirs.cpuacct].map((dir) => rmdir(dir)));
+    const results = await Promise.allSettled(this.#all.map((dir) => rmdir(dir)));
     const failed = results.find((result) => result.status === "rejected" && (result.reason as NodeJS.ErrnoException).code !== "ENOENT");
     if (failed) throw (failed as PromiseRejectedResult).reason;
   }

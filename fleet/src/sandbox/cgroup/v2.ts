@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
+import { CPU_PERIOD_USEC, CPU_WEIGHT_V2, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
-const CONTROLLERS = ["memory", "pids"] as const;
+const CONTROLLERS = ["memory", "pids", "cpu", "cpuset"] as const;
 
 /**
  * cgroup v2 (unified): one directory per run. Controllers must be enabled in every ancestor's
@@ -47,12 +48,16 @@ export class CgroupV2Driver implements CgroupDriver {
     return problems;
   }
 
+  cpus(): number[] {
+    return parseCpuList(readFileSync(join(this.#mount, this.#parent, "cpuset.cpus.effective"), "utf8"));
+  }
+
   async create(name: string, limits: CgroupLimits): Promise<RunCgroup> {
     const dir = join(this.#mount, this.#parent, name);
     await mkdir(dir);
     try {
       writeControl(join(dir, "memory.swap.max"), 0);
-      const cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 });
+      const cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 }, join(this.#mount, ownCgroupPath(""), "cgroup.procs"));
       cgroup.setLimits(limits);
       return cgroup;
     } catch (error) {
@@ -73,21 +78,34 @@ export class CgroupV2Driver implements CgroupDriver {
 class RunCgroupV2 implements RunCgroup {
   readonly name: string;
   readonly procsFiles: string[];
+  /** The drainer (the launcher) shares the one directory; pids.max is one above the program's budget for it. */
+  readonly drainerProcsFiles: string[];
+  readonly drainerReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #dir: string;
   limits: CgroupLimits;
 
-  constructor(name: string, dir: string, limits: CgroupLimits) {
+  constructor(name: string, dir: string, limits: CgroupLimits, returnProcsFile: string) {
     this.name = name;
     this.#dir = dir;
     this.limits = limits;
     this.procsFiles = [join(dir, "cgroup.procs")];
+    this.drainerProcsFiles = this.procsFiles;
+    this.drainerReturnProcsFiles = [returnProcsFile];
   }
 
   setLimits(limits: CgroupLimits): void {
     if (limits.memoryBytes !== this.limits.memoryBytes) writeControl(join(this.#dir, "memory.max"), limits.memoryBytes);
-    if (limits.processes !== this.limits.processes) writeControl(join(this.#dir, "pids.max"), limits.processes);
+    if (limits.processes !== this.limits.processes) writeControl(join(this.#dir, "pids.max"), limits.processes + 1);
+    if (limits.cpu && limits.cpu !== this.limits.cpu) this.#applyCpu(limits.cpu);
     this.limits = { ...limits };
+  }
+
+  #applyCpu(share: CpuShare): void {
+    writeControl(join(this.#dir, "cpuset.cpus"), formatCpuList(share.cpus));
+    writeControl(join(this.#dir, "cpu.weight"), CPU_WEIGHT_V2);
+    writeControl(join(this.#dir, "cpu.max"), `${quotaUsec(share) ?? "max"} ${CPU_PERIOD_USEC}`);
+    if (!this.controls.includes("cpu_isolation")) this.controls.push("cpu_isolation");
   }
 
   read(): CgroupReadings {

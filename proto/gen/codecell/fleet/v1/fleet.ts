@@ -102,6 +102,12 @@ export interface ExecuteRequest {
    * recover the outcome. Sticky: once any Execute for an id asks for it, the run is detached.
    */
   detachOnDisconnect: boolean;
+  /**
+   * Opaque id of the tenant the submission belongs to (the edge sends the project id). The node
+   * keeps per-tenant shares by it (the compile cache: one tenant cannot evict the others'
+   * programs). Empty: the anonymous tenant, which has a share of its own.
+   */
+  tenantId: string;
 }
 
 export interface ExecuteResponse {
@@ -237,7 +243,7 @@ export interface DrainResponse {
 }
 
 function createBaseExecuteRequest(): ExecuteRequest {
-  return { submissionId: "", language: "", code: "", stdin: "", detachOnDisconnect: false };
+  return { submissionId: "", language: "", code: "", stdin: "", detachOnDisconnect: false, tenantId: "" };
 }
 
 export const ExecuteRequest: MessageFns<ExecuteRequest> = {
@@ -256,6 +262,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.detachOnDisconnect !== false) {
       writer.uint32(40).bool(message.detachOnDisconnect);
+    }
+    if (message.tenantId !== "") {
+      writer.uint32(50).string(message.tenantId);
     }
     return writer;
   },
@@ -313,6 +322,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.detachOnDisconnect = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tenantId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -335,6 +352,7 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.code = object.code ?? "";
     message.stdin = object.stdin ?? "";
     message.detachOnDisconnect = object.detachOnDisconnect ?? false;
+    message.tenantId = object.tenantId ?? "";
     return message;
   },
 };

@@ -1,0 +1,60 @@
+// How the node's CPUs are shared among its slots (docs/sandbox.md, "CPU isolation").
+//
+// dedicated: slot k runs on its own core (cpuset), so no neighbour, however many threads it
+//            starts, can take time from it. Needs slots <= usable cores.
+// shared:    every slot may run on every core; each run cgroup has the same weight, and a quota
+//            of cores / slots, so a run with 64 busy threads gets no more than its slot's share.
+// auto:      dedicated when slots <= cores, shared otherwise.
+
+export type CpuPolicyName = "auto" | "dedicated" | "shared";
+export const CPU_POLICIES: readonly CpuPolicyName[] = ["auto", "dedicated", "shared"];
+
+/** The CPU controls of one run cgroup. */
+export interface CpuShare {
+  mode: "dedicated" | "shared";
+  /** Host CPU ids the run may use. */
+  cpus: number[];
+  /** Quota in cores per period (undefined: no quota; a dedicated core needs none). */
+  quotaCores: number | undefined;
+}
+
+/** CFS period for the quota: short enough that a throttled run does not stall for long. */
+export const CPU_PERIOD_USEC = 100_000;
+/** Equal weights: the kernel defaults (v1 cpu.shares, v2 cpu.weight), written explicitly. */
+export const CPU_SHARES_V1 = 1024;
+export const CPU_WEIGHT_V2 = 100;
+
+export function planCpuShares(policy: CpuPolicyName, slots: number, cpus: number[]): CpuShare[] | string {
+  if (cpus.length === 0) return "no usable CPU in the cgroup's cpuset";
+  const mode = policy === "auto" ? (slots <= cpus.length ? "dedicated" : "shared") : policy;
+  if (mode === "dedicated") {
+    if (slots > cpus.length) return `cpu policy dedicated needs slots (${slots}) <= usable cores (${cpus.length})`;
+    return Array.from({ length: slots }, (_, index) => ({ mode, cpus: [cpus[index]!], quotaCores: undefined }));
+  }
+  const quotaCores = cpus.length / slots;
+  return Array.from({ length: slots }, () => ({ mode, cpus: [...cpus], quotaCores }));
+}
+
+/** cfs_quota_us / cpu.max quota for a share, in microseconds per CPU_PERIOD_USEC (at least 1 ms). */
+export function quotaUsec(share: CpuShare): number | undefined {
+  return share.quotaCores === undefined ? undefined : Math.max(1000, Math.round(share.quotaCores * CPU_PERIOD_USEC));
+}
+
+/** Parses a kernel CPU list ("0-3,8,10-11"). */
+export function parseCpuList(text: string): number[] {
+  const cpus: number[] = [];
+  for (const part of text.trim().split(",").filter(Boolean)) {
+    const [from, to = from] = part.split("-").map(Number);
+    if (!Number.isInteger(from) || !Number.isInteger(to)) throw new Error(`bad cpu list "${text.trim()}"`);
+    for (let cpu = from!; cpu <= to!; cpu++) cpus.push(cpu);
+  }
+  return cpus;
+}
+
+export function formatCpuList(cpus: number[]): string {
+  return cpus.join(",");
+}
+
+export function parseCpuPolicy(value: string | undefined): CpuPolicyName | undefined {
+  return CPU_POLICIES.find((policy) => policy === value);
+}
