@@ -6,7 +6,7 @@ import { HttpError } from "../../edge/src/lib/http.ts";
 import { KEY_PATTERN, constantTimeEqual, keyFingerprint, randomBase62, randomId } from "../../edge/src/lib/keys.ts";
 import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
 import {
-  MAX_CODE_BYTES, MAX_STDIN_BYTES, MAX_SUBMIT_BODY_BYTES, createKeySchema, createProjectSchema, createWebhookSchema, parseSubmit,
+  MAX_CODE_BYTES, MAX_STDIN_BYTES, MAX_SUBMIT_BODY_BYTES, createKeySchema, createProjectSchema, createWebhookSchema, parseSubmit, parseWait,
   parseWith, registerNodeSchema,
 } from "../../edge/src/lib/validate.ts";
 
@@ -108,5 +108,33 @@ describe("request validation at its limits", () => {
     refused(() => parseWith(registerNodeSchema, { url: "https://n", token: "t".repeat(1025) }), /token/);
     refused(() => parseWith(registerNodeSchema, { url: "https://n", token: "t", name: "n".repeat(101) }), /name/);
     refused(() => parseWith(registerNodeSchema, { url: "https://n", token: "t", extra: true }), /unknown field\(s\): extra/);
+  });
+});
+
+describe("the exact words of validation errors", () => {
+  const body = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return (e as HttpError).body;
+    }
+    throw new Error("did not throw");
+  };
+  it("names the path of a nested problem, joins several with '; ', and says 'invalid request'", () => {
+    assert.deepEqual(body(() => parseWith(createProjectSchema, { name: "" })), { error: "invalid request", message: "name: Too small: expected string to have >=1 characters" });
+    const two = body(() => parseWith(registerNodeSchema, { url: "x", token: "" })) as { message: string };
+    assert.match(two.message, /^url: .+; token: .+$/);
+    assert.deepEqual(body(() => parseSubmit({ code: "x", language: 3 })), { error: "invalid request", message: "language must be a string" });
+    assert.deepEqual(body(() => parseWith(createKeySchema, 5)), { error: "invalid request", message: "Invalid input: expected object, received number" });
+  });
+  it("wait: only one 'true' or one 'false'", () => {
+    assert.deepEqual(body(() => parseWait(new URL("https://x/?wait=false&wait=false"))), { error: "invalid wait parameter", message: "wait must be 'true' or 'false'" });
+    assert.equal(parseWait(new URL("https://x/?wait=false")), false);
+  });
+  it("random keys use the whole base62 alphabet; two requests in the same millisecond both count", () => {
+    assert.ok(new Set(randomBase62(2_000)).size >= 60);
+    const d = slidingWindow([5_000], 5_000, 2, 60_000);
+    assert.deepEqual(d.kept, [5_000, 5_000]);
+    assert.equal(slidingWindow(d.kept, 5_000, 2, 60_000).allowed, false);
   });
 });
