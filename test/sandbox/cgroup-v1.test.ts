@@ -1,0 +1,147 @@
+// The cgroup v1 driver on the real kernel, file by file: limits moved up and down, CPU controls,
+// readings of a real process, killing, failures part-way through, stale siblings, problems.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { CgroupV1Driver, type V1Mounts } from "../../fleet/src/sandbox/cgroup/v1.ts";
+import { requireKernel } from "../helpers.ts";
+
+const MiB = 1024 * 1024;
+const ROOT = "/sys/fs/cgroup";
+const HAS_V1 = existsSync(`${ROOT}/memory/cgroup.procs`) && existsSync(`${ROOT}/cpuset/cgroup.procs`);
+const BASE: V1Mounts = { memory: `${ROOT}/memory`, pids: `${ROOT}/pids`, cpuacct: `${ROOT}/cpuacct` };
+const FULL: V1Mounts = { ...BASE, cpu: `${ROOT}/cpu`, cpuset: `${ROOT}/cpuset` };
+const TOP = `codecell-test/v1drv-${process.pid}`;
+const drivers: CgroupV1Driver[] = [];
+const read = (controller: string, path: string, file: string) => readFileSync(join(ROOT, controller, path, file), "utf8").trim();
+
+function driver(parent: string, mounts: V1Mounts = FULL): CgroupV1Driver {
+  const d = new CgroupV1Driver(mounts, `${TOP}/${parent}`);
+  drivers.push(d);
+  return d;
+}
+
+after(() => {
+  for (const d of drivers) d.close();
+  for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) {
+    try {
+      rmdirSync(join(ROOT, controller, TOP));
+    } catch {
+      // already gone
+    }
+  }
+});
+
+describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }, () => {
+  it("moves the memory limit up and down with swap kept off, and rewrites pids.max either way", async () => {
+    const d = driver("limits");
+    assert.deepEqual(d.problems(), []);
+    const cgroup = await d.create("run", { memoryBytes: 64 * MiB, processes: 16 });
+    const path = `${TOP}/limits/run`;
+    assert.equal(read("memory", path, "memory.swappiness"), "0");
+    cgroup.setLimits({ memoryBytes: 128 * MiB, processes: 256 });
+    assert.deepEqual([read("memory", path, "memory.limit_in_bytes"), read("memory", path, "memory.memsw.limit_in_bytes"), read("pids", path, "pids.max")], [String(128 * MiB), String(128 * MiB), "256"]);
+    cgroup.setLimits({ memoryBytes: 32 * MiB, processes: 8 });
+    assert.deepEqual([read("memory", path, "memory.limit_in_bytes"), read("memory", path, "memory.memsw.limit_in_bytes"), read("pids", path, "pids.max")], [String(32 * MiB), String(32 * MiB), "8"]);
+    assert.deepEqual(cgroup.limits, { memoryBytes: 32 * MiB, processes: 8 });
+    assert.deepEqual(cgroup.controls, ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"]);
+    await cgroup.destroy();
+  });
+
+  it("CPU controls: a dedicated core, or a share with a quota; cpu_isolation listed once", async () => {
+    const d = driver("cpu/nested");
+    assert.deepEqual(d.problems(), []);
+    for (const level of [`${TOP}/cpu`, `${TOP}/cpu/nested`]) {
+      assert.notEqual(read("cpuset", level, "cpuset.cpus"), "", `cpuset.cpus copied down to ${level}`);
+      assert.notEqual(read("cpuset", level, "cpuset.mems"), "", `cpuset.mems copied down to ${level}`);
+    }
+    const cpus = d.cpus();
+    assert.ok(cpus.length >= 1);
+    const cgroup = await d.create("run", { memoryBytes: 64 * MiB, processes: 16, cpu: { mode: "dedicated", cpus: [cpus[0]!], quotaCores: undefined } });
+    const path = `${TOP}/cpu/nested/run`;
+    assert.equal(read("cpuset", path, "cpuset.cpus"), String(cpus[0]));
+    assert.equal(read("cpuset", path, "cpuset.mems"), read("cpuset", `${TOP}/cpu/nested`, "cpuset.mems"));
+    assert.deepEqual([read("cpu", path, "cpu.shares"), read("cpu", path, "cpu.cfs_period_us"), read("cpu", path, "cpu.cfs_quota_us")], ["1024", "100000", "-1"]);
+    cgroup.setLimits({ memoryBytes: 64 * MiB, processes: 16, cpu: { mode: "shared", cpus, quotaCores: 0.5 } });
+    assert.equal(read("cpu", path, "cpu.cfs_quota_us"), "50000");
+    assert.equal(cgroup.controls.filter((control) => control === "cpu_isolation").length, 1);
+    // the launcher drains output from the run's three CPU hierarchies (pids and memory excluded)
+    assert.deepEqual(cgroup.drainerProcsFiles, ["cpu", "cpuacct", "cpuset"].map((c) => join(ROOT, c, path, "cgroup.procs")));
+    assert.equal(cgroup.procsFiles.length, 5);
+    await cgroup.destroy();
+  });
+
+  it("without cpu and cpuset hierarchies: problems say so, plain runs still work, CPU isolation refuses", async () => {
+    const d = driver("nocpu", BASE);
+    assert.deepEqual(d.problems(), ["cgroup v1: no cpu hierarchy (needed for CPU shares and quotas)", "cgroup v1: no cpuset hierarchy (needed for dedicated cores)"]);
+    assert.deepEqual(d.cpus(), []);
+    const plain = await d.create("run", { memoryBytes: 64 * MiB, processes: 16 });
+    assert.equal(plain.procsFiles.length, 3);
+    assert.deepEqual(plain.drainerProcsFiles, [join(ROOT, "cpuacct", TOP, "nocpu", "run", "cgroup.procs")]);
+    await plain.destroy();
+    await assert.rejects(d.create("run2", { memoryBytes: MiB, processes: 4, cpu: { mode: "dedicated", cpus: [0], quotaCores: undefined } }), /cpu isolation needs the cpu and cpuset hierarchies/);
+    assert.equal(existsSync(join(ROOT, "pids", TOP, "nocpu", "run2")), false, "a failed create leaves nothing behind");
+  });
+
+  it("reads a real process's counters, kills it, and names every file it could not read", async () => {
+    const d = driver("read");
+    d.problems();
+    const cgroup = await d.create("run", { memoryBytes: 64 * MiB, processes: 16 });
+    // Waits for a line, then burns some CPU inside the cgroup, then sleeps.
+    const child = spawn("/bin/sh", ["-c", "read go; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; exec sleep 30"], { stdio: ["pipe", "ignore", "ignore"] });
+    await new Promise((resolve) => child.once("spawn", resolve));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    // A v1 cpuset with no CPUs (none were asked for) takes no task: join the others, as a program would.
+    for (const file of cgroup.procsFiles.filter((file) => !file.includes("/cpuset/"))) writeFileSync(file, String(child.pid));
+    assert.deepEqual(cgroup.pids(), [child.pid]);
+    child.stdin!.write("go\n");
+    for (let i = 0; i < 200 && cgroup.read().cpuUsageUsec < 50_000; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const readings = cgroup.read();
+    assert.deepEqual(readings.errors, []);
+    assert.equal(readings.processCount, 1);
+    assert.equal(readings.processLimit, 16);
+    assert.equal(readings.memoryLimitBytes, 64 * MiB);
+    assert.equal(readings.oomKillEvents, 0);
+    assert.equal(readings.pidsLimitHits, 0);
+    assert.ok(readings.memoryPeakBytes >= 0);
+    assert.ok(readings.cpuUsageUsec >= 50_000 && readings.cpuUsageUsec < 30_000_000, `microseconds, not nanoseconds: ${readings.cpuUsageUsec}`);
+    cgroup.killAll();
+    await exited;
+    assert.deepEqual(cgroup.pids(), []);
+    await cgroup.destroy();
+    assert.equal(existsSync(join(ROOT, "memory", TOP, "read", "run")), false);
+    const gone = cgroup.read();
+    for (const file of ["memory.oom_control", "memory.limit_in_bytes", "memory.max_usage_in_bytes", "cpuacct.usage", "pids.current", "pids.events"]) {
+      assert.ok(gone.errors.some((error) => error.startsWith(file)), `${file}: ${gone.errors.join("; ")}`);
+    }
+    await cgroup.destroy(); // removing what is already gone is not an error
+  });
+
+  it("a create that fails part-way removes what it made; stale siblings are swept, live ones kept", async () => {
+    const d = driver("inst");
+    d.problems();
+    mkdirSync(join(ROOT, "pids", TOP, "inst", "taken"));
+    await assert.rejects(d.create("taken", { memoryBytes: MiB, processes: 4 }), /EEXIST/);
+    assert.equal(existsSync(join(ROOT, "memory", TOP, "inst", "taken")), false);
+    rmdirSync(join(ROOT, "pids", TOP, "inst", "taken"));
+    for (const sibling of ["old", "live"]) {
+      for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) mkdirSync(join(ROOT, controller, TOP, sibling, "run"), { recursive: true });
+    }
+    d.removeStaleSiblings((name) => name === "old");
+    for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) {
+      assert.equal(existsSync(join(ROOT, controller, TOP, "old")), false, `${controller}: stale sibling removed`);
+      assert.equal(existsSync(join(ROOT, controller, TOP, "live")), true, `${controller}: live sibling kept`);
+      rmdirSync(join(ROOT, controller, TOP, "live", "run"));
+      rmdirSync(join(ROOT, controller, TOP, "live"));
+    }
+  });
+
+  it("refuses a mount that is not cgroupfs and a parent it cannot create", () => {
+    const problems = new CgroupV1Driver({ ...FULL, memory: "/tmp" }, `${TOP}/bad`).problems();
+    assert.ok(problems.some((problem) => problem.startsWith("cgroup v1 memory: ") && problem.includes("/tmp")), problems.join("; "));
+    const blocked = new CgroupV1Driver(FULL, "cgroup.procs/x").problems();
+    assert.ok(blocked.some((problem) => /^cgroup v1 pids: cannot create \/sys\/fs\/cgroup\/pids\/cgroup\.procs\/x: /.test(problem)), blocked.join("; "));
+  });
+});
