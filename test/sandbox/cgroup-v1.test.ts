@@ -2,7 +2,7 @@
 // readings of a real process, killing, failures part-way through, stale siblings, problems.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CgroupV1Driver, type V1Mounts } from "../../fleet/src/sandbox/cgroup/v1.ts";
@@ -23,15 +23,20 @@ function driver(parent: string, mounts: V1Mounts = FULL): CgroupV1Driver {
   return d;
 }
 
+/** Removes every cgroup under `dir`, deepest first (each must be empty of processes by then). */
+function removeTree(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeTree(join(dir, entry.name));
+  try {
+    rmdirSync(dir);
+  } catch {
+    // still busy: left for the next run's sweep
+  }
+}
+
 after(() => {
   for (const d of drivers) d.close();
-  for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) {
-    try {
-      rmdirSync(join(ROOT, controller, TOP));
-    } catch {
-      // already gone
-    }
-  }
+  for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) removeTree(join(ROOT, controller, TOP));
 });
 
 describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }, () => {
