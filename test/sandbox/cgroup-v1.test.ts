@@ -36,7 +36,15 @@ function removeTree(dir: string): void {
 
 after(() => {
   for (const d of drivers) d.close();
-  for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) removeTree(join(ROOT, controller, TOP));
+  for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) {
+    removeTree(join(ROOT, controller, TOP));
+    // and what an earlier run of this file that was killed left behind
+    const parent = join(ROOT, controller, "codecell-test");
+    for (const name of existsSync(parent) ? readdirSync(parent) : []) {
+      const pid = /^v1drv-(\d+)$/.exec(name)?.[1];
+      if (pid && !existsSync(`/proc/${pid}`)) removeTree(join(parent, name));
+    }
+  }
 });
 
 describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }, () => {
