@@ -54,7 +54,8 @@ describe("verdicts from kernel evidence", { skip: !requireKernelQuiet() }, () =>
   });
 
   it("wall time is the program's own, measured by init from exec to exit", async () => {
-    const { result } = await py("import time\ntime.sleep(0.3)");
+    // C, not Python: an interpreter's start-up CPU would blur "io_bound" on a slow (emulated) machine.
+    const { result } = await c("#include <unistd.h>\nint main(void){ usleep(300000); return 0; }");
     assert.equal(result.verdict, "AC");
     assert.ok(result.wall_time_secs >= 0.3, String(result.wall_time_secs));
     assert.equal(result.evidence.timing.wall_ms, Math.round(result.wall_time_secs * 1000));
@@ -99,7 +100,7 @@ describe("verdicts from kernel evidence", { skip: !requireKernelQuiet() }, () =>
   });
 
   it("TLE: sleeping forever is io_bound", async () => {
-    const { result } = await py("import time\nprint('waiting', flush=True)\ntime.sleep(1000)", "", { wallTimeMs: 1000 });
+    const { result } = await c("#include <stdio.h>\n#include <unistd.h>\nint main(void){ puts(\"waiting\"); fflush(stdout); for (;;) pause(); }", "", { wallTimeMs: 1000 });
     assert.equal(result.verdict, "TLE");
     assert.equal(result.stdout, "waiting\n");
     assert.equal(result.evidence.timing.divergence, "io_bound");
