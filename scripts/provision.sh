@@ -55,6 +55,15 @@ $rust_ok || need rustc rust "rustc (rustup toolchain or /usr/bin/rustc)"
 # driven by playwright-core). Not required to run a node, so --check does not ask for it.
 [ -x /usr/bin/chromium ] || $check_only || need chromium dashboard-test /usr/bin/chromium
 
+# Not a language either: the cgroup v2 test VM (`npm run test:cgroup2`): qemu with software
+# emulation, a Debian kernel and a static busybox for its initramfs (packed with cpio).
+if ! $check_only; then
+  command -v qemu-system-x86_64 >/dev/null || need qemu-system-x86 cgroup2-test qemu-system-x86_64
+  ls /boot/vmlinuz-* >/dev/null 2>&1 || need linux-image-amd64 cgroup2-test /boot/vmlinuz-*
+  [ -x /bin/busybox ] || need busybox-static cgroup2-test /bin/busybox
+  command -v cpio >/dev/null || need cpio cgroup2-test cpio
+fi
+
 # javascript, typescript: Node 24 from the npm registry (the project's `node` dev dependency).
 node_ok=false
 if [ -x node_modules/node/bin/node ] && node_modules/node/bin/node -e 'process.exit(+process.versions.node.split(".")[0] >= 24 ? 0 : 1)' 2>/dev/null; then
