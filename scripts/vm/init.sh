@@ -17,14 +17,15 @@ finish() {
 }
 mkdir -p /lower /rw /root
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=mmap hostroot /lower || finish 90
-mount -t tmpfs -o size=1536m tmpfs /rw || finish 91
+mount -t tmpfs -o size=2560m tmpfs /rw || finish 91
 mkdir -p /rw/upper /rw/work
 mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /root || finish 92
 mount -t proc proc /root/proc
 mount -t sysfs sysfs /root/sys
 mount -t devtmpfs devtmpfs /root/dev
 mkdir -p /root/dev/pts /root/dev/shm && mount -t devpts devpts /root/dev/pts && mount -t tmpfs tmpfs /root/dev/shm
-mount -t tmpfs -o size=512m tmpfs /root/tmp
+# /tmp stays the overlay's (host /tmp read-only, writes in the tmpfs upper): a checkout under the
+# host's /tmp (CI clones there) must stay visible.
 mount -t cgroup2 -o nsdelegate cgroup2 /root/sys/fs/cgroup || finish 93
 controllers=$(cat /root/sys/fs/cgroup/cgroup.controllers)
 for c in $controllers; do echo "+$c" > /root/sys/fs/cgroup/cgroup.subtree_control; done
