@@ -10,7 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client, ROOT, admin, cleanup, sleep, startEdge, tempDir } from "../edge/harness.ts";
-import type { Edge } from "../edge/harness.ts";
+import type { Edge, Res } from "../edge/harness.ts";
 import { cli } from "../operators/cli-helpers.ts";
 import type { CliResult } from "../operators/cli-helpers.ts";
 import { killGroup, killPid, removeCgroupTree, waitGone } from "./processes.ts";
@@ -64,10 +64,31 @@ export interface Cluster {
   projectId: string;
   /** Webhook deliveries received for the cluster's project (one per result, by contract). */
   hooks: Hook[];
-  cli(...args: string[]): Promise<CliResult>;
+  /** The operator's CLI (`--json`), trusting the cluster CA; `env` adds variables (e.g. FLEET_TOKEN). */
+  cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
   listNodes(): Promise<any[]>;
   waitNodes(pred: (nodes: any[]) => boolean, what: string, ms?: number): Promise<any[]>;
   teardown(): Promise<void>;
+}
+
+/**
+ * A reused keep-alive connection that the edge closed at the same moment fails with ECONNRESET
+ * ("socket hang up"); reads are safe to send again, so they are (writes never are).
+ */
+async function retryReads<T>(method: string, send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (e) {
+      if (method !== "GET" || attempt >= 3 || (e as NodeJS.ErrnoException).code !== "ECONNRESET") throw e;
+    }
+  }
+}
+
+class ClusterClient extends Client {
+  override call(method: string, path: string, opts: { headers?: Record<string, string>; body?: unknown; raw?: Buffer | string } = {}): Promise<Res> {
+    return retryReads(method, () => super.call(method, path, opts));
+  }
 }
 
 let live: (() => void) | null = null;
@@ -127,8 +148,8 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
       },
     });
     edge = started;
-    const runCli = (...args: string[]) =>
-      cli(started, ["--json", ...args], { ...caEnv, CODECELL_URL: started.base, CODECELL_OPERATOR_TOKEN: started.operatorToken });
+    const runCli = (args: string[], env: Record<string, string> = {}) =>
+      cli(started, ["--json", ...args], { ...caEnv, CODECELL_URL: started.base, CODECELL_OPERATOR_TOKEN: started.operatorToken, ...env });
     const ops = admin(started);
     const project = await ops.call("POST", "/admin/projects", { name: "cluster" });
     if (project.status !== 201) throw new Error(`create project: ${project.status} ${project.text}`);
@@ -140,7 +161,7 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
     for (const [i, host] of network.hosts.entries()) {
       const name = `n${i + 1}`;
       // One enrollment token per host, as an operator would hand out (kept for the node's restarts).
-      const t = await runCli("nodes", "token", "create", "--name", name, "--ttl", "86400");
+      const t = await runCli(["nodes", "token", "create", "--name", name, "--ttl", "86400"]);
       if (t.code !== 0) throw new Error(`token for ${name}: ${t.stderr}`);
       const stateDir = tempDir(`cluster-${name}`);
       const tls = pki.certs.get(host.address)!;
@@ -178,10 +199,10 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
       nodes.push(node);
     }
     const cluster: Cluster = {
-      edge: started, network, pki, nodes, client: new Client(started.base, key.key), projectId, hooks,
+      edge: started, network, pki, nodes, client: new ClusterClient(started.base, key.key), projectId, hooks,
       cli: runCli,
       async listNodes() {
-        const r = await ops.call("GET", "/admin/nodes");
+        const r = await retryReads("GET", () => ops.call("GET", "/admin/nodes"));
         if (r.status !== 200) throw new Error(`GET /admin/nodes: ${r.status} ${r.text}`);
         return r.json;
       },
