@@ -14,7 +14,7 @@ import type { Edge, Res } from "../edge/harness.ts";
 import { cli } from "../operators/cli-helpers.ts";
 import type { CliResult } from "../operators/cli-helpers.ts";
 import { killGroup, killPid, removeCgroupTree, waitGone } from "./processes.ts";
-import { createNetwork, destroyNetwork, pidsIn } from "./network.ts";
+import { claimProcessGroup, createNetwork, destroyNetwork, pidsIn, sweepStaleNetworks } from "./network.ts";
 import type { ClusterNetwork, NodeHost } from "./network.ts";
 import { makePki } from "./pki.ts";
 import type { Pki } from "./pki.ts";
@@ -103,11 +103,21 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
 }
 process.on("exit", onExit);
 
+const cgroupRootOf = (net: number) => `codecell-cluster-${net}`;
+
+/** What a cluster run killed outright (SIGKILL) left behind: its nodes' processes, network and cgroups. */
+export function sweepStaleClusters(): number[] {
+  const swept = sweepStaleNetworks();
+  for (const net of swept) removeCgroupTree(cgroupRootOf(net));
+  return swept;
+}
+
 export async function startCluster(opts: { nodes?: number; vars?: Record<string, string> } = {}): Promise<Cluster> {
   const count = opts.nodes ?? 3;
+  sweepStaleClusters();
   const network = createNetwork(count);
   const pkiDir = tempDir("cluster-pki");
-  const cgroupRoot = `codecell-cluster-${network.net}`;
+  const cgroupRoot = cgroupRootOf(network.net);
   const nodes: ClusterNode[] = [];
   let edge: Edge | null = null;
   let receiver: http.Server | null = null;
@@ -118,6 +128,9 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
     if (edge?.proc.pid) killGroup(edge.proc.pid);
     removeCgroupTree(cgroupRoot);
     destroyNetwork(network);
+    if (edge) cleanup(edge.persistDir);
+    for (const n of nodes) cleanup(n.stateDir);
+    cleanup(pkiDir);
   };
   live = hardCleanup;
   try {
@@ -148,6 +161,7 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
       },
     });
     edge = started;
+    if (started.proc.pid) claimProcessGroup(network, started.proc.pid);
     const runCli = (args: string[], env: Record<string, string> = {}) =>
       cli(started, ["--json", ...args], { ...caEnv, CODECELL_URL: started.base, CODECELL_OPERATOR_TOKEN: started.operatorToken, ...env });
     const ops = admin(started);
@@ -224,9 +238,6 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
         receiver?.close();
         hardCleanup();
         live = null;
-        cleanup(started.persistDir);
-        for (const n of nodes) cleanup(n.stateDir);
-        cleanup(pkiDir);
       },
     };
     await Promise.all(nodes.map((n) => n.start()));
@@ -237,9 +248,6 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
     receiver?.close();
     hardCleanup();
     live = null;
-    if (edge) cleanup(edge.persistDir);
-    for (const n of nodes) cleanup(n.stateDir);
-    cleanup(pkiDir);
     throw e;
   }
 }

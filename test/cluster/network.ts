@@ -54,10 +54,40 @@ function addressInUse(net: number): boolean {
   return (r.stdout ?? "").includes(` 10.213.${net}.`);
 }
 
-/** Deletes what a claim file names (namespaces, links) and the file. Safe to call twice. */
+interface Claim {
+  pid: number;
+  net: number;
+  count: number;
+  /** Process groups started outside the namespaces (the edge), with their start time against PID reuse. */
+  groups?: { pid: number; start: string }[];
+}
+
+function startTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records a process group of the cluster's that lives outside its namespaces, for the sweep. */
+export function claimProcessGroup(n: ClusterNetwork, pid: number): void {
+  const file = join(CLAIMS, `${n.net}.json`);
+  const claim = JSON.parse(readFileSync(file, "utf8")) as Claim;
+  claim.groups = [...(claim.groups ?? []), { pid, start: startTime(pid) ?? "" }];
+  writeFileSync(file, JSON.stringify(claim));
+}
+
+/** Deletes what a claim file names (processes left in its namespaces, links, namespaces) and the file. */
 function release(net: number, count: number): void {
   const { bridge, hosts } = names(net, count);
+  try {
+    const claim = JSON.parse(readFileSync(join(CLAIMS, `${net}.json`), "utf8")) as Claim;
+    for (const g of claim.groups ?? []) if (startTime(g.pid) === g.start) try { process.kill(-g.pid, "SIGKILL"); } catch {}
+  } catch {}
   for (const h of hosts) {
+    if (existsSync(`/run/netns/${h.netns}`)) for (const pid of pidsIn(h)) try { process.kill(pid, "SIGKILL"); } catch {}
     ip(["link", "del", h.hostIf]);
     if (existsSync(`/run/netns/${h.netns}`)) spawnSync("ip", ["netns", "del", h.netns]);
   }
@@ -65,24 +95,27 @@ function release(net: number, count: number): void {
   rmSync(join(CLAIMS, `${net}.json`), { force: true });
 }
 
-/** Removes networks left by cluster runs whose process no longer exists. */
-export function sweepStaleNetworks(): void {
+/** Removes networks left by cluster runs whose process no longer exists; returns their <net> octets. */
+export function sweepStaleNetworks(): number[] {
   let files: string[] = [];
   try {
     files = readdirSync(CLAIMS);
   } catch {
-    return;
+    return [];
   }
+  const swept: number[] = [];
   for (const f of files) {
     try {
-      const claim = JSON.parse(readFileSync(join(CLAIMS, f), "utf8")) as { pid: number; net: number; count: number };
-      if (!existsSync(`/proc/${claim.pid}`)) release(claim.net, claim.count);
+      const claim = JSON.parse(readFileSync(join(CLAIMS, f), "utf8")) as Claim;
+      if (existsSync(`/proc/${claim.pid}`)) continue;
+      release(claim.net, claim.count);
+      swept.push(claim.net);
     } catch {}
   }
+  return swept;
 }
 
 export function createNetwork(count: number): ClusterNetwork {
-  sweepStaleNetworks();
   mkdirSync(CLAIMS, { recursive: true });
   for (let attempt = 0; attempt < 40; attempt++) {
     const net = 16 + ((process.pid + attempt * 7) % 224);
@@ -90,7 +123,7 @@ export function createNetwork(count: number): ClusterNetwork {
     if (addressInUse(net) || existsSync(join(CLAIMS, `${net}.json`))) continue;
     // Creating the bridge is the claim: it fails if another run holds this octet.
     if (!ip(["link", "add", bridge, "type", "bridge"]).ok) continue;
-    writeFileSync(join(CLAIMS, `${net}.json`), JSON.stringify({ pid: process.pid, net, count }));
+    writeFileSync(join(CLAIMS, `${net}.json`), JSON.stringify({ pid: process.pid, net, count } satisfies Claim));
     try {
       must(["addr", "add", `10.213.${net}.1/24`, "dev", bridge]);
       must(["link", "set", bridge, "up"]);

@@ -16,7 +16,7 @@ export function killGroup(pid: number, signal: NodeJS.Signals = "SIGKILL"): void
   } catch {}
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     // A zombie has left every namespace and cgroup: gone for our purposes.
     return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
