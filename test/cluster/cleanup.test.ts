@@ -49,14 +49,14 @@ function leftovers(m: Made): string[] {
   return left;
 }
 
-it("a test process that dies of an uncaught error leaves no namespace, link, process, cgroup or directory", async () => {
+it("a test process that dies of an uncaught error leaves no namespace, link, process, cgroup or directory", { timeout: 300_000 }, async () => {
   const run = await abandon("throw");
   assert.notEqual(await run.exited, 0);
   await waitGone(run.made.pids, 5_000);
   assert.deepEqual(leftovers(run.made), [], run.output());
 });
 
-it("a test process killed outright: its leftovers are swept by the next cluster run", async () => {
+it("a test process killed outright: its leftovers are swept by the next cluster run", { timeout: 300_000 }, async () => {
   const run = await abandon("wait");
   process.kill(run.pid, "SIGKILL");
   await run.exited;

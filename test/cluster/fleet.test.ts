@@ -18,7 +18,7 @@ let c: Cluster;
 
 before(async () => {
   c = await startCluster();
-});
+}, { timeout: 240_000 });
 
 after(async () => {
   await c?.teardown();
@@ -49,7 +49,7 @@ async function impostor(tls: { cert: string; key: string }): Promise<{ url: stri
   return { url: `https://${c.network.edgeAddress}:${(srv.address() as AddressInfo).port}`, requests: () => requests, close: () => srv.close() };
 }
 
-describe("a fleet of three hosts over TLS", () => {
+describe("a fleet of three hosts over TLS", { timeout: 600_000 }, () => {
   it("every node is enrolled at https:// on its own address, and refuses plaintext", async () => {
     const list = await c.listNodes();
     assert.equal(list.length, 3);
@@ -67,6 +67,7 @@ describe("a fleet of three hosts over TLS", () => {
         req.on("error", (e) => resolve(`refused: ${e.message}`));
       });
       assert.match(plain, /^refused/, `${node.name} answered plaintext: ${plain}`);
+      assert.ok((await node.runs()) >= 0, "the same port answers over TLS");
     }
   });
 
@@ -131,7 +132,7 @@ describe("a fleet of three hosts over TLS", () => {
       const entry = list.find((n) => n.name === node.name);
       assert.equal(entry.state, "unhealthy", `after ${Date.now() - cutAt} ms: ${JSON.stringify(entry)}`);
       console.log(`# link cut: ${node.name} seen unhealthy ${seenAt === null ? "only after the bound" : `after ${seenAt - cutAt} ms`} (bound ${UNHEALTHY_BOUND_MS} ms: heartbeat ${HEARTBEAT_MS} ms × ${HEARTBEAT_MISSES} misses + 1)`);
-      for (const o of list.filter((n) => n.name !== node.name)) assert.equal(o.state, "healthy");
+      await c.waitNodes((l) => l.filter((n) => n.name !== node.name).every((n) => n.state === "healthy"), "the other two healthy", 30_000);
       const health = await c.client.call("GET", "/api/health");
       assert.equal(health.json.workers, 2);
       assert.equal((await c.client.call("GET", "/api/health/ready")).status, 200);

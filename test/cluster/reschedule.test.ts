@@ -15,7 +15,7 @@ let c: Cluster;
 
 before(async () => {
   c = await startCluster();
-});
+}, { timeout: 240_000 });
 
 after(async () => {
   await c?.teardown();
@@ -25,7 +25,7 @@ after(async () => {
 beforeEach(async () => {
   for (const n of c.nodes) if (!n.agent) await n.start();
   await c.waitNodes((l) => l.length === 3 && l.every((n) => n.state === "healthy"), "3 healthy nodes", 120_000);
-});
+}, { timeout: 180_000 });
 
 /** A run long enough to be interrupted: its verdict (RE, exit 3) and output are known in advance. */
 const LONG_RUN = {
@@ -73,7 +73,7 @@ function assertRightAnswer(rec: any): void {
   assert.equal(attempts(rec), 2, "the record says the run was dispatched twice");
 }
 
-it("SIGKILL of a node mid-run: the run completes on another node with the right verdict, and one result", { todo: RESCHEDULING }, async () => {
+it("SIGKILL of a node mid-run: the run completes on another node with the right verdict, and one result", { todo: RESCHEDULING, timeout: 300_000 }, async () => {
   const { id, node } = await startLongRun();
   const others = c.nodes.filter((n) => n !== node);
   const runsBefore = await Promise.all(others.map((n) => n.runs()));
@@ -84,7 +84,7 @@ it("SIGKILL of a node mid-run: the run completes on another node with the right 
   assert.equal(runsAfter.reduce((a, b) => a + b, 0) - runsBefore.reduce((a, b) => a + b, 0), 1, "run again on exactly one other node");
 });
 
-it("a node cut off in the middle of the stream: the run completes elsewhere, the late answer is discarded, one result", { todo: RESCHEDULING }, async () => {
+it("a node cut off in the middle of the stream: the run completes elsewhere, the late answer is discarded, one result", { todo: RESCHEDULING, timeout: 300_000 }, async () => {
   const { id, node } = await startLongRun();
   linkDown(node.host);
   let rec: any;

@@ -17,7 +17,7 @@ let c: Cluster;
 
 before(async () => {
   c = await startCluster();
-});
+}, { timeout: 240_000 });
 
 after(async () => {
   await c?.teardown();
@@ -68,7 +68,7 @@ async function loadClient(tally: Tally, next: () => number | null): Promise<void
   }
 }
 
-it(`rolling drain + restart of all three nodes under ${CLIENTS} clients: 0 lost, 0 error`, async () => {
+it(`rolling drain + restart of all three nodes under ${CLIENTS} clients: 0 lost, 0 error`, { timeout: 900_000 }, async () => {
   const tally: Tally = { submitted: 0, completed: 0, ids: [], problems: [] };
   let rollingDone = false;
   const next = () => {
