@@ -154,6 +154,24 @@ describe("a fleet of three hosts over TLS", { timeout: 600_000 }, () => {
     assert.ok((await node.runs()) > runsBefore, "the node rejoined but was given no work");
   });
 
+  it("a node that accepts connections but stops answering (SIGSTOP) is taken out of rotation and does not hold work hostage", async () => {
+    const node = c.nodes[0]!;
+    const runsBefore = await node.runs();
+    const pid = node.agent!.nodePid()!;
+    process.kill(pid, "SIGSTOP");
+    const stoppedAt = Date.now();
+    try {
+      // Its enrollment command still heartbeats (without NodeInfo); the edge's own NodeInfo poll times out.
+      const list = await c.waitNodes((l) => l.find((n) => n.name === node.name)?.state === "unhealthy", `${node.name} unhealthy`, 60_000);
+      console.log(`# stopped node: ${node.name} unhealthy after ${Date.now() - stoppedAt} ms (${list.find((n) => n.name === node.name).last_error})`);
+      await burst(6, "frozen");
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    await c.waitNodes((l) => l.every((n) => n.state === "healthy"), `${node.name} healthy again`, 60_000);
+    assert.equal(await node.runs(), runsBefore, "no work went to the frozen node");
+  });
+
   describe("the launcher's zygote dies on one node", () => {
     let node: ClusterNode;
     let nodePid: number;
