@@ -25,7 +25,7 @@ after(async () => {
 });
 
 /** `n` submissions at once (sync), each printing its own number; all must be AC with that output. */
-async function burst(n: number, tag: string): Promise<void> {
+async function burst(n: number, tag: string): Promise<any[]> {
   const results = await Promise.all(Array.from({ length: n }, (_, i) =>
     c.client.submit({ language: "python", code: `import time\ntime.sleep(0.3)\nprint("${tag}", ${i})` }, { wait: true })));
   for (const [i, r] of results.entries()) {
@@ -34,6 +34,7 @@ async function burst(n: number, tag: string): Promise<void> {
     assert.equal(r.json.verdict, "AC", r.text);
     assert.equal(r.json.stdout, `${tag} ${i}\n`);
   }
+  return results.map((r) => r.json);
 }
 
 const runsOf = (nodes: ClusterNode[]) => Promise.all(nodes.map((n) => n.runs()));
@@ -100,7 +101,7 @@ describe("a fleet of three hosts over TLS", { timeout: 600_000 }, () => {
   it("load spreads over all three nodes", async () => {
     const before = await runsOf(c.nodes);
     const hooksBefore = c.hooks.length;
-    await burst(12, "spread");
+    const records = await burst(12, "spread");
     const after = await runsOf(c.nodes);
     const delta = after.map((v, i) => v - before[i]!);
     assert.equal(delta.reduce((a, b) => a + b, 0), 12, `runs per node: ${delta}`);
@@ -111,6 +112,7 @@ describe("a fleet of three hosts over TLS", { timeout: 600_000 }, () => {
     const ids = c.hooks.slice(hooksBefore).map((h) => h.submission);
     assert.equal(ids.length, 12);
     assert.equal(new Set(ids).size, 12);
+    for (const rec of records) assert.deepEqual(c.hooks.find((h) => h.submission === rec.id)?.body, rec, "the delivery carries the record");
   });
 
   it(`a cut link: unhealthy within NODE_HEARTBEAT_MS × (misses + 1) = ${UNHEALTHY_BOUND_MS} ms, no new work, rejoins by itself`, async () => {
