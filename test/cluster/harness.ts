@@ -5,11 +5,9 @@
 // Nothing between edge and node goes over loopback. Every process, namespace, link and cgroup made
 // here is removed by teardown(), and by an exit handler if the test process ends another way.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { Client, ROOT, admin, cleanup, sleep, startEdge, tempDir } from "../edge/harness.ts";
+import { Client, admin, cleanup, sleep, startEdge, tempDir } from "../edge/harness.ts";
 import type { Edge, Res } from "../edge/harness.ts";
 import { cli } from "../operators/cli-helpers.ts";
 import type { CliResult } from "../operators/cli-helpers.ts";
@@ -251,10 +249,3 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
     throw e;
   }
 }
-
-/** The CA as a buffer, for test-side TLS clients that must verify the nodes. */
-export function caOf(c: Cluster): Buffer {
-  return readFileSync(c.pki.caCert);
-}
-
-export const FLEET_MAIN = join(ROOT, "fleet", "src", "main.ts");
