@@ -54,6 +54,9 @@ $rust_ok || need rustc rust "rustc (rustup toolchain or /usr/bin/rustc)"
 # Not a language: Debian's chromium, for the operator dashboard's browser test (test/operators,
 # driven by playwright-core). Not required to run a node, so --check does not ask for it.
 [ -x /usr/bin/chromium ] || $check_only || need chromium dashboard-test /usr/bin/chromium
+# The cluster test (test/cluster): network namespaces, veth and bridges (`ip`), and a test CA (openssl).
+command -v ip >/dev/null 2>&1 || $check_only || need iproute2 cluster-test "ip (iproute2)"
+command -v openssl >/dev/null 2>&1 || $check_only || need openssl cluster-test /usr/bin/openssl
 
 # Not a language either: the cgroup v2 test VM (`npm run test:cgroup2`): qemu with software
 # emulation, a Debian kernel and a static busybox for its initramfs (packed with cpio).

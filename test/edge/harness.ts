@@ -134,6 +134,8 @@ export const TEST_VARS: Record<string, string> = {
 
 export async function startEdge(opts: {
   persistDir?: string; port?: number; vars?: Record<string, string>; protocol?: "https" | "http"; operatorToken?: string;
+  /** Listen address (default 127.0.0.1), the HTTPS certificate to serve, extra environment (e.g. NODE_EXTRA_CA_CERTS). */
+  ip?: string; tls?: { cert: string; key: string }; env?: Record<string, string>;
 } = {}): Promise<Edge> {
   const port = opts.port ?? (await freePort());
   const inspector = await freePort();
@@ -142,7 +144,8 @@ export async function startEdge(opts: {
   const protocol = opts.protocol ?? "https";
   const vars = { ...TEST_VARS, ...opts.vars, OPERATOR_TOKEN: operatorToken };
   const args = [
-    "dev", "--config", join(ROOT, "wrangler.toml"), "--local-protocol", protocol, "--ip", "127.0.0.1", "--port", String(port),
+    "dev", "--config", join(ROOT, "wrangler.toml"), "--local-protocol", protocol, "--ip", opts.ip ?? "127.0.0.1", "--port", String(port),
+    ...(opts.tls ? ["--https-cert-path", opts.tls.cert, "--https-key-path", opts.tls.key] : []),
     "--inspector-port", String(inspector), "--persist-to", persistDir, "--show-interactive-dev-session=false", "--log-level", process.env.EDGE_LOG_LEVEL ?? "warn",
     ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
@@ -151,11 +154,11 @@ export async function startEdge(opts: {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" },
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1", ...opts.env },
   });
   proc.stdout?.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-  const base = `${protocol}://127.0.0.1:${port}`;
+  const base = `${protocol}://${opts.ip ?? "127.0.0.1"}:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`wrangler dev exited (${proc.exitCode}): ${out}`);

@@ -1,0 +1,251 @@
+// The cluster harness: the edge (`wrangler dev`, host namespace, listening on the bridge) and
+// three fleet nodes, each on its own "host" — a network namespace with its own address, its own
+// cgroup parent and state directory — each started by the enrollment command with its own token
+// and serving TLS with a certificate from the cluster's CA, exactly as an operator runs a fleet.
+// Nothing between edge and node goes over loopback. Every process, namespace, link and cgroup made
+// here is removed by teardown(), and by an exit handler if the test process ends another way.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client, admin, cleanup, sleep, startEdge, tempDir } from "../edge/harness.ts";
+import type { Edge, Res } from "../edge/harness.ts";
+import { cli } from "../operators/cli-helpers.ts";
+import type { CliResult } from "../operators/cli-helpers.ts";
+import { killGroup, killPid, removeCgroupTree, waitGone } from "./processes.ts";
+import { claimProcessGroup, createNetwork, destroyNetwork, pidsIn, sweepStaleNetworks } from "./network.ts";
+import type { ClusterNetwork, NodeHost } from "./network.ts";
+import { makePki } from "./pki.ts";
+import type { Pki } from "./pki.ts";
+import { fetchMetric, nodeAgent } from "./node-agent.ts";
+import type { NodeAgent } from "./node-agent.ts";
+
+export { sleep };
+
+/** Edge timing for the cluster: heartbeats every second, unhealthy after 3 missed (a loaded 2-core CI machine delays some). */
+export const HEARTBEAT_MS = 1_000;
+export const HEARTBEAT_MISSES = 3;
+/**
+ * The documented bound (docs/operators.md): an enrolled node whose link is cut is `unhealthy` at
+ * most NODE_HEARTBEAT_MS × (NODE_HEARTBEAT_MISSES + 1) after the cut (the last heartbeat may have
+ * left just before it).
+ */
+export const UNHEALTHY_BOUND_MS = HEARTBEAT_MS * (HEARTBEAT_MISSES + 1);
+
+export interface ClusterNode {
+  name: string;
+  host: NodeHost;
+  /** What the edge calls (gRPC-Web over TLS). */
+  url: string;
+  stateDir: string;
+  agent: NodeAgent | null;
+  /** Starts the enrollment command on the node's host (it starts the node and enrolls it). */
+  start(): Promise<void>;
+  /** systemd's stop: SIGTERM to the enrollment command, which drains the node and leaves. */
+  stop(): Promise<number | null>;
+  /** Power loss: SIGKILL to the enrollment command and the node. */
+  kill(): Promise<void>;
+  /** Sum of codecell_fleet_runs_total from the node's /metrics (over TLS, through the bridge). */
+  runs(): Promise<number>;
+}
+
+export interface Hook {
+  submission: string;
+  body: any;
+}
+
+export interface Cluster {
+  edge: Edge;
+  network: ClusterNetwork;
+  pki: Pki;
+  nodes: ClusterNode[];
+  client: Client;
+  projectId: string;
+  /** Webhook deliveries received for the cluster's project (one per result, by contract). */
+  hooks: Hook[];
+  /** The operator's CLI (`--json`), trusting the cluster CA; `env` adds variables (e.g. FLEET_TOKEN). */
+  cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  listNodes(): Promise<any[]>;
+  waitNodes(pred: (nodes: any[]) => boolean, what: string, ms?: number): Promise<any[]>;
+  teardown(): Promise<void>;
+}
+
+/**
+ * A reused keep-alive connection that the edge closed at the same moment fails with ECONNRESET
+ * ("socket hang up"); reads are safe to send again, so they are (writes never are).
+ */
+async function retryReads<T>(method: string, send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (e) {
+      if (method !== "GET" || attempt >= 3 || (e as NodeJS.ErrnoException).code !== "ECONNRESET") throw e;
+    }
+  }
+}
+
+class ClusterClient extends Client {
+  override call(method: string, path: string, opts: { headers?: Record<string, string>; body?: unknown; raw?: Buffer | string } = {}): Promise<Res> {
+    return retryReads(method, () => super.call(method, path, opts));
+  }
+}
+
+let live: (() => void) | null = null;
+function onExit(): void {
+  live?.();
+}
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.on(sig, () => {
+    onExit();
+    process.exit(130);
+  });
+}
+process.on("exit", onExit);
+
+const cgroupRootOf = (net: number) => `codecell-cluster-${net}`;
+
+/** What a cluster run killed outright (SIGKILL) left behind: its nodes' processes, network and cgroups. */
+export function sweepStaleClusters(): number[] {
+  const swept = sweepStaleNetworks();
+  for (const net of swept) removeCgroupTree(cgroupRootOf(net));
+  return swept;
+}
+
+export async function startCluster(opts: { nodes?: number; vars?: Record<string, string> } = {}): Promise<Cluster> {
+  const count = opts.nodes ?? 3;
+  sweepStaleClusters();
+  const network = createNetwork(count);
+  const pkiDir = tempDir("cluster-pki");
+  const cgroupRoot = cgroupRootOf(network.net);
+  const nodes: ClusterNode[] = [];
+  let edge: Edge | null = null;
+  let receiver: http.Server | null = null;
+  // Synchronous last resort (process exit): kill by PID, free the namespaces, links, cgroups.
+  const hardCleanup = () => {
+    for (const n of nodes) n.agent?.killNow();
+    for (const h of network.hosts) for (const pid of pidsIn(h)) killPid(pid);
+    if (edge?.proc.pid) killGroup(edge.proc.pid);
+    removeCgroupTree(cgroupRoot);
+    destroyNetwork(network);
+    if (edge) cleanup(edge.persistDir);
+    for (const n of nodes) cleanup(n.stateDir);
+    cleanup(pkiDir);
+  };
+  live = hardCleanup;
+  try {
+    const pki = makePki(pkiDir, [network.edgeAddress, ...network.hosts.map((h) => h.address)]);
+    const hooks: Hook[] = [];
+    receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (d: Buffer) => (body += d.toString()));
+      req.on("end", () => {
+        try {
+          const json = JSON.parse(body);
+          hooks.push({ submission: json.id, body: json });
+        } catch {}
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver!.listen(0, "127.0.0.1", r));
+    const hookPort = (receiver.address() as AddressInfo).port;
+    const caEnv = { NODE_EXTRA_CA_CERTS: pki.caCert };
+    const started = await startEdge({
+      ip: network.edgeAddress,
+      tls: pki.certs.get(network.edgeAddress)!,
+      env: caEnv,
+      vars: {
+        NODE_HEARTBEAT_MS: String(HEARTBEAT_MS), NODE_HEARTBEAT_MISSES: String(HEARTBEAT_MISSES), RATE_LIMIT_PER_MIN: "100000",
+        MAX_IN_FLIGHT: "100", SYNC_HOLD_MS: "20000", QUEUE_CAPACITY: "500", WATCHDOG_MS: "1000", WATCHDOG_FAILURES: "3",
+        WEBHOOK_DEV_ALLOW: `127.0.0.1:${hookPort}`, ...opts.vars,
+      },
+    });
+    edge = started;
+    if (started.proc.pid) claimProcessGroup(network, started.proc.pid);
+    const runCli = (args: string[], env: Record<string, string> = {}) =>
+      cli(started, ["--json", ...args], { ...caEnv, CODECELL_URL: started.base, CODECELL_OPERATOR_TOKEN: started.operatorToken, ...env });
+    const ops = admin(started);
+    const project = await ops.call("POST", "/admin/projects", { name: "cluster" });
+    if (project.status !== 201) throw new Error(`create project: ${project.status} ${project.text}`);
+    const projectId = project.json.id as string;
+    const key = await ops.newKey(projectId);
+    const hook = await ops.call("POST", `/admin/projects/${projectId}/webhooks`, { url: `http://127.0.0.1:${hookPort}/results` });
+    if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${hook.text}`);
+
+    for (const [i, host] of network.hosts.entries()) {
+      const name = `n${i + 1}`;
+      // One enrollment token per host, as an operator would hand out (kept for the node's restarts).
+      const t = await runCli(["nodes", "token", "create", "--name", name, "--ttl", "86400"]);
+      if (t.code !== 0) throw new Error(`token for ${name}: ${t.stderr}`);
+      const stateDir = tempDir(`cluster-${name}`);
+      const tls = pki.certs.get(host.address)!;
+      const fleetToken = randomBytes(24).toString("hex");
+      const node: ClusterNode = {
+        name, host, stateDir, agent: null, url: `https://${host.address}:50052`,
+        async start() {
+          node.agent = nodeAgent({
+            host, name, edgeUrl: started.base, enrollToken: t.json.token, stateDir, tls, caCert: pki.caCert,
+            cgroupParent: `${cgroupRoot}/${name}`, fleetToken,
+          });
+        },
+        async stop() {
+          const a = node.agent;
+          if (!a) return null;
+          process.kill(a.proc.pid!, "SIGTERM");
+          const code = await Promise.race([a.exited, sleep(60_000).then(() => "timeout" as const)]);
+          if (code === "timeout") {
+            await node.kill();
+            throw new Error(`${name}: the enrollment command did not exit within 60 s of SIGTERM\n${a.log()}`);
+          }
+          node.agent = null;
+          return code;
+        },
+        async kill() {
+          const a = node.agent;
+          if (!a) return;
+          a.killNow();
+          await Promise.race([a.exited, sleep(5_000)]);
+          await waitGone(pidsIn(host), 5_000);
+          node.agent = null;
+        },
+        runs: () => fetchMetric(node.url, pki.caCert, fleetToken, "codecell_fleet_runs_total"),
+      };
+      nodes.push(node);
+    }
+    const cluster: Cluster = {
+      edge: started, network, pki, nodes, client: new ClusterClient(started.base, key.key), projectId, hooks,
+      cli: runCli,
+      async listNodes() {
+        const r = await retryReads("GET", () => ops.call("GET", "/admin/nodes"));
+        if (r.status !== 200) throw new Error(`GET /admin/nodes: ${r.status} ${r.text}`);
+        return r.json;
+      },
+      async waitNodes(pred, what, ms = 60_000) {
+        const deadline = Date.now() + ms;
+        for (;;) {
+          const list = await cluster.listNodes();
+          if (pred(list)) return list;
+          if (Date.now() > deadline) {
+            const logs = nodes.map((n) => `--- ${n.name}:\n${n.agent?.log().slice(-3000) ?? "(not running)"}`).join("\n");
+            throw new Error(`timed out waiting for ${what}: ${JSON.stringify(list.map((n) => [n.name, n.state, n.in_flight, n.last_error]))}\n${logs}`);
+          }
+          await sleep(100);
+        }
+      },
+      async teardown() {
+        await Promise.all(nodes.map((n) => n.kill()));
+        await started.stop();
+        receiver?.close();
+        hardCleanup();
+        live = null;
+      },
+    };
+    await Promise.all(nodes.map((n) => n.start()));
+    await cluster.waitNodes((l) => l.length === count && l.every((n) => n.state === "healthy"), `${count} healthy nodes`, 120_000);
+    return cluster;
+  } catch (e) {
+    await edge?.stop().catch(() => {});
+    receiver?.close();
+    hardCleanup();
+    live = null;
+    throw e;
+  }
+}
