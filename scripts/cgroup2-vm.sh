@@ -32,7 +32,7 @@ cp "$here/vm/init.sh" "$work/initramfs/init"
 chmod +x "$work/initramfs/init"
 (cd "$work/initramfs" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
 
-cmd=${CGROUP2_VM_COMMAND:-"cd '$root' && export CI=true PATH='$root/node_modules/.bin:/usr/local/bin:/usr/bin:/bin' HOME=/root && node --test --test-concurrency=1 ${files[*]}"}
+cmd=${CGROUP2_VM_COMMAND:-"cd '$root' && export CI=true PATH='$root/node_modules/.bin:/usr/local/bin:/usr/bin:/bin' HOME=/root && sh scripts/vm/run-tests.sh ${files[*]}"}
 encoded=$(printf '%s' "$cmd" | base64 -w0)
 log="$work/console.log"
 timeout_secs=${CGROUP2_VM_TIMEOUT_SECS:-1500}
