@@ -8,32 +8,13 @@ import { after, before, describe, it } from "node:test";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
 import type { CgroupDriver, RunCgroup } from "../../fleet/src/sandbox/cgroup/driver.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import { capEncodedSize, ENCODED_OUTPUT_FACTOR } from "../../fleet/src/sandbox/output.ts";
+import { ENCODED_OUTPUT_FACTOR } from "../../fleet/src/sandbox/output.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
 
 const MiB = 1024 * 1024;
 const PARENT = "codecell-test-drain";
 const FIRST_ID = 62_000;
-
-describe("encoded size cap", () => {
-  it("counts what JSON spends per character and cuts at a whole character", () => {
-    assert.deepEqual(capEncodedSize("abc", 3), { text: "abc", cut: false });
-    assert.deepEqual(capEncodedSize("\u0001\u0001", 11), { text: "\u0001", cut: true });
-    assert.deepEqual(capEncodedSize('a"\n', 5), { text: 'a"\n', cut: false });
-    assert.deepEqual(capEncodedSize("x😀", 4), { text: "x", cut: true });
-    assert.deepEqual(capEncodedSize("x😀", 5), { text: "x😀", cut: false });
-    const mixed = "\u0000\u001f\u007f\\\"é€😀\t\u2028";
-    assert.equal(capEncodedSizeLength(mixed), Buffer.byteLength(JSON.stringify(mixed)) - 2);
-  });
-});
-
-/** The encoded size capEncodedSize computes, found by searching for the smallest cap that keeps all. */
-function capEncodedSizeLength(text: string): number {
-  let size = 0;
-  while (capEncodedSize(text, size).cut) size++;
-  return size;
-}
 
 let sandbox: Sandbox;
 const stateDir = tempStateDir();

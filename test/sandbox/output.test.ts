@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
-import { CappedCapture, outputIntegrity } from "../../fleet/src/sandbox/output.ts";
+import { CappedCapture, capEncodedSize, outputIntegrity } from "../../fleet/src/sandbox/output.ts";
 import { classifyTiming } from "../../fleet/src/sandbox/evidence.ts";
 
 describe("capped capture", () => {
@@ -64,6 +64,19 @@ describe("capped capture at its edges", () => {
     const split = await capture(3, "ab", "cd", "ef");
     assert.deepEqual([split.bytes().toString(), split.total, split.discarded], ["abc", 6, 3]);
   });
+  it("the drainer's count of what was written raises the total, never lowers it", async () => {
+    const c = await capture(4, "abcd");
+    c.setWrittenTotal(undefined);
+    assert.deepEqual([c.total, c.truncated, c.discarded], [4, false, 0]);
+    c.setWrittenTotal(3);
+    assert.deepEqual([c.total, c.truncated, c.discarded], [4, false, 0]);
+    c.setWrittenTotal(4);
+    assert.deepEqual([c.total, c.truncated, c.discarded], [4, false, 0]);
+    c.setWrittenTotal(5);
+    assert.deepEqual([c.total, c.truncated, c.discarded], [5, true, 1]);
+    c.setWrittenTotal(1 << 30);
+    assert.deepEqual([c.total, c.discarded, c.bytes().toString()], [1 << 30, (1 << 30) - 4, "abcd"]);
+  });
   it("a stream error is recorded and ends the capture", async () => {
     const stream = new PassThrough();
     const c = new CappedCapture(stream, 10);
@@ -87,5 +100,60 @@ describe("output integrity looks at every stream", () => {
   });
   it("empty output ended by a signal is complete", () => {
     assert.equal(outputIntegrity({ streams: [stream(""), stream("")], endedBySignal: true }), "complete");
+  });
+});
+
+describe("encoded size cap", () => {
+  /** The encoded size capEncodedSize computes, found as the smallest cap that keeps everything. */
+  const encodedSize = (text: string): number => {
+    let size = 0;
+    while (capEncodedSize(text, size).cut) size++;
+    return size;
+  };
+  const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+  it("counts what JSON spends per character and cuts at a whole character", () => {
+    assert.deepEqual(capEncodedSize("abc", 3), { text: "abc", cut: false });
+    assert.deepEqual(capEncodedSize("\u0001\u0001", 11), { text: "\u0001", cut: true });
+    assert.deepEqual(capEncodedSize('a"\n', 5), { text: 'a"\n', cut: false });
+    assert.deepEqual(capEncodedSize("x😀", 4), { text: "x", cut: true });
+    assert.deepEqual(capEncodedSize("x😀", 5), { text: "x😀", cut: false });
+    const mixed = "\u0000\u001f\u007f\\\"é€😀\t\u2028";
+    assert.equal(encodedSize(mixed), jsonBytes(mixed));
+  });
+
+  it("agrees with JSON.stringify on every code unit outside the surrogates, one by one", () => {
+    const wrong: string[] = [];
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      if (unit >= 0xd800 && unit <= 0xdfff) continue;
+      const ch = String.fromCharCode(unit);
+      const expected = jsonBytes(ch);
+      // exactly its size is kept whole; one byte less cuts it away
+      const kept = capEncodedSize(ch, expected);
+      const cut = capEncodedSize(ch, expected - 1);
+      if (kept.cut || kept.text !== ch || !cut.cut || cut.text !== "") wrong.push(unit.toString(16));
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it("a pair of surrogates costs 4 bytes and is never split, at both ends of the high range", () => {
+    for (const pair of ["\ud800\udc00", "\udbff\udfff", "😀"]) {
+      assert.equal(encodedSize(pair), 4, pair);
+      assert.deepEqual(capEncodedSize(pair, 3), { text: "", cut: true });
+      assert.deepEqual(capEncodedSize(`a${pair}`, 3), { text: "a", cut: true });
+      assert.deepEqual(capEncodedSize(`a${pair}`, 5), { text: `a${pair}`, cut: false });
+    }
+  });
+
+  it("keeps the unit before the cut when it is not a high surrogate", () => {
+    assert.deepEqual(capEncodedSize("\ud7ffa", 3), { text: "\ud7ff", cut: true });
+    assert.deepEqual(capEncodedSize("\ue000a", 3), { text: "\ue000", cut: true });
+    // a lone low surrogate before the cut is kept (it is not the first half of a pair)
+    assert.deepEqual(capEncodedSize("\udc00a", 2), { text: "\udc00", cut: true });
+  });
+
+  it("an empty text and a cap of 0", () => {
+    assert.deepEqual(capEncodedSize("", 0), { text: "", cut: false });
+    assert.deepEqual(capEncodedSize("a", 0), { text: "", cut: true });
   });
 });
