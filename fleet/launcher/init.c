@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,7 @@ static void run_steps(struct config *c, const struct step *steps, size_t n)
 
 /* Program-side controls in the order they are applied; n_ok of a failure
  * counts the entries of this list that had succeeded. */
-static int program_controls[8];
+static int program_controls[10];
 static int n_program_controls;
 
 static void build_program_controls(const struct config *c)
@@ -87,6 +88,8 @@ static void build_program_controls(const struct config *c)
 	n_program_controls = 0;
 	if (c->n_cgroups)
 		program_controls[n_program_controls++] = CTL_CGROUP;
+	program_controls[n_program_controls++] = CTL_SESSION;
+	program_controls[n_program_controls++] = CTL_CGROUP_NAMESPACE;
 	program_controls[n_program_controls++] = CTL_RLIMITS;
 	program_controls[n_program_controls++] = CTL_UID_GID;
 	program_controls[n_program_controls++] = CTL_CAPABILITIES;
@@ -172,6 +175,19 @@ __attribute__((noreturn)) static void program_child(struct config *c, int exec_w
 			goto out;
 		n_ok++;
 	}
+	/* A session of its own: kill(0, ...) and job-control signals reach only
+	 * the program's own processes, never the launcher, the node or another run. */
+	if (setsid() < 0) {
+		fail(CTL_SESSION, errno, "setsid");
+		goto out;
+	}
+	n_ok++;
+	/* Made after joining the run's cgroups, so /proc/self/cgroup shows "/". */
+	if (unshare(CLONE_NEWCGROUP) < 0) {
+		fail(CTL_CGROUP_NAMESPACE, errno, "unshare(CLONE_NEWCGROUP)");
+		goto out;
+	}
+	n_ok++;
 	if (rlimits_apply(c) < 0)
 		goto out;
 	n_ok++;

@@ -31,6 +31,8 @@ enum control {
 	CTL_ENVIRONMENT,
 	CTL_EXEC,
 	CTL_OUTPUT_DRAIN,
+	CTL_SESSION,
+	CTL_CGROUP_NAMESPACE,
 	CTL__COUNT
 };
 
@@ -46,8 +48,10 @@ struct failure {
 struct bind_ro {
 	const char *host;
 	const char *path; /* absolute path inside the sandbox */
-	int tree_fd;      /* detached read-only clone of the host tree (init) */
+	int tree_fd;      /* detached read-only clone of the host tree (init); for a copy, the host file */
 	int is_dir;
+	int copy;   /* --file-ro: a small file copied into the root, so no mount names its host path */
+	int hidden; /* --bind-hidden: mounted so that no mount names its host path (mounts.c) */
 };
 
 struct symlink_ent {

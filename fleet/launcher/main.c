@@ -136,6 +136,18 @@ static int parse_args(int argc, char **argv, struct config *c)
 			if (!valid_sandbox_path(b))
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro sandbox path %s", b);
 			c->binds[c->n_binds++] = (struct bind_ro){.host = a, .path = b, .tree_fd = -1};
+		} else if (!strcmp(opt, "--bind-hidden")) {
+			if (split_last(v, &a, &b) < 0 || *a != '/')
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-hidden %s", v);
+			if (!valid_sandbox_path(b))
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-hidden sandbox path %s", b);
+			c->binds[c->n_binds++] = (struct bind_ro){.host = a, .path = b, .tree_fd = -1, .hidden = 1};
+		} else if (!strcmp(opt, "--file-ro")) {
+			if (split_last(v, &a, &b) < 0 || !*a)
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --file-ro %s", v);
+			if (!valid_sandbox_path(b))
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --file-ro sandbox path %s", b);
+			c->binds[c->n_binds++] = (struct bind_ro){.host = a, .path = b, .tree_fd = -1, .copy = 1};
 		} else if (!strcmp(opt, "--symlink")) {
 			if (split_last(v, &a, &b) < 0 || !*a)
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --symlink %s", v);

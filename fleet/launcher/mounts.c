@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/sysinfo.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -158,11 +160,100 @@ static int open_ro_tree(const char *host, int *is_dir, enum control control)
 	return fd;
 }
 
+/* A hidden bind: a host tree whose path must not show inside. /proc/self/mountinfo names
+ * the path of a bind's source within its file system, so the source is not bound but
+ * mounted as an overlay whose layers are given relative to the source itself: "." and an
+ * empty, detached tmpfs named by its fd. The only paths the kernel then shows are
+ * "lowerdir=.:/proc/self/fd/N". A file is cloned out of an overlay of its directory. */
+static int empty_layer_fd(void)
+{
+	static int fd = -1;
+	if (fd >= 0)
+		return fd;
+	int fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0 || fsconfig(fs, FSCONFIG_SET_STRING, "size", "4k", 0) < 0 ||
+	    fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0555", 0) < 0 || fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
+	    (fd = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)) < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "the empty overlay layer (tmpfs)");
+	if (fs >= 0)
+		close(fs);
+	return fd;
+}
+
+/* A detached read-only overlay of DIR (relative layers: see above). */
+static int overlay_of(const char *dir, const char *host)
+{
+	int empty = empty_layer_fd();
+	if (empty < 0)
+		return -1;
+	char layers[64];
+	snprintf(layers, sizeof layers, ".:/proc/self/fd/%d", empty);
+	if (chdir(dir) < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir %s", dir);
+	int fs = fsopen("overlay", FSOPEN_CLOEXEC);
+	int mnt = -1;
+	if (fs < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "fsopen overlay for %s", host);
+	else if (fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", layers, 0) < 0 || fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "overlay of %s", host);
+	else if ((mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)) < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "fsmount the overlay of %s", host);
+	if (fs >= 0)
+		close(fs);
+	if (chdir("/") < 0 && mnt >= 0) {
+		close(mnt);
+		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir /");
+	}
+	return mnt;
+}
+
+static int open_hidden_tree(const char *host, int *is_dir)
+{
+	struct stat st;
+	if (stat(host, &st) < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "stat %s", host);
+	*is_dir = S_ISDIR(st.st_mode);
+	if (*is_dir)
+		return overlay_of(host, host);
+	char dir[PATH_MAX];
+	const char *slash = strrchr(host, '/');
+	if (!slash || !slash[1] || (size_t)(slash - host) >= sizeof dir)
+		return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad hidden bind source %s", host);
+	snprintf(dir, sizeof dir, "%.*s", slash == host ? 1 : (int)(slash - host), host);
+	int mnt = overlay_of(dir, host);
+	if (mnt < 0)
+		return -1;
+	int tree = sys_open_tree(mnt, slash + 1, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (tree < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "clone %s out of its overlay", host);
+	close(mnt);
+	return tree;
+}
+
+/* The root tmpfs is 1 MiB: the files copied into it are small (passwd, ld.so.cache). */
+#define FILE_RO_MAX (256 * 1024)
+
+static int open_small_file(const char *host)
+{
+	int fd = open(host, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "open %s", host);
+	struct stat st;
+	int e = fstat(fd, &st) < 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : st.st_size > FILE_RO_MAX ? EFBIG : 0;
+	if (e) {
+		close(fd);
+		return fail(CTL_ROOT_FILESYSTEM, e, "%s is not a regular file of at most %d bytes", host, FILE_RO_MAX);
+	}
+	return fd;
+}
+
 int mounts_open_sources(struct config *c)
 {
 	for (size_t i = 0; i < c->n_binds; i++) {
 		struct bind_ro *b = &c->binds[i];
-		b->tree_fd = open_ro_tree(b->host, &b->is_dir, CTL_ROOT_FILESYSTEM);
+		b->tree_fd = b->copy     ? open_small_file(b->host)
+			     : b->hidden ? open_hidden_tree(b->host, &b->is_dir)
+					 : open_ro_tree(b->host, &b->is_dir, CTL_ROOT_FILESYSTEM);
 		if (b->tree_fd < 0)
 			return -1;
 	}
@@ -276,10 +367,19 @@ int mounts_dev(struct config *c)
 	for (size_t i = 0; r == 0 && i < sizeof links / sizeof links[0]; i++)
 		if (symlinkat(links[i].target, dev_fd, links[i].name) < 0)
 			r = fail(CTL_DEV, errno, "symlink /dev/%s", links[i].name);
+	if (r == 0 && mkdirat(dev_fd, "shm", 01777) < 0)
+		r = fail(CTL_DEV, errno, "mkdir /dev/shm");
 	close(dev_fd);
 	if (r == 0 && mount(NULL, STAGE "/dev", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC,
 			    NULL) < 0)
 		r = fail(CTL_DEV, errno, "remount /dev read-only");
+	/* POSIX shared memory (shm_open, Python's multiprocessing): a tmpfs of the
+	 * run's own, as large as /tmp. Its pages are charged to the run's memory
+	 * cgroup like any other memory the program touches. */
+	char opts[64];
+	snprintf(opts, sizeof opts, "size=%llu,mode=1777", (unsigned long long)c->tmp_size);
+	if (r == 0 && mount("codecell-shm", STAGE "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
+		r = fail(CTL_DEV, errno, "mount /dev/shm tmpfs");
 	return r;
 }
 
@@ -381,6 +481,22 @@ static int walk_parent(int root_fd, const char *path, char leaf[NAME_MAX + 1], e
 	return fail(control, EINVAL, "bad sandbox path %s", path);
 }
 
+/* A --file-ro entry: the host file's bytes, in a new read-only file of the root. */
+static int copy_file_into(int in, int parent_fd, const char *leaf, const char *shown)
+{
+	int out = openat(parent_fd, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+	int r = 0;
+	uint64_t copied;
+	if (out < 0)
+		r = fail(CTL_ROOT_FILESYSTEM, errno, "create %s", shown);
+	else if (copy_fd(in, out, FILE_RO_MAX, &copied) < 0)
+		r = fail(CTL_ROOT_FILESYSTEM, errno, "copy into %s", shown);
+	if (out >= 0)
+		close(out);
+	close(in);
+	return r;
+}
+
 int mounts_binds(struct config *c)
 {
 	char leaf[NAME_MAX + 1];
@@ -389,7 +505,8 @@ int mounts_binds(struct config *c)
 		int parent = walk_parent(c->root_fd, b->path, leaf, CTL_ROOT_FILESYSTEM);
 		if (parent < 0)
 			return -1;
-		int r = attach_tree(b->tree_fd, b->is_dir, parent, leaf, b->path, CTL_ROOT_FILESYSTEM);
+		int r = b->copy ? copy_file_into(b->tree_fd, parent, leaf, b->path)
+				: attach_tree(b->tree_fd, b->is_dir, parent, leaf, b->path, CTL_ROOT_FILESYSTEM);
 		if (parent != c->root_fd)
 			close(parent);
 		if (r < 0)
@@ -434,11 +551,74 @@ int mounts_pivot(struct config *c)
 	return 0;
 }
 
+/* Bind a read-only file holding `content` over a /proc file, where the kernel
+ * has it. The file is made
+ * in the root tmpfs (still writable here) and unlinked once bound. */
+static int mask_proc_file(const char *path, const char *content)
+{
+	static const char tmp[] = "/.proc-mask";
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0; /* not in this kernel: nothing to hide */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return fail(CTL_PROC, errno, "create the mask of %s", path);
+	size_t len = strlen(content);
+	int r = write(fd, content, len) == (ssize_t)len ? 0 : -1;
+	close(fd);
+	if (r < 0)
+		r = fail(CTL_PROC, errno, "write the mask of %s", path);
+	else if (mount(tmp, path, NULL, MS_BIND, NULL) < 0)
+		r = fail(CTL_PROC, errno, "mask %s", path);
+	else if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		r = fail(CTL_PROC, errno, "remount the mask of %s read-only", path);
+	if (unlink(tmp) < 0 && r == 0)
+		r = fail(CTL_PROC, errno, "unlink the mask of %s", path);
+	return r;
+}
+
+/* /proc/stat without the host's counters (forks, context switches,
+ * interrupts, boot time, CPU times): one line per CPU, all zero, so that
+ * counting CPUs from it still works. */
+static void fake_stat(char *buf, size_t size, int cpus)
+{
+	static const char zeros[] = " 0 0 0 0 0 0 0 0 0 0\n";
+	size_t n = (size_t)snprintf(buf, size, "cpu %s", zeros);
+	for (int i = 0; i < cpus && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "cpu%d%s", i, zeros);
+	if (n < size)
+		snprintf(buf + n, size - n,
+			 "intr 0\nctxt 0\nbtime 0\nprocesses 0\nprocs_running 1\nprocs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n");
+}
+
+/* A boot id of the run's own (random, UUID form), not the host's. */
+static void fake_boot_id(char out[40])
+{
+	unsigned char b[16] = {0};
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+		memset(b, 0, sizeof b);
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, 40, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n", b[0], b[1], b[2],
+		 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+/* A fresh proc (we are pid 1 of the new pid namespace), with the host-wide
+ * files that show other tenants' and the host's activity replaced. */
 int mounts_proc(struct config *c)
 {
 	(void)c;
+	int cpus = get_nprocs_conf();
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return fail(CTL_PROC, errno, "mount /proc");
+	static char stat[8192];
+	char boot_id[40];
+	fake_stat(stat, sizeof stat, cpus);
+	fake_boot_id(boot_id);
+	if (mask_proc_file("/proc/stat", stat) < 0 || mask_proc_file("/proc/loadavg", "0.00 0.00 0.00 1/1 1\n") < 0 ||
+	    mask_proc_file("/proc/sys/kernel/random/boot_id", boot_id) < 0 ||
+	    mask_proc_file("/proc/interrupts", "") < 0 || mask_proc_file("/proc/softirqs", "") < 0 ||
+	    mask_proc_file("/proc/diskstats", "") < 0 || mask_proc_file("/proc/schedstat", "") < 0)
+		return -1;
 	return 0;
 }
 

@@ -4,9 +4,11 @@
  *   arch != x86_64 (i386 via int 0x80, ...)        -> KILL_PROCESS
  *   nr has __X32_SYSCALL_BIT (x32 ABI)             -> KILL_PROCESS
  *   deny_eperm[]                                   -> ERRNO(EPERM)
+ *   deny_enosys[] (AIO, inotify)                   -> ERRNO(ENOSYS)
  *   clone with any CLONE_NEW* flag                 -> ERRNO(EPERM)
  *   clone3 (flags in user memory, unreadable)      -> ERRNO(ENOSYS)  (glibc falls back to clone)
  *   socket/socketpair AF_NETLINK, AF_VSOCK         -> ERRNO(EAFNOSUPPORT)
+ *   socket/socketpair with protocol IPPROTO_MPTCP  -> ERRNO(EPROTONOSUPPORT)
  *   everything else                                -> ALLOW
  *
  * The syscall rules are sorted by number and dispatched through a balanced
@@ -40,6 +42,9 @@
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
 #ifndef AF_VSOCK
 #define AF_VSOCK 40
 #endif
@@ -64,8 +69,19 @@ static const int deny_eperm[] = {
 	__NR_vhangup, __NR_iopl, __NR_ioperm, __NR_fanotify_init,
 	__NR_settimeofday, __NR_clock_settime, __NR_clock_adjtime, __NR_adjtimex,
 	__NR_sethostname, __NR_setdomainname, __NR_uselib, __NR_nfsservctl,
+	__NR_modify_ldt, __NR_process_madvise,
 };
 #define N_DENY (sizeof deny_eperm / sizeof deny_eperm[0])
+
+/* Host-wide kernel resources one run could exhaust or watch others through:
+ * the AIO context quota (fs.aio-max-nr) and inotify on the shared read-only
+ * toolchain mounts. ENOSYS, as on a kernel built without them, which every
+ * runtime that uses them already handles. */
+static const int deny_enosys[] = {
+	__NR_io_setup, __NR_io_destroy, __NR_io_submit, __NR_io_cancel, __NR_io_getevents, __NR_io_pgetevents,
+	__NR_inotify_init, __NR_inotify_init1, __NR_inotify_add_watch, __NR_inotify_rm_watch,
+};
+#define N_ENOSYS (sizeof deny_enosys / sizeof deny_enosys[0])
 
 #define NS_FLAGS                                                                                     \
 	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |  \
@@ -75,6 +91,7 @@ static const int deny_eperm[] = {
 #define LD_NR BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
 /* Low 32 bits of args[0] (little endian). */
 #define LD_ARG0 BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]))
+#define LD_ARG2 BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2]))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 #define ERRNO(e) (SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
 
@@ -85,10 +102,10 @@ struct rule {
 	enum action act;
 };
 
-#define N_RULES (N_DENY + 4) /* + clone, clone3, socket, socketpair */
+#define N_RULES (N_DENY + N_ENOSYS + 4) /* + clone, clone3, socket, socketpair */
 #define LEAF_RULES 4         /* subtrees this small are tested linearly */
 #define PROLOGUE_LEN 6
-#define ACTION_MAX_LEN 5 /* ACT_SOCKET */
+#define ACTION_MAX_LEN 8 /* ACT_SOCKET */
 /* Upper bound: every rule in a leaf (1 test + largest action), one JGE per
  * tree node, one RET ALLOW per leaf. */
 #define FILTER_MAX (PROLOGUE_LEN + N_RULES * (1 + ACTION_MAX_LEN) + 2 * N_RULES + 1)
@@ -109,16 +126,15 @@ static void emit(struct builder *b, struct sock_filter f)
 	b->insn[b->n++] = f;
 }
 
+static void emit_action(struct builder *b, enum action act);
+
+/* The length of an action's code, measured by emitting it, never counted by hand. */
 static unsigned action_len(enum action act)
 {
-	switch (act) {
-	case ACT_CLONE:
-		return 4;
-	case ACT_SOCKET:
-		return 5;
-	default:
-		return 1;
-	}
+	static struct builder scratch;
+	scratch.n = 0;
+	emit_action(&scratch, act);
+	return scratch.n;
 }
 
 /* The code run once the syscall number matched; always ends in a RET, so the
@@ -140,10 +156,13 @@ static void emit_action(struct builder *b, enum action act)
 		break;
 	case ACT_SOCKET:
 		emit(b, (struct sock_filter)LD_ARG0);
-		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 2, 0));
-		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_VSOCK, 1, 0));
+		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 4, 0));
+		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_VSOCK, 3, 0));
+		emit(b, (struct sock_filter)LD_ARG2);
+		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_MPTCP, 2, 0));
 		emit(b, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
 		emit(b, (struct sock_filter)RET(ERRNO(EAFNOSUPPORT)));
+		emit(b, (struct sock_filter)RET(ERRNO(EPROTONOSUPPORT)));
 		break;
 	}
 }
@@ -188,6 +207,8 @@ int seccomp_install(void)
 
 	for (size_t i = 0; i < N_DENY; i++)
 		rules[n++] = (struct rule){(unsigned)deny_eperm[i], ACT_EPERM};
+	for (size_t i = 0; i < N_ENOSYS; i++)
+		rules[n++] = (struct rule){(unsigned)deny_enosys[i], ACT_ENOSYS};
 	rules[n++] = (struct rule){__NR_clone, ACT_CLONE};
 	rules[n++] = (struct rule){__NR_clone3, ACT_ENOSYS};
 	rules[n++] = (struct rule){__NR_socket, ACT_SOCKET};

@@ -34,6 +34,8 @@ static const char *const control_names[CTL__COUNT] = {
 	[CTL_ENVIRONMENT] = "environment",
 	[CTL_EXEC] = "exec",
 	[CTL_OUTPUT_DRAIN] = "output_drain",
+	[CTL_SESSION] = "session",
+	[CTL_CGROUP_NAMESPACE] = "cgroup_namespace",
 };
 
 static char buf[PIPE_BUF];

@@ -124,6 +124,7 @@ static int place(int fd, int target)
 static int child_run(const char *socket_path, char *request, size_t len, char *args_start, char *args_end)
 {
 	signal(SIGCHLD, SIG_DFL);
+	setsid(); /* out of the node's session and process group */
 	pid_t zygote = getppid();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != zygote)
 		return 1;

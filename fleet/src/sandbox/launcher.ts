@@ -26,7 +26,7 @@ export interface LauncherConfig {
   drainerProcsFiles?: string[];
   /** `cgroup.procs` files the launcher returns to before it reports `done` (the node's own cgroups). */
   drainerReturnProcsFiles?: string[];
-  bindsReadOnly: { hostPath: string; sandboxPath: string }[];
+  bindsReadOnly: { hostPath: string; sandboxPath: string; copy?: boolean }[];
   symlinks: { target: string; link: string }[];
   boxBytes: number;
   tmpBytes: number;
@@ -38,6 +38,15 @@ export interface LauncherConfig {
   argv: string[];
 }
 
+/**
+ * A bind whose host path differs from its sandbox path would show where it lives on the host in
+ * /proc/self/mountinfo: such a bind is hidden (PROTOCOL.md, --bind-hidden); small files are copied.
+ */
+function bindOption(bind: { hostPath: string; sandboxPath: string; copy?: boolean }): string {
+  if (bind.copy) return "--file-ro";
+  return bind.hostPath === bind.sandboxPath ? "--bind-ro" : "--bind-hidden";
+}
+
 export function launcherArgs(config: LauncherConfig): string[] {
   const args = ["--uid", String(config.uid), "--gid", String(config.gid), "--hostname", config.hostname];
   if (config.netnsPath) args.push("--netns", config.netnsPath);
@@ -45,7 +54,7 @@ export function launcherArgs(config: LauncherConfig): string[] {
   if (config.outputCap !== undefined) args.push("--output-cap", String(config.outputCap));
   for (const file of config.drainerProcsFiles ?? []) args.push("--drainer-cgroup-procs", file);
   for (const file of config.drainerReturnProcsFiles ?? []) args.push("--drainer-return-procs", file);
-  for (const bind of config.bindsReadOnly) args.push("--bind-ro", `${bind.hostPath}:${bind.sandboxPath}`);
+  for (const bind of config.bindsReadOnly) args.push(bindOption(bind), `${bind.hostPath}:${bind.sandboxPath}`);
   for (const link of config.symlinks) args.push("--symlink", `${link.target}:${link.link}`);
   args.push("--box-size", String(config.boxBytes), "--tmp-size", String(config.tmpBytes));
   for (const file of config.copyIn) args.push("--copy-in", `${file.hostPath}:${file.name}:${file.mode.toString(8)}`);

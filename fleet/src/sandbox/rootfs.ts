@@ -1,6 +1,6 @@
 // What every sandbox root holds, whatever the language: the system's /usr read-only, the
 // merged-/usr symlinks, and a handful of /etc files. Languages add their toolchains on top.
-import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Bind } from "./types.ts";
 import { writeNewFileNoFollow } from "./nofollow.ts";
@@ -36,10 +36,12 @@ export function baseRootLayout(etcDir: string): RootLayout {
     if (lstatSync(host).isSymbolicLink()) symlinks.push({ target: `usr/${dir}`, link: host });
     else binds.push({ hostPath: host, sandboxPath: host });
   }
-  for (const file of ["passwd", "group"]) binds.push({ hostPath: join(etcDir, file), sandboxPath: `/etc/${file}` });
-  for (const hostPath of ["/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives", "/etc/nsswitch.conf"]) {
-    if (existsSync(hostPath)) binds.push({ hostPath, sandboxPath: hostPath });
+  // Files are copied into the sandbox's own root, so that /proc/self/mountinfo names no host path.
+  for (const file of ["passwd", "group"]) binds.push({ hostPath: join(etcDir, file), sandboxPath: `/etc/${file}`, copy: true });
+  for (const path of ["/etc/ld.so.cache", "/etc/localtime", "/etc/nsswitch.conf"]) {
+    if (existsSync(path)) binds.push({ hostPath: realpathSync(path), sandboxPath: path, copy: true });
   }
+  if (existsSync("/etc/alternatives")) binds.push({ hostPath: "/etc/alternatives", sandboxPath: "/etc/alternatives" });
   return { binds, symlinks };
 }
 

@@ -52,7 +52,7 @@ export interface SandboxHealth {
 export const REQUIRED_CONTROLS = [
   "pid_namespace", "mount_namespace", "network_namespace", "ipc_namespace", "uts_namespace", "cgroup",
   "root_filesystem", "proc", "dev", "work_dir", "tmp", "rlimits", "uid_gid", "capabilities",
-  "no_new_privileges", "seccomp", "environment", "output_drain",
+  "no_new_privileges", "seccomp", "environment", "output_drain", "session", "cgroup_namespace",
 ];
 
 const SETUP_TIMEOUT_MS = 10_000;

@@ -36,6 +36,8 @@ export interface InputFile {
 export interface Bind {
   hostPath: string;
   sandboxPath: string;
+  /** A small file (at most 256 KiB) copied into the root instead: no mount shows its host path. */
+  copy?: boolean;
 }
 
 /** A file the host takes out of /box after the program ends (compile artifacts). */
