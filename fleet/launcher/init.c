@@ -387,6 +387,9 @@ __attribute__((noreturn)) void init_main(struct config *c)
 		fail(CTL_EXEC, errno, "pipe2");
 		report_failure_and_exit();
 	}
+	int fsize_watch = fsize_watch_install(c);
+	if (fsize_watch == -1)
+		report_failure_and_exit();
 	pid_t pid = fork();
 	if (pid < 0) {
 		fail(CTL_EXEC, errno, "fork");
@@ -444,6 +447,18 @@ __attribute__((noreturn)) void init_main(struct config *c)
 	status_line("started");
 	status_flush();
 
+	/* While the program lives, serve the file-size watch (fsize.c). */
+	unsigned fsize_attempts = 0;
+	int pidfd = fsize_watch >= 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+	while (pidfd >= 0) {
+		struct pollfd p[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = fsize_watch, .events = POLLIN}};
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents & POLLIN)
+			fsize_attempts += fsize_watch_serve(fsize_watch);
+		if (p[0].revents & POLLIN)
+			break;
+	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -465,7 +480,7 @@ __attribute__((noreturn)) void init_main(struct config *c)
 		status_line("exit exited %d", WEXITSTATUS(st));
 	status_line("wall %lld", (long long)(t_end.tv_sec - t_go.tv_sec) * 1000000 + (t_end.tv_nsec - t_go.tv_nsec) / 1000);
 	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ)
-		status_line("fsize_hit %u", fsize_hits(c));
+		status_line("fsize_hit %u", fsize_hits(c) + fsize_attempts);
 	status_line("leftover %u", leftover);
 
 	struct rusage ru;

@@ -132,6 +132,10 @@ struct config {
 	int tmp_fd;  /* O_PATH|O_DIRECTORY of /tmp, kept for the fsize walk */
 };
 
+/* fsize.c */
+int fsize_watch_install(const struct config *c);
+unsigned fsize_watch_serve(int fd);
+
 /* status.c */
 extern struct failure g_failure;
 const char *control_name(int control);

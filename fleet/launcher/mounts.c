@@ -223,9 +223,23 @@ static int open_hidden_tree(const char *host, int *is_dir)
 	int mnt = overlay_of(dir, host);
 	if (mnt < 0)
 		return -1;
-	int tree = sys_open_tree(mnt, slash + 1, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (tree < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "clone %s out of its overlay", host);
+	/* Before 6.15 a detached mount cannot be cloned from: the overlay is attached for a moment
+	 * over the staging directory (this mount namespace only), the file cloned, the overlay
+	 * detached again before the next source is looked up. */
+	char file[PATH_MAX];
+	snprintf(file, sizeof file, STAGE "/%s", slash + 1);
+	int tree = -1;
+	if (sys_move_mount(mnt, "", AT_FDCWD, STAGE, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		fail(CTL_ROOT_FILESYSTEM, errno, "attach the overlay of %s", host);
+	} else {
+		tree = sys_open_tree(AT_FDCWD, file, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+		if (tree < 0)
+			fail(CTL_ROOT_FILESYSTEM, errno, "clone %s out of its overlay", host);
+		if (umount2(STAGE, MNT_DETACH) < 0 && tree >= 0) {
+			close(tree);
+			tree = fail(CTL_ROOT_FILESYSTEM, errno, "detach the overlay of %s", host);
+		}
+	}
 	close(mnt);
 	return tree;
 }

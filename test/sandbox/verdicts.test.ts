@@ -150,6 +150,31 @@ int main(void){ FILE *f = fopen("big.bin", "w"); char buf[65536] = {0}; for(;;) 
     assert.equal(result.evidence.verdict_cause, "file_size_limit");
   });
 
+  it("FSE: fallocate, ftruncate and truncate past the limit, which grow no file; within it, AC", async () => {
+    const code = `#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(void){ char m[32] = {0}; if (!fgets(m, sizeof m, stdin)) return 2; m[strcspn(m, "\\n")] = 0;
+  int fd = open("f", O_CREAT | O_WRONLY, 0644);
+  if (!strcmp(m, "fallocate")) fallocate(fd, 0, 0, 2 << 20);
+  if (!strcmp(m, "fallocate-split")) fallocate(fd, 0, 600 << 10, 600 << 10);
+  if (!strcmp(m, "ftruncate")) ftruncate(fd, 1LL << 40);
+  if (!strcmp(m, "truncate")) truncate("f", (1 << 20) + 1);
+  if (!strcmp(m, "within")) { fallocate(fd, 0, 0, 512 << 10); ftruncate(fd, 1 << 20); }
+  puts("survived"); return 0; }`;
+    for (const call of ["fallocate", "fallocate-split", "ftruncate", "truncate"]) {
+      const { result } = await c(code, call, { fileSizeBytes: 1 * MiB });
+      assert.equal(result.verdict, "FSE", `${call}: ${result.verdict} ${result.error_message}`);
+      assert.equal(result.signal, 25);
+      assert.equal(result.evidence.verdict_cause, "file_size_limit");
+    }
+    const { result } = await c(code, "within", { fileSizeBytes: 1 * MiB });
+    assert.equal(result.verdict, "AC", result.error_message ?? "");
+    assert.equal(result.stdout, "survived\n");
+  });
+
   it("SIG, not FSE: raise(SIGXFSZ) without writing", async () => {
     const { result } = await c("#include <signal.h>\nint main(void){ raise(SIGXFSZ); return 0; }");
     assert.equal(result.verdict, "SIG");
