@@ -162,85 +162,48 @@ static int open_ro_tree(const char *host, int *is_dir, enum control control)
 
 /* A hidden bind: a host tree whose path must not show inside. /proc/self/mountinfo names
  * the path of a bind's source within its file system, so the source is not bound but
- * mounted as an overlay whose layers are given relative to the source itself: "." and an
- * empty, detached tmpfs named by its fd. The only paths the kernel then shows are
- * "lowerdir=.:/proc/self/fd/N". A file is cloned out of an overlay of its directory. */
-static int empty_layer_fd(void)
-{
-	static int fd = -1;
-	if (fd >= 0)
-		return fd;
-	int fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
-	if (fs < 0 || fsconfig(fs, FSCONFIG_SET_STRING, "size", "4k", 0) < 0 ||
-	    fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0555", 0) < 0 || fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
-	    (fd = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)) < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "the empty overlay layer (tmpfs)");
-	if (fs >= 0)
-		close(fs);
-	return fd;
-}
-
-/* A detached read-only overlay of DIR (relative layers: see above). */
-static int overlay_of(const char *dir, const char *host)
-{
-	int empty = empty_layer_fd();
-	if (empty < 0)
-		return -1;
-	char layers[64];
-	snprintf(layers, sizeof layers, ".:/proc/self/fd/%d", empty);
-	if (chdir(dir) < 0)
-		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir %s", dir);
-	int fs = fsopen("overlay", FSOPEN_CLOEXEC);
-	int mnt = -1;
-	if (fs < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "fsopen overlay for %s", host);
-	else if (fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", layers, 0) < 0 || fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "overlay of %s", host);
-	else if ((mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)) < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "fsmount the overlay of %s", host);
-	if (fs >= 0)
-		close(fs);
-	if (chdir("/") < 0 && mnt >= 0) {
-		close(mnt);
-		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir /");
-	}
-	return mnt;
-}
-
+ * cloned out of an overlay whose layers are given relative to the source itself: "." (the
+ * source directory, as the working directory) and an empty tmpfs. The only path the kernel
+ * then shows is "lowerdir=.:/tmp". A file is cloned out of an overlay of its directory.
+ * Both the empty tmpfs and the overlay are mounted over the staging directory only for the
+ * moment it takes (this mount namespace only; layers must be attached before kernel 6.15),
+ * and detached before the next source is looked up. */
 static int open_hidden_tree(const char *host, int *is_dir)
 {
 	struct stat st;
 	if (stat(host, &st) < 0)
 		return fail(CTL_ROOT_FILESYSTEM, errno, "stat %s", host);
 	*is_dir = S_ISDIR(st.st_mode);
-	if (*is_dir)
-		return overlay_of(host, host);
-	char dir[PATH_MAX];
-	const char *slash = strrchr(host, '/');
-	if (!slash || !slash[1] || (size_t)(slash - host) >= sizeof dir)
-		return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad hidden bind source %s", host);
-	snprintf(dir, sizeof dir, "%.*s", slash == host ? 1 : (int)(slash - host), host);
-	int mnt = overlay_of(dir, host);
-	if (mnt < 0)
-		return -1;
-	/* Before 6.15 a detached mount cannot be cloned from: the overlay is attached for a moment
-	 * over the staging directory (this mount namespace only), the file cloned, the overlay
-	 * detached again before the next source is looked up. */
-	char file[PATH_MAX];
-	snprintf(file, sizeof file, STAGE "/%s", slash + 1);
-	int tree = -1;
-	if (sys_move_mount(mnt, "", AT_FDCWD, STAGE, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		fail(CTL_ROOT_FILESYSTEM, errno, "attach the overlay of %s", host);
+	char dir[PATH_MAX], inside[PATH_MAX];
+	if (*is_dir) {
+		snprintf(dir, sizeof dir, "%s", host);
+		snprintf(inside, sizeof inside, STAGE);
 	} else {
-		tree = sys_open_tree(AT_FDCWD, file, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-		if (tree < 0)
-			fail(CTL_ROOT_FILESYSTEM, errno, "clone %s out of its overlay", host);
+		const char *slash = strrchr(host, '/');
+		if (!slash || !slash[1] || (size_t)(slash - host) >= sizeof dir)
+			return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad hidden bind source %s", host);
+		snprintf(dir, sizeof dir, "%.*s", slash == host ? 1 : (int)(slash - host), host);
+		snprintf(inside, sizeof inside, STAGE "/%s", slash + 1);
+	}
+	if (chdir(dir) < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir %s", dir);
+	int tree = -1, layers = 0;
+	if (mount("codecell-empty", STAGE, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "mount the empty overlay layer for %s", host);
+	else if (++layers, mount("codecell-hidden", STAGE, "overlay", MS_RDONLY | MS_NOSUID | MS_NODEV, "lowerdir=.:" STAGE) < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "overlay of %s", host);
+	else if (++layers, (tree = sys_open_tree(AT_FDCWD, inside, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC)) < 0)
+		fail(CTL_ROOT_FILESYSTEM, errno, "clone %s out of its overlay", host);
+	for (; layers > 0; layers--) {
 		if (umount2(STAGE, MNT_DETACH) < 0 && tree >= 0) {
 			close(tree);
-			tree = fail(CTL_ROOT_FILESYSTEM, errno, "detach the overlay of %s", host);
+			tree = fail(CTL_ROOT_FILESYSTEM, errno, "detach the overlay layers of %s", host);
 		}
 	}
-	close(mnt);
+	if (chdir("/") < 0 && tree >= 0) {
+		close(tree);
+		tree = fail(CTL_ROOT_FILESYSTEM, errno, "chdir /");
+	}
 	return tree;
 }
 
