@@ -130,24 +130,15 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->drainer_cgroup_paths[c->n_drainer_cgroups++] = v;
 		} else if (!strcmp(opt, "--drainer-return-procs")) {
 			c->drainer_return_paths[c->n_drainer_returns++] = v;
-		} else if (!strcmp(opt, "--bind-ro")) {
-			if (split_last(v, &a, &b) < 0 || !*a)
-				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro %s", v);
+		} else if (!strcmp(opt, "--bind-ro") || !strcmp(opt, "--bind-hidden") || !strcmp(opt, "--file-ro")) {
+			/* A hidden bind's source is entered with chdir: its path must be absolute. */
+			int hidden = !strcmp(opt, "--bind-hidden");
+			if (split_last(v, &a, &b) < 0 || !*a || (hidden && *a != '/'))
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad %s %s", opt, v);
 			if (!valid_sandbox_path(b))
-				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-ro sandbox path %s", b);
-			c->binds[c->n_binds++] = (struct bind_ro){.host = a, .path = b, .tree_fd = -1};
-		} else if (!strcmp(opt, "--bind-hidden")) {
-			if (split_last(v, &a, &b) < 0 || *a != '/')
-				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-hidden %s", v);
-			if (!valid_sandbox_path(b))
-				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --bind-hidden sandbox path %s", b);
-			c->binds[c->n_binds++] = (struct bind_ro){.host = a, .path = b, .tree_fd = -1, .hidden = 1};
-		} else if (!strcmp(opt, "--file-ro")) {
-			if (split_last(v, &a, &b) < 0 || !*a)
-				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --file-ro %s", v);
-			if (!valid_sandbox_path(b))
-				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --file-ro sandbox path %s", b);
-			c->binds[c->n_binds++] = (struct bind_ro){.host = a, .path = b, .tree_fd = -1, .copy = 1};
+				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad %s sandbox path %s", opt, b);
+			c->binds[c->n_binds++] = (struct bind_ro){
+				.host = a, .path = b, .tree_fd = -1, .hidden = hidden, .copy = !strcmp(opt, "--file-ro")};
 		} else if (!strcmp(opt, "--symlink")) {
 			if (split_last(v, &a, &b) < 0 || !*a)
 				return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad --symlink %s", v);
