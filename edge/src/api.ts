@@ -6,9 +6,10 @@ import type { Caller } from "./auth.ts";
 import { config } from "./env.ts";
 import type { Env } from "./env.ts";
 import type { RateInfo, SubmitOutcome } from "./do/key-do.ts";
-import { HttpError, UUID_RE, json, readJsonObject } from "./lib/http.ts";
+import { HttpError, json, readJsonObject } from "./lib/http.ts";
+import { UUID_PATTERN } from "../../proto/limits.ts";
 import { canonicalLanguage } from "../../proto/languages.ts";
-import type { ResultRecord } from "./lib/record.ts";
+import type { ResultRecord } from "../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseSubmit, parseWait } from "./lib/validate.ts";
 
 export interface ApiContext {
@@ -66,7 +67,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   try {
     wait = parseWait(new URL(request.url));
     idempotencyKey = request.headers.get("idempotency-key");
-    if (idempotencyKey !== null && !UUID_RE.test(idempotencyKey.trim())) {
+    if (idempotencyKey !== null && !UUID_PATTERN.test(idempotencyKey.trim())) {
       throw new HttpError(400, { error: "invalid Idempotency-Key", message: "Idempotency-Key must be a UUID" });
     }
     idempotencyKey = idempotencyKey?.trim().toLowerCase() ?? null;
@@ -134,7 +135,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
 async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   const id = request.params.id ?? "";
-  if (!UUID_RE.test(id)) {
+  if (!UUID_PATTERN.test(id)) {
     throw new HttpError(400, { error: "invalid submission id", message: "the submission id must be a UUID" }, rateHeaders(api.rate));
   }
   const rec = await submissionStub(env, id).get(api.caller.account_id);

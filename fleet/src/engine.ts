@@ -1,6 +1,6 @@
 // The one interface transports (gRPC, gRPC-Web) call: run one submission, report languages and
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
-import type { ExecutionResult, Limits } from "./sandbox/types.ts";
+import type { ExecutionOutcome, Limits } from "./sandbox/types.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 
 export interface ExecuteRequest {
@@ -34,7 +34,7 @@ export interface EngineHealth {
 export interface ExecuteOutcome {
   /** Canonical language name. */
   language: string;
-  result: ExecutionResult;
+  result: ExecutionOutcome;
   /** True when the compiled artifact came from the compile cache. */
   compileCacheHit: boolean;
 }

@@ -3,9 +3,9 @@
 // canned hello. Only for developing the service layer; the tests prefer the real engine.
 import { spawn } from "node:child_process";
 import type { Engine, ExecuteOutcome, ExecuteRequest } from "../../fleet/src/engine.ts";
-import type { ExecutionResult } from "../../fleet/src/sandbox/types.ts";
+import type { ExecutionOutcome } from "../../fleet/src/sandbox/types.ts";
 
-function result(partial: Partial<ExecutionResult>): ExecutionResult {
+function result(partial: Partial<ExecutionOutcome>): ExecutionOutcome {
   return {
     verdict: "AC",
     exit_code: 0,

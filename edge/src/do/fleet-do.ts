@@ -14,7 +14,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
-import { fleetMethods, unary } from "../fleet-client.ts";
+import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/keys.ts";
 import type { KeyMeta } from "../auth.ts";
 import { orderLanguages } from "../../../proto/languages.ts";

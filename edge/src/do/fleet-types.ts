@@ -1,7 +1,7 @@
 // The FleetDO's records and the shapes it answers with: node rows, enrollment tokens, views for
 // the admin API and the dashboard, and the scheduler's results.
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { FleetTarget } from "../fleet-client.ts";
+import type { FleetTarget } from "../../../proto/grpc-web/client.ts";
 
 export interface NodeTarget extends FleetTarget {
   id: string;

@@ -6,7 +6,7 @@ import { DurableObject } from "cloudflare:workers";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { slidingWindow } from "../lib/ratelimit.ts";
-import type { ResultRecord } from "../lib/record.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
 import type { CreateInput, CreateResult } from "./submission-do.ts";
 
 export interface RateInfo {

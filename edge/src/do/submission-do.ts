@@ -9,9 +9,10 @@ import { ExecuteResponse, RunState } from "../../../proto/gen/codecell/fleet/v1/
 import type { ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
-import { GrpcError, fleetMethods, serverStream, unary } from "../fleet-client.ts";
-import { completedRecord, errorRecord, isTerminal, isoMs, newRecord } from "../lib/record.ts";
-import type { ResultRecord } from "../lib/record.ts";
+import { GrpcError, fleetMethods, serverStream, unary } from "../../../proto/grpc-web/client.ts";
+import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts";
+import { isTerminal } from "../../../proto/record.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
 import { projectEndpoints } from "../lib/webhook-store.ts";
 import type { NodeTarget } from "./fleet-types.ts";
 

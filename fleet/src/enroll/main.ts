@@ -22,7 +22,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { Agent, fetch } from "undici";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { fleetMethods, unary } from "../../../edge/src/fleet-client.ts";
+import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import { ConfigError, parseConfig } from "../service/config.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");

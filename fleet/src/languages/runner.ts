@@ -4,7 +4,7 @@ import type { ExecuteOutcome, ExecuteRequest } from "../engine.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
-import type { Bind, ExecutionResult, InputFile } from "../sandbox/types.ts";
+import type { Bind, ExecutionOutcome, InputFile } from "../sandbox/types.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
 import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./table.ts";
 
@@ -95,7 +95,7 @@ export function isProgramImage(file: Uint8Array): boolean {
 }
 
 /** The build succeeded but made something that cannot run (a Go non-main package, a Rust library). */
-function noProgram(result: ExecutionResult, hint = "the build produced no executable program"): ExecutionResult {
+function noProgram(result: ExecutionOutcome, hint = "the build produced no executable program"): ExecutionOutcome {
   return {
     ...result,
     verdict: "RE",
@@ -105,7 +105,7 @@ function noProgram(result: ExecutionResult, hint = "the build produced no execut
 }
 
 /** A compiler that did not produce the artifact is the user's compile error, unless the platform failed. */
-function compileFailure(result: ExecutionResult, hadArtifact: boolean): ExecutionResult {
+function compileFailure(result: ExecutionOutcome, hadArtifact: boolean): ExecutionOutcome {
   if (result.verdict === "IE") return result;
   const reason =
     result.verdict === "AC" && !hadArtifact
