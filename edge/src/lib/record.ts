@@ -46,3 +46,4 @@ export function errorRecord(base: ResultRecord, message: string, nowMs: number):
     completed_at: isoMs(nowMs),
   };
 }
+

@@ -86,6 +86,7 @@ export const registerNodeSchema = z.strictObject({
   url: z.string().url().max(2048),
   token: z.string().min(1).max(1024),
   name: z.string().max(100).optional(),
+  pool: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, "pool: lower-case letters, digits and '-'").optional(),
 });
 
 export function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {
