@@ -239,7 +239,8 @@ async function removeNode(request: IRequest, env: Env): Promise<Response> {
 }
 
 async function fleetStatus(_r: IRequest, env: Env): Promise<Response> {
-  return json(200, await fleet(env).status());
+  const o = await fleet(env).overview();
+  return json(200, { ...o.status, pools: o.pools });
 }
 
 export const adminRouter = IttyRouter<IRequest, Args>({ base: "/admin" })

@@ -78,7 +78,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
 
   const t0 = Date.now();
   const outcome: SubmitOutcome = await keyObject(env, api.caller.hash).submit({
-    language, pool: choosePool(request as unknown as Request), code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
+    language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
     project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: idempotencyKey,
     wait_ms: wait ? cfg.syncHoldMs : 0,
   });

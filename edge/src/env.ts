@@ -36,6 +36,8 @@ export interface Env {
   WEBHOOK_TIMEOUT_MS?: string;
   NODE_HEARTBEAT_MS?: string;
   NODE_HEARTBEAT_MISSES?: string;
+  /** Request location → first pool, e.g. "colo:FRA=eu,continent:NA=us" (scheduling/pool-routes.ts). */
+  POOL_ROUTES?: string;
 }
 
 export interface Config {

@@ -12,6 +12,9 @@ import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
 import { chunkText } from "../../edge/src/lib/chunks.ts";
 import { runErrorKind } from "../../edge/src/lib/run-errors.ts";
 import { pickNode, unsupported } from "../../edge/src/scheduling/pick.ts";
+import { parsePoolRoutes, poolFor, poolOrder } from "../../edge/src/scheduling/pool-routes.ts";
+import { enqueueInPools } from "../../edge/src/submission/pools.ts";
+import type { EnqueueResult } from "../../edge/src/contracts/scheduler.ts";
 import type { PoolNode } from "../../edge/src/scheduling/pick.ts";
 
 const rule = { heartbeatMs: 1000, heartbeatMisses: 3 };
@@ -152,5 +155,40 @@ describe("change reports to the dashboard", () => {
     } finally {
       mock.timers.reset();
     }
+  });
+});
+
+describe("pools: where a submission goes", () => {
+  it("the data center's entry wins over the continent's; colo:* takes any located request; else default", () => {
+    const routes = parsePoolRoutes("colo:FRA=eu-fra, continent:EU=eu, continent:NA=us, bogus");
+    assert.equal(poolFor({ colo: "FRA", continent: "EU" }, routes), "eu-fra");
+    assert.equal(poolFor({ colo: "AMS", continent: "EU" }, routes), "eu");
+    assert.equal(poolFor({ colo: "NRT", continent: "AS" }, routes), "default");
+    assert.equal(poolFor(undefined, routes), "default");
+    assert.equal(poolFor({ colo: "DFW" }, parsePoolRoutes("colo:*=a")), "a");
+    assert.deepEqual(poolOrder("b", ["default", "c", "b", "a"]), ["b", "a", "c", "default"]);
+  });
+
+  it("the first pool unless it declines; then the pools it names; when all decline, the first decides", async () => {
+    const answers: Record<string, EnqueueResult> = {
+      a: { kind: "declined", available: ["python"], others: ["b", "default"] },
+      b: { kind: "queued", queue_depth: 1, position: 1 },
+    };
+    const asked: string[] = [];
+    const enqueue = async (pool: string, mayDecline: boolean) => {
+      asked.push(`${pool}:${mayDecline}`);
+      return answers[pool]!;
+    };
+    assert.deepEqual(await enqueueInPools("a", enqueue("a", true), enqueue), { pool: "b", result: answers.b });
+    assert.deepEqual(asked, ["a:true", "b:true"]);
+
+    const none = async (pool: string, mayDecline: boolean): Promise<EnqueueResult> => mayDecline
+      ? { kind: "declined", available: pool === "a" ? ["c"] : ["python"], others: pool === "default" ? ["a", "b"] : [] }
+      : { kind: "unsupported", available: [] };
+    asked.length = 0;
+    const tracked = async (pool: string, mayDecline: boolean) => (asked.push(`${pool}:${mayDecline}`), none(pool, mayDecline));
+    // "a" was never told the pool list (no node ever joined it): the default pool is asked, which names "b".
+    assert.deepEqual(await enqueueInPools("a", tracked("a", true), tracked), { pool: "a", result: { kind: "unsupported", available: ["python", "c"] } });
+    assert.deepEqual(asked, ["a:true", "default:true", "b:true", "a:false"]);
   });
 });

@@ -99,6 +99,7 @@ describe("operator dashboard (headless Chromium)", () => {
 
   it("shows nodes, keys, queue, verdicts and latency, and the numbers move with traffic", async () => {
     await until("the node row", async () => /healthy/.test(await text("#node-rows tr .state")));
+    await until("the pool row", async () => /^1 \/ 1$/.test(await text('#pool-rows tr[data-pool="default"] td:nth-child(2)')));
     assert.match(await text("#node-rows tr .slots"), /^0 \/ 2$/);
     assert.match(await text("#node-rows .langs"), /python/);
     const row = `#key-rows tr[data-key-id="${keyId}"]`;

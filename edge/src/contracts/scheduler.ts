@@ -24,7 +24,9 @@ export type EnqueueResult =
   | { kind: "dispatched"; node: NodeTarget; queue_depth: number }
   | { kind: "queued"; queue_depth: number; position: number }
   | { kind: "queue_full"; queue_depth: number }
-  | { kind: "unsupported"; available: string[] };
+  | { kind: "unsupported"; available: string[] }
+  /** Asked with `mayDecline`: this pool has no ready node for the language, or its queue is full; `others` may. */
+  | { kind: "declined"; available: string[]; others: string[] };
 
 export type PollResult = { state: "queued"; position: number } | { state: "assigned"; node: NodeTarget } | { state: "unknown" };
 
@@ -51,7 +53,11 @@ export interface PoolLoad {
 }
 
 export interface SchedulerRpc {
-  enqueue(subId: string, language: string): EnqueueResult;
+  /**
+   * `offer` (a new submission): this scheduler's pool name, and whether it may decline — a pool
+   * with no ready node for the language or a full queue then declines when another pool may take it.
+   */
+  enqueue(subId: string, language: string, offer?: { pool: string; mayDecline: boolean }): EnqueueResult;
   /** A node refused the run before it started: back to the head of the queue, that node not ready for now. */
   requeue(subId: string, language: string, nodeId: string, reason: string): EnqueueResult;
   /** A run ended (or will never start): frees its run slot for the next in line. */
@@ -63,6 +69,8 @@ export interface SchedulerRpc {
   /** Runs that ended lately, oldest first (the dashboard's charts). */
   recent(limit: number): RecentRun[];
   putNode(node: SchedulableNode): void;
+  /** Every pool with nodes (and the default pool): where a declined run may go instead. */
+  setPools(pools: string[]): void;
   removeNode(nodeId: string): void;
   /** The dashboard watches until `untilMs`: report changes to it meanwhile. */
   watch(untilMs: number): void;

@@ -10,7 +10,7 @@ export interface CreateInput {
   account_id: string;
   project_id: string;
   key_hash: string;
-  /** The scheduling pool the run is queued in. */
+  /** The pool to schedule in first (pools.ts); another takes the run when this one cannot. */
   pool: string;
 }
 

@@ -13,6 +13,7 @@ import type { NodeTarget, PoolLoad } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { EnrollmentTokens } from "../fleet/enrollment-tokens.ts";
+import { HealthPoll } from "../fleet/health-poll.ts";
 import { parseEnroll, parseHeartbeat, parseLeave } from "../fleet/enroll-messages.ts";
 import { poolsOf, summarize } from "../fleet/fleet-status.ts";
 import type { KnownNode } from "../fleet/fleet-status.ts";
@@ -30,7 +31,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   #cfg: Config;
   #tokens: EnrollmentTokens;
   #reporter: ChangeReporter;
-  #refreshing = new Map<string, Promise<void>>();
+  #health: HealthPoll;
   /** Pushes to schedulers, one at a time so that they arrive in order. */
   #pushes: Promise<void> = Promise.resolve();
   #alarmAt: number | null = null;
@@ -40,6 +41,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     this.#cfg = config(env);
     createNodeTables(ctx.storage.sql);
     this.#tokens = new EnrollmentTokens(ctx.storage.sql);
+    this.#health = new HealthPoll(ctx.storage.sql, (id) => this.#push(id));
     this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "fleet" }));
   }
 
@@ -58,7 +60,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   async list(): Promise<NodeView[]> {
-    await this.#refreshStale();
+    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs);
     return this.#views(this.#rows());
   }
 
@@ -67,6 +69,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     if (!row) return false;
     this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", row.id);
     await scheduler(this.env, row.pool).removeNode(row.id).catch((e: unknown) => console.warn("scheduler removeNode failed", row.id, message(e)));
+    await this.#publishPools();
     this.#reporter.changed();
     return true;
   }
@@ -102,7 +105,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     } catch (e) {
       rpcError = message(e);
     }
-    await this.#refresh(row).catch(() => {});
+    await this.#health.poll(row).catch(() => {});
     return { node: (await this.#views([this.#row(row.id) ?? row]))[0]!, in_flight_at_drain: inFlight, rpc_error: rpcError };
   }
 
@@ -197,7 +200,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   /** Health polls of registered nodes, heartbeat deadlines of enrolled ones, retries of failed pushes. */
   override async alarm(): Promise<void> {
     this.#alarmAt = null;
-    await this.#refreshStale().catch((e: unknown) => console.error("fleet health refresh failed", message(e)));
+    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs).catch((e: unknown) => console.error("fleet health refresh failed", message(e)));
     const now = Date.now();
     for (const r of this.#sql<NodeRow>("SELECT * FROM nodes WHERE kind = 'enrolled' AND lost_at = 0")) {
       if (heartbeatFresh(r, now, this.#cfg)) continue;
@@ -205,6 +208,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
       console.warn("fleet node missed its heartbeats: unhealthy, no new work", r.id, r.name);
     }
     await Promise.all(this.#rows().map((r) => this.#push(r.id)));
+    await this.#publishPools();
     this.#ensureAlarm();
   }
 
@@ -235,8 +239,22 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   /** A node row changed: its scheduler learns what matters to it, the alarm keeps watching, the dashboard hears. */
   async #changed(id: string): Promise<void> {
     await this.#push(id);
+    await this.#publishPools();
     this.#ensureAlarm();
     this.#reporter.changed();
+  }
+
+  /** Every scheduler knows every pool: a pool that cannot take a run names the others. */
+  async #publishPools(): Promise<void> {
+    const pools = poolsOf(this.#known());
+    const json = JSON.stringify(pools);
+    if (this.ctx.storage.kv.get<string>("published_pools") === json) return;
+    try {
+      await Promise.all(pools.map((p) => scheduler(this.env, p).setPools(pools)));
+      this.ctx.storage.kv.put("published_pools", json);
+    } catch (e) {
+      console.warn("pool list push failed; the alarm retries", message(e));
+    }
   }
 
   /** Pushes the node's schedulable state to its pool's scheduler, when it differs from the last push. */
@@ -263,7 +281,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   async #summary() {
-    await this.#refreshStale();
+    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs);
     const known = this.#known();
     const loads = await this.#loads(poolsOf(known));
     return { ...summarize(known, loads, Date.now(), this.#cfg), known, loads };
@@ -290,30 +308,5 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
       this.#alarmAt = at;
       return undefined;
     }));
-  }
-
-  async #refreshStale(): Promise<void> {
-    const now = Date.now();
-    await Promise.all(this.#rows().filter((r) => now - r.last_checked >= this.#cfg.healthTtlMs).map((r) => this.#refresh(r)));
-  }
-
-  #refresh(r: NodeRow): Promise<void> {
-    const running = this.#refreshing.get(r.id);
-    if (running) return running;
-    const p = (async () => {
-      try {
-        const info = await unary({ url: r.url, token: r.token }, fleetMethods.nodeInfo, {}, 2_000);
-        const now = Date.now();
-        this.ctx.storage.sql.exec("UPDATE nodes SET info = ?, last_checked = ?, last_ok = ?, failures = 0, last_error = NULL WHERE id = ?",
-          encodeInfo(info), now, now, r.id);
-      } catch (e) {
-        this.ctx.storage.sql.exec("UPDATE nodes SET last_checked = ?, failures = failures + 1, last_error = ? WHERE id = ?", Date.now(), message(e), r.id);
-      } finally {
-        this.#refreshing.delete(r.id);
-      }
-      await this.#push(r.id);
-    })();
-    this.#refreshing.set(r.id, p);
-    return p;
   }
 }

@@ -9,7 +9,7 @@ import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
-import { pickNode, unsupported } from "../scheduling/pick.ts";
+import { offered, pickNode, takesWork, unsupported } from "../scheduling/pick.ts";
 import type { PoolNode } from "../scheduling/pick.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
@@ -42,10 +42,13 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   // ---- the submission path ----
 
-  enqueue(subId: string, language: string): EnqueueResult {
+  enqueue(subId: string, language: string, offer?: { pool: string; mayDecline: boolean }): EnqueueResult {
+    if (offer && this.ctx.storage.kv.get("pool") === undefined) this.ctx.storage.kv.put("pool", offer.pool);
+    const mayDecline = !!offer?.mayDecline && this.#others().length + (this.#pool() === DEFAULT_POOL ? 0 : 1) > 0;
     const nodes = this.#nodes();
     const available = unsupported(nodes, language);
-    if (available) return { kind: "unsupported", available };
+    if (available) return mayDecline ? this.#decline(available) : { kind: "unsupported", available };
+    if (mayDecline && !nodes.some((n) => takesWork(n) && n.languages.includes(language))) return this.#decline(offered(nodes));
     const already = this.#sql<{ node_id: string }>("SELECT node_id FROM assigned WHERE sub_id = ?", subId)[0];
     const known = already && nodes.find((n) => n.id === already.node_id);
     if (known) return { kind: "dispatched", node: target(known), queue_depth: this.#queueDepth() };
@@ -62,7 +65,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     if (!inQueue) {
       // A free slot with an empty queue dispatches even at capacity 0; otherwise the queue bounds.
       if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, this.#inFlight(), language))) {
-        return { kind: "queue_full", queue_depth: depth };
+        return mayDecline ? this.#decline(offered(nodes)) : { kind: "queue_full", queue_depth: depth };
       }
       this.ctx.storage.sql.exec("INSERT INTO queue (sub_id, language, enqueued_at) VALUES (?, ?, ?)", subId, language, Date.now());
     }
@@ -129,6 +132,10 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.#reporter.changed();
   }
 
+  setPools(pools: string[]): void {
+    this.ctx.storage.kv.put("pools", pools);
+  }
+
   removeNode(nodeId: string): void {
     this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", nodeId);
     this.#reporter.changed();
@@ -173,6 +180,16 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   #position(subId: string): number {
     return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue WHERE seq <= (SELECT seq FROM queue WHERE sub_id = ?)", subId)[0]?.n ?? 0;
+  }
+
+  /** Pools that may take a run this one declines (a pool no node ever joined knows none: the default pool is asked). */
+  #others(): string[] {
+    const pool = this.#pool();
+    return (this.ctx.storage.kv.get<string[]>("pools") ?? []).filter((p) => p !== pool);
+  }
+
+  #decline(available: string[]): EnqueueResult {
+    return { kind: "declined", available, others: this.#others() };
   }
 
   #assign(subId: string, nodeId: string): void {

@@ -19,6 +19,7 @@ import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts
 import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
 import { handOffToWebhooks } from "../lib/webhook-handoff.ts";
 import { fleetRegistry, keyObject, scheduler } from "../stubs.ts";
+import { enqueueInPools } from "../submission/pools.ts";
 import { SubmissionStore } from "../submission/store.ts";
 import { runSummary } from "../submission/summary.ts";
 import type { Meta, Pending, Run } from "../submission/store.ts";
@@ -50,14 +51,17 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     // The enqueue call goes out before the writes so that it is not held by the output gate; the
     // writes still happen before any other event can run here (same synchronous block), so a
     // dispatch() racing with this call finds the record. Our reply waits for them to be durable.
-    const enqueue = scheduler(this.env, input.pool).enqueue(input.id, input.language);
+    const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.env, pool).enqueue(input.id, input.language, { pool, mayDecline });
+    const first = enqueue(input.pool, true);
     store.kv.put("meta", meta);
     store.kv.put("record", newRecord(input.id, input.language, now));
     store.putBlob("code", input.code);
     store.putBlob("stdin", input.stdin);
     let r;
     try {
-      r = await enqueue;
+      const placed = await enqueueInPools(input.pool, first, enqueue);
+      r = placed.result;
+      if (placed.pool !== meta.pool) store.kv.put("meta", { ...meta, pool: placed.pool });
     } catch (e) {
       await this.#wipe();
       throw e;

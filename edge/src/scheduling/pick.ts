@@ -26,8 +26,12 @@ export function pickNode(nodes: PoolNode[], inFlight: ReadonlyMap<string, number
   return best;
 }
 
+/** The languages the pool's ready nodes offer. */
+export function offered(nodes: PoolNode[]): string[] {
+  return orderLanguages(nodes.filter(takesWork).flatMap((n) => n.languages));
+}
+
 /** Null when some node of the pool offers `language` (ready or not); else the languages ready nodes offer. */
 export function unsupported(nodes: PoolNode[], language: string): string[] | null {
-  if (nodes.some((n) => n.languages.includes(language))) return null;
-  return orderLanguages(nodes.filter(takesWork).flatMap((n) => n.languages));
+  return nodes.some((n) => n.languages.includes(language)) ? null : offered(nodes);
 }
