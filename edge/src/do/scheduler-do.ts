@@ -1,6 +1,6 @@
 // SchedulerDO: one per pool. It owns the pool's bounded FIFO queue and its run slots (which
-// submission holds a slot on which node). Slot accounting is its own (assignments it made), not a
-// node's momentary free slots, so two submissions are never promised the same slot. Every decision
+// submission holds a run slot on which node). Run slot accounting is its own (assignments it made),
+// not a node's momentary free slots, so two submissions are never promised the same slot. Every decision
 // is synchronous SQLite with no await inside, and it never calls back to the registry: the
 // registry pushes each node change of the pool here (putNode/removeNode).
 import { DurableObject } from "cloudflare:workers";
@@ -17,7 +17,7 @@ interface NodeRow extends Record<string, SqlStorageValue> {
   id: string; pool: string; url: string; token: string; run_slots: number; languages: string; ready: number; refused: string | null;
 }
 
-/** How long an Execute call may still be on its way to a node after the slot was assigned. */
+/** How long an Execute call may still be on its way to a node after the run slot was assigned. */
 const JUST_ASSIGNED_MS = 2_000;
 const SWEEP_MS = 60_000;
 
@@ -63,7 +63,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       }
     }
     if (!inQueue) {
-      // A free slot with an empty queue dispatches even at capacity 0; otherwise the queue bounds.
+      // A free run slot with an empty queue dispatches even at capacity 0; otherwise the queue bounds.
       if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, this.#inFlight(), language))) {
         return mayDecline ? this.#decline(offered(nodes)) : { kind: "queue_full", queue_depth: depth };
       }

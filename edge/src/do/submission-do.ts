@@ -17,6 +17,7 @@ import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts";
 import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
+import { Waiters } from "../lib/waiters.ts";
 import { handOffToWebhooks } from "../lib/webhook-handoff.ts";
 import { fleetRegistry, keyObject, scheduler } from "../stubs.ts";
 import { enqueueInPools } from "../submission/pools.ts";
@@ -29,7 +30,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #cfg: Config;
   #store: SubmissionStore;
-  #waiters = new Set<(r: ResultRecord) => void>();
+  #waiters = new Waiters<ResultRecord | null>();
   #stream: AbortController | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -90,18 +91,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   async wait(ms: number): Promise<ResultRecord | null> {
     const rec = this.#store.record();
     if (!rec || isTerminal(rec.job_status)) return rec;
-    return new Promise<ResultRecord | null>((resolve) => {
-      const done = (r: ResultRecord) => {
-        clearTimeout(timer);
-        this.#waiters.delete(done);
-        resolve(r);
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(done);
-        resolve(this.#store.record());
-      }, ms);
-      this.#waiters.add(done);
-    });
+    return this.#waiters.wait(ms, () => this.#store.record());
   }
 
   /** Idempotent: a second dispatch of a run already started is ignored. */
@@ -265,7 +255,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const meta = this.#store.meta();
     if (!meta) return;
     this.#store.commitTerminal(rec, Date.now() + this.#cfg.retentionMs);
-    for (const w of [...this.#waiters]) w(rec);
+    this.#waiters.wake(rec);
     this.#stream?.abort();
     await this.#afterTerminal(meta);
   }
@@ -292,13 +282,14 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const pending = kv.get<Pending>("release");
     if (!pending) return true;
     const rec = this.#store.bareRecord();
-    const slot = pending.slot ?? pending.fleet ?? false;
-    const [slotDone, keyDone] = await Promise.allSettled([
-      slot ? this.#scheduler().release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
-      pending.key ? keyObject(this.env, meta.key_hash).release(meta.id, rec?.job_status ?? "error") : undefined,
+    const runSlot = pending.run_slot ?? pending.fleet ?? false;
+    const unit = pending.concurrency_unit ?? pending.key ?? false;
+    const [slotDone, unitDone] = await Promise.allSettled([
+      runSlot ? this.#scheduler().release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
+      unit ? keyObject(this.env, meta.key_hash).release(meta.id, rec?.job_status ?? "error") : undefined,
     ]);
-    const left: Pending = { slot: slot && slotDone.status === "rejected", key: pending.key && keyDone.status === "rejected" };
-    if (left.slot || left.key) {
+    const left: Pending = { run_slot: runSlot && slotDone.status === "rejected", concurrency_unit: unit && unitDone.status === "rejected" };
+    if (left.run_slot || left.concurrency_unit) {
       kv.put("release", left);
       return false;
     }

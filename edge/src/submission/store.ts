@@ -24,12 +24,13 @@ export interface Run {
   last_error: string | null;
 }
 
-/** What is still to be handed back once terminal: the run slot (scheduler) and the key's concurrency unit. */
+/** What is still to be handed back once terminal: the run slot (scheduler) and the key's concurrency unit (KeyDO). */
 export interface Pending {
-  slot?: boolean;
-  /** The name of `slot` before the scheduler moved out of the registry. */
+  run_slot?: boolean;
+  concurrency_unit?: boolean;
+  /** Names in records written before the scheduler left the registry: `fleet` = run slot, `key` = concurrency unit. */
   fleet?: boolean;
-  key: boolean;
+  key?: boolean;
 }
 
 export class SubmissionStore {
@@ -105,7 +106,7 @@ export class SubmissionStore {
       this.#blobs.put("stderr", rec.stderr);
       this.kv.put("record", { ...rec, stdout: null, stderr: null });
       this.kv.put("expire", expireMs);
-      this.kv.put("release", { slot: true, key: true } satisfies Pending);
+      this.kv.put("release", { run_slot: true, concurrency_unit: true } satisfies Pending);
       this.kv.put("hooks_init", true);
       this.kv.delete("run");
       this.#blobs.put("code", null);
