@@ -5,6 +5,10 @@ import type { FleetTarget } from "../../../proto/grpc-web/client.ts";
 
 export const DEFAULT_POOL = "default";
 
+/** Pool names: what a DNS label allows, so they read well in URLs and logs. */
+export const POOL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const POOL_NAME_RULE = "pool: lower-case letters, digits and '-' (at most 63)";
+
 export interface NodeTarget extends FleetTarget {
   id: string;
 }

@@ -2,12 +2,10 @@
 import { z } from "zod";
 import { EnrollRequest, HeartbeatRequest, LeaveRequest } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
 import type { MessageFns } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
-import { DEFAULT_POOL } from "../contracts/scheduler.ts";
+import { DEFAULT_POOL, POOL_NAME, POOL_NAME_RULE } from "../contracts/scheduler.ts";
 import { issueText } from "../lib/validate.ts";
 import { nodeUrlProblem } from "./node-url.ts";
 
-/** Pool names: what a DNS label allows, so they read well in URLs and logs. */
-export const POOL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 const nodeId = z.string().min(1).max(100);
 
@@ -15,7 +13,7 @@ const enrollSchema = z.object({
   url: z.string().max(2048).refine((u) => nodeUrlProblem(u) === null, { error: (iss) => nodeUrlProblem(String(iss.input)) ?? "invalid node url" }),
   token: z.string().min(16).max(1024),
   name: z.string().max(100),
-  pool: z.string().max(63).refine((p) => p === "" || POOL_NAME.test(p), { error: "pool: lower-case letters, digits and '-'" })
+  pool: z.string().max(63).refine((p) => p === "" || POOL_NAME.test(p), { error: POOL_NAME_RULE })
     .transform((p) => p || DEFAULT_POOL),
 });
 

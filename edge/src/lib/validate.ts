@@ -1,6 +1,7 @@
 // Request validation with zod. Messages are written for the caller, not for us.
 import { z } from "zod";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, utf8Length } from "../../../proto/limits.ts";
+import { POOL_NAME, POOL_NAME_RULE } from "../contracts/scheduler.ts";
 import { HttpError } from "./http.ts";
 
 /** JSON escaping can inflate text up to 6x (\u0000); 2 MiB leaves room for maximal code + stdin. */
@@ -86,7 +87,7 @@ export const registerNodeSchema = z.strictObject({
   url: z.string().url().max(2048),
   token: z.string().min(1).max(1024),
   name: z.string().max(100).optional(),
-  pool: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, "pool: lower-case letters, digits and '-'").optional(),
+  pool: z.string().regex(POOL_NAME, POOL_NAME_RULE).optional(),
 });
 
 export function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {

@@ -5,7 +5,7 @@
 //
 // An entry for the request's data center (`colo`, IATA code) wins over one for its continent;
 // `colo:*` matches any located request; no entry matches, or no location: "default". Pure, unit tested.
-import { DEFAULT_POOL } from "../contracts/scheduler.ts";
+import { DEFAULT_POOL, POOL_NAME } from "../contracts/scheduler.ts";
 
 export interface PoolRoutes {
   colo: ReadonlyMap<string, string>;
@@ -21,8 +21,8 @@ export function parsePoolRoutes(spec: string | undefined): PoolRoutes {
   const colo = new Map<string, string>();
   const continent = new Map<string, string>();
   for (const entry of (spec ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
-    const m = /^(colo|continent):([A-Za-z]{2,3}|\*)=([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)$/.exec(entry);
-    if (!m) {
+    const m = /^(colo|continent):([A-Za-z]{2,3}|\*)=(\S+)$/.exec(entry);
+    if (!m || !POOL_NAME.test(m[3]!)) {
       console.warn("POOL_ROUTES: ignoring malformed entry", entry);
       continue;
     }
