@@ -1,4 +1,4 @@
-// The result record on the wire: the one mapping between ExecutionOutcome (record.ts) and the
+// The result record on the wire: the one mapping between ExecutionRecord (record.ts) and the
 // proto ExecutionResult, in both directions (a node encodes, the edge decodes).
 import {
   OutputIntegrity as WireIntegrity,
@@ -6,7 +6,7 @@ import {
   type Evidence as WireEvidence,
   type ExecutionResult as WireResult,
 } from "./gen/codecell/fleet/v1/fleet.ts";
-import type { Evidence, ExecutionOutcome, OutputIntegrity, Verdict } from "./record.ts";
+import type { Evidence, ExecutionRecord, OutputIntegrity, Verdict } from "./record.ts";
 
 const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
   AC: WireVerdict.VERDICT_AC, RE: WireVerdict.VERDICT_RE, TLE: WireVerdict.VERDICT_TLE, MLE: WireVerdict.VERDICT_MLE,
@@ -26,11 +26,11 @@ const VERDICT_FROM_WIRE = invert(VERDICT_TO_WIRE);
 const INTEGRITY_FROM_WIRE = invert(INTEGRITY_TO_WIRE);
 
 /** The outcome fields of the wire message; the caller adds ids, language and times. */
-export type WireOutcome = Pick<WireResult,
+export type WireExecution = Pick<WireResult,
   "verdict" | "exitCode" | "signal" | "stdout" | "stderr" | "outputIntegrity" | "errorMessage" | "cpuTimeSecs" |
   "wallTimeSecs" | "memoryPeakBytes" | "evidence">;
 
-export function outcomeToWire(o: ExecutionOutcome): WireOutcome {
+export function executionToWire(o: ExecutionRecord): WireExecution {
   const e = o.evidence;
   return {
     verdict: VERDICT_TO_WIRE[o.verdict] ?? WireVerdict.VERDICT_UNSPECIFIED,
@@ -94,7 +94,7 @@ export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
  * The outcome a node reported. A verdict this side does not know becomes IE with an error message
  * saying so, rather than a guess; evidence is null only when the node sent none.
  */
-export function outcomeFromWire(r: WireOutcome): Omit<ExecutionOutcome, "evidence"> & { evidence: Evidence | null } {
+export function executionFromWire(r: WireExecution): Omit<ExecutionRecord, "evidence"> & { evidence: Evidence | null } {
   const verdict = VERDICT_FROM_WIRE.get(r.verdict);
   return {
     verdict: verdict ?? "IE",

@@ -1,5 +1,5 @@
 // The public result record (spec §2.1, §2.3), typed once for both sides: a fleet node's engine
-// produces the execution half (ExecutionOutcome), the edge wraps it into the ResultRecord the API
+// produces the execution half (ExecutionRecord), the edge wraps it into the ResultRecord the API
 // returns. The wire form between them is the proto ExecutionResult (see record-wire.ts).
 
 export const SCHEMA_VERSION = "1.0";
@@ -57,7 +57,7 @@ export interface Evidence {
 }
 
 /** The execution half of the result record: what one sandboxed run produced. */
-export interface ExecutionOutcome {
+export interface ExecutionRecord {
   verdict: Verdict;
   exit_code: number | null;
   signal: number | null;
@@ -74,7 +74,7 @@ export interface ExecutionOutcome {
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /** The record of one submission as the public API returns it (spec §2.1). */
-export interface ResultRecord extends Nullable<ExecutionOutcome> {
+export interface ResultRecord extends Nullable<ExecutionRecord> {
   id: string;
   language: string;
   job_status: JobStatus;

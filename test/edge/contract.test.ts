@@ -6,10 +6,10 @@ import { ExecutionResult, Verdict as WireVerdict } from "../../proto/gen/codecel
 import { FrameParser, encodeTrailers, parseTrailers, singleFrame, encodeFrame } from "../../proto/grpc-web/codec.ts";
 import { STATUS_NAMES, Status } from "../../proto/grpc-web/status.ts";
 import { resolveLanguage } from "../../proto/languages.ts";
-import type { ExecutionOutcome } from "../../proto/record.ts";
-import { outcomeFromWire, outcomeToWire } from "../../proto/record-wire.ts";
+import type { ExecutionRecord } from "../../proto/record.ts";
+import { executionFromWire, executionToWire } from "../../proto/record-wire.ts";
 
-const outcome: ExecutionOutcome = {
+const outcome: ExecutionRecord = {
   verdict: "TLE", exit_code: null, signal: 9, stdout: "partial", stderr: "", output_integrity: "truncated_by_judge_limit",
   error_message: null, cpu_time_secs: 2.5, wall_time_secs: 3, memory_peak_bytes: 1234,
   evidence: {
@@ -24,13 +24,13 @@ const outcome: ExecutionOutcome = {
 
 describe("result record on the wire", () => {
   it("an outcome encoded by a node decodes to the same outcome at the edge", () => {
-    const bytes = ExecutionResult.encode({ ...ExecutionResult.fromPartial({}), ...outcomeToWire(outcome) }).finish();
-    assert.deepEqual(outcomeFromWire(ExecutionResult.decode(bytes)), outcome);
+    const bytes = ExecutionResult.encode({ ...ExecutionResult.fromPartial({}), ...executionToWire(outcome) }).finish();
+    assert.deepEqual(executionFromWire(ExecutionResult.decode(bytes)), outcome);
   });
 
   it("a verdict the edge does not know is IE with a message, never a guess", () => {
-    const wire = { ...outcomeToWire(outcome), verdict: 99 as WireVerdict };
-    const back = outcomeFromWire(wire);
+    const wire = { ...executionToWire(outcome), verdict: 99 as WireVerdict };
+    const back = executionFromWire(wire);
     assert.equal(back.verdict, "IE");
     assert.match(back.error_message ?? "", /unknown verdict \(99\)/);
   });

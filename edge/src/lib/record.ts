@@ -4,7 +4,7 @@
 import type { ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { SCHEMA_VERSION } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
-import { outcomeFromWire } from "../../../proto/record-wire.ts";
+import { executionFromWire } from "../../../proto/record-wire.ts";
 
 /** ISO 8601 UTC with milliseconds, e.g. 2026-11-21T20:36:37.123Z. */
 export function isoMs(ms: number): string {
@@ -28,7 +28,7 @@ export function completedRecord(base: ResultRecord, r: ExecutionResult, nowMs: n
   const startedAt = base.started_at ?? (r.startedAt ? r.startedAt.toISOString() : null);
   return {
     ...base,
-    ...outcomeFromWire(r),
+    ...executionFromWire(r),
     job_status: "completed",
     started_at: startedAt ?? isoMs(nowMs),
     completed_at: r.completedAt ? r.completedAt.toISOString() : isoMs(nowMs),

@@ -2,8 +2,8 @@
 // Transports (gRPC, gRPC-Web) and the language layer are thin adapters around these types.
 
 // The record's shapes (verdicts, evidence, the execution outcome) are the contract's, shared with the edge.
-export type { Evidence, ExecutionOutcome, OutputIntegrity, Verdict, VerdictActor } from "../../../proto/record.ts";
-import type { ExecutionOutcome } from "../../../proto/record.ts";
+export type { Evidence, ExecutionRecord, OutputIntegrity, Verdict, VerdictActor } from "../../../proto/record.ts";
+import type { ExecutionRecord } from "../../../proto/record.ts";
 
 /** Per-run limits. Server-side defaults live in limits.ts; a caller may only narrow them. */
 export interface Limits {
@@ -55,7 +55,7 @@ export interface RunSpec {
 
 /** One sandboxed run's outcome plus what only the host needs (artifacts, raw counters). */
 export interface RunOutcome {
-  result: ExecutionOutcome;
+  result: ExecutionRecord;
   /** Copied-out files by name (only those that were regular files within maxBytes). */
   outputFiles: Map<string, Uint8Array>;
   /** Bytes the program wrote beyond the capture cap, per stream. */

@@ -1,9 +1,9 @@
 // The engine's outcome as the wire message: the contract's mapping (proto/record-wire.ts) plus
 // what only the service knows (submission id, times, compile cache).
 import type { ExecutionResult as WireResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { outcomeToWire } from "../../../proto/record-wire.ts";
+import { executionToWire } from "../../../proto/record-wire.ts";
 import type { ExecuteOutcome } from "../engine.ts";
-import type { ExecutionOutcome } from "../sandbox/types.ts";
+import type { ExecutionRecord } from "../sandbox/types.ts";
 
 export interface RunTimes {
   submissionId: string;
@@ -15,7 +15,7 @@ export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireRes
   return {
     submissionId: times.submissionId,
     language: outcome.language,
-    ...outcomeToWire(outcome.result),
+    ...executionToWire(outcome.result),
     startedAt: times.startedAt,
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
@@ -24,7 +24,7 @@ export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireRes
 
 /** Stands in for an outcome when the engine itself failed: the run still ends, as IE. */
 export function internalErrorOutcome(language: string, wallSecs: number): ExecuteOutcome {
-  const result: ExecutionOutcome = {
+  const result: ExecutionRecord = {
     verdict: "IE",
     exit_code: null,
     signal: null,
