@@ -120,8 +120,8 @@ function render(s) {
   });
   $("node-rows").innerHTML = nr.join("") || '<tr><td colspan="5" class="dim">no fleet nodes</td></tr>';
   $("pool-rows").innerHTML = (s.pools || []).map(function (p) {
-    return '<tr data-pool="' + esc(p.pool) + '"><td class="pool">' + esc(p.pool) + '</td><td class="num">' + p.ready_nodes + ' / ' + p.nodes + '</td>' +
-      '<td class="num">' + p.workers + '</td><td class="num qd">' + p.queue_depth + '</td></tr>';
+    return '<tr data-pool="' + esc(p.pool) + '"><td class="pool">' + esc(p.pool) + '</td><td class="ready">' + p.ready_nodes + ' / ' + p.nodes + '</td>' +
+      '<td class="slots">' + p.workers + '</td><td class="qd">' + p.queue_depth + '</td></tr>';
   }).join("");
   $("fleet-reasons").textContent = s.fleet.reasons.join(" · ");
   drawVerdicts(s.verdicts);
