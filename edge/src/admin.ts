@@ -12,7 +12,7 @@ import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sh
 import { createKeySchema, createProjectSchema, createWebhookSchema, parseWith, registerNodeSchema } from "./lib/validate.ts";
 import { z } from "zod";
 import { webhooksRouter } from "./admin-webhooks.ts";
-import { nodeUrlProblem } from "./fleet/node-url.ts";
+import { nodeUrlProblem } from "./registry/node-url.ts";
 import { dashboard, fleetRegistry as fleet, keyObject as keyStub } from "./stubs.ts";
 
 interface Project {
