@@ -6,7 +6,7 @@ import { NodeInfoResponse } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError } from "../../proto/grpc-web/client.ts";
 import { Status } from "../../proto/grpc-web/status.ts";
 import { summarize } from "../../edge/src/registry/fleet-status.ts";
-import { isReady, nodeState, notReadyReason, schedulable, watchIntervalMs } from "../../edge/src/registry/node-state.ts";
+import { isReady, nextHeartbeatDeadline, nodeState, notReadyReason, schedulable, watchIntervalMs } from "../../edge/src/registry/node-state.ts";
 import type { NodeRow } from "../../edge/src/registry/node-row.ts";
 import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
 import { chunkText } from "../../edge/src/lib/chunks.ts";
@@ -79,6 +79,13 @@ describe("registry: node state", () => {
     assert.deepEqual(schedulable(row({ pool: "eu" }), info(), NOW, rule), {
       id: "node_a", pool: "eu", url: "http://127.0.0.1:1", token: "t", run_slots: 2, languages: ["python", "c"], ready: true,
     });
+  });
+
+  it("the registry wakes the moment the next enrolled node's heartbeats are overdue", () => {
+    const rows = [row(), row({ id: "b", kind: "enrolled", last_heartbeat: NOW - 1000 }), row({ id: "c", kind: "enrolled", last_heartbeat: NOW - 500 }), row({ id: "d", kind: "enrolled", last_heartbeat: NOW - 9000 })];
+    assert.equal(nextHeartbeatDeadline(rows, NOW, rule), NOW - 1000 + 3000 + 1);
+    assert.equal(isReady(rows[1]!, info(), NOW - 1000 + 3000 + 1, rule), false);
+    assert.equal(nextHeartbeatDeadline([row()], NOW, rule), null);
   });
 
   it("polls registered nodes by the health TTL, enrolled ones by the heartbeat", () => {

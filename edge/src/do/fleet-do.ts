@@ -17,7 +17,7 @@ import { HealthPoll } from "../registry/health-poll.ts";
 import { parseEnroll, parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
 import { poolsOf, summarize } from "../registry/fleet-status.ts";
 import type { KnownNode } from "../registry/fleet-status.ts";
-import { heartbeatFresh, nodeState, nodeView, schedulable, watchIntervalMs } from "../registry/node-state.ts";
+import { heartbeatFresh, nextHeartbeatDeadline, nodeState, nodeView, schedulable, watchIntervalMs } from "../registry/node-state.ts";
 import { createNodeTables, decodeInfo, encodeInfo, upsertNode } from "../registry/node-table.ts";
 import type { NodeRow } from "../registry/node-row.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
@@ -200,14 +200,15 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   /** Health polls of registered nodes, heartbeat deadlines of enrolled ones, retries of failed pushes. */
   override async alarm(): Promise<void> {
     this.#alarmAt = null;
-    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs).catch((e: unknown) => console.error("fleet health refresh failed", message(e)));
     const now = Date.now();
     for (const r of this.#sql<NodeRow>("SELECT * FROM nodes WHERE kind = 'enrolled' AND lost_at = 0")) {
       if (heartbeatFresh(r, now, this.#cfg)) continue;
       this.ctx.storage.sql.exec("UPDATE nodes SET lost_at = ? WHERE id = ?", now, r.id);
       console.warn("fleet node missed its heartbeats: unhealthy, no new work", r.id, r.name);
     }
+    // Overdue heartbeats reach the schedulers first; health polls (up to 2 s each) push their own changes.
     await Promise.all(this.#rows().map((r) => this.#push(r.id)));
+    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs).catch((e: unknown) => console.error("fleet health refresh failed", message(e)));
     await this.#publishPools();
     this.#ensureAlarm();
   }
@@ -298,9 +299,11 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   #ensureAlarm(): void {
+    const now = Date.now();
     const delay = watchIntervalMs(new Set(this.#sql<{ kind: string }>("SELECT DISTINCT kind FROM nodes").map((r) => r.kind)), this.#cfg);
     if (delay === null) return;
-    const want = Date.now() + delay;
+    // Also the moment the next enrolled node's heartbeats are overdue: its scheduler hears at once.
+    const want = Math.min(now + delay, nextHeartbeatDeadline(this.#rows(), now, this.#cfg) ?? Infinity);
     if (this.#alarmAt !== null && this.#alarmAt <= want + 50) return;
     this.#alarmAt = want;
     this.ctx.waitUntil(this.ctx.storage.getAlarm().then((at) => {

@@ -71,3 +71,14 @@ export function watchIntervalMs(kinds: ReadonlySet<string>, cfg: HeartbeatRule &
   if (kinds.has("enrolled")) delay = Math.min(delay ?? Infinity, Math.max(100, cfg.heartbeatMs));
   return delay;
 }
+
+/** The first moment after `now` at which an enrolled node that is fresh now stops being fresh (null: none). */
+export function nextHeartbeatDeadline(rows: NodeRow[], now: number, rule: HeartbeatRule): number | null {
+  let next: number | null = null;
+  for (const r of rows) {
+    if (r.kind !== "enrolled") continue;
+    const deadline = r.last_heartbeat + rule.heartbeatMs * rule.heartbeatMisses + 1;
+    if (deadline > now && (next === null || deadline < next)) next = deadline;
+  }
+  return next;
+}
