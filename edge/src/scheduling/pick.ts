@@ -1,5 +1,5 @@
 // Which node gets a run: pure, unit tested.
-import { orderLanguages } from "../../../proto/languages.ts";
+import { orderLanguages, resolveLanguage } from "../../../proto/languages.ts";
 import type { SchedulableNode } from "../contracts/scheduler.ts";
 
 /** A node as the scheduler holds it: its pushed state plus a refusal seen since (not ready until the next push). */
@@ -33,5 +33,5 @@ export function offered(nodes: PoolNode[]): string[] {
 
 /** Null when some node of the pool offers `language` (ready or not); else the languages ready nodes offer. */
 export function unsupported(nodes: PoolNode[], language: string): string[] | null {
-  return nodes.some((n) => n.languages.includes(language)) ? null : offered(nodes);
+  return resolveLanguage(language, nodes.flatMap((n) => n.languages)) !== null ? null : offered(nodes);
 }
