@@ -6,7 +6,7 @@
 // BENCH_N (default 40) sets the samples per latency series, BENCH_SECS (default 15) the throughput run.
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { fleetMethods, serverStream } from "../edge/src/fleet-client.ts";
+import { fleetMethods, serverStream } from "../proto/grpc-web/client.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet, tempDir } from "../test/edge/harness.ts";
 
 const N = Number(process.env.BENCH_N ?? 40);

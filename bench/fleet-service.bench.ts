@@ -15,14 +15,13 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Metadata } from "nice-grpc-common";
-import { createChannel, createClient, FetchTransport } from "nice-grpc-web";
 import type { Engine } from "../fleet/src/engine.ts";
 import { createEngine } from "../fleet/src/node-engine.ts";
 import { createLogger } from "../fleet/src/service/logger.ts";
 import { startFleetServer } from "../fleet/src/service/server.ts";
 import { grpcServiceDefinition } from "../fleet/src/service/transport-grpc.ts";
-import { FleetServiceDefinition, type ExecuteRequest } from "../proto/gen/codecell/fleet/v1/fleet.ts";
+import { type ExecuteRequest } from "../proto/gen/codecell/fleet/v1/fleet.ts";
+import { fleetMethods, serverStream } from "../proto/grpc-web/client.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -51,9 +50,7 @@ function clients(ports: { grpc: number; web: number }): Clients {
   };
   const metadata = new grpc.Metadata();
   metadata.set("authorization", `Bearer ${TOKEN}`);
-  const web = createClient(FleetServiceDefinition, createChannel(`http://127.0.0.1:${ports.web}`, FetchTransport()), {
-    "*": { metadata: Metadata({ authorization: `Bearer ${TOKEN}` }) },
-  });
+  const web = { url: `http://127.0.0.1:${ports.web}`, token: TOKEN };
   return {
     native: () =>
       new Promise((resolve, reject) => {
@@ -65,7 +62,7 @@ function clients(ports: { grpc: number; web: number }): Clients {
       }),
     web: async () => {
       let completed = false;
-      for await (const event of web.execute(request())) completed ||= event.completed !== undefined;
+      for await (const event of serverStream(web, fleetMethods.execute, request())) completed ||= event.completed !== undefined;
       if (!completed) throw new Error("no completed event");
     },
     close: () => native.close(),
@@ -249,7 +246,7 @@ console.log("                                              real engine          
 console.log("                                              latency    added      per-call added | latency    per-call added");
 console.log(`  engine called in-process                    ${ms(real.engineMs)} -          -              | ${ms(layer.engineMs)} -`);
 console.log(`  Execute over native gRPC (grpc-js client)   ${ms(real.nativeMs)} ${ms(real.nativeMs - real.engineMs)} ${ms(real.nativeOverheadMs)}     | ${ms(layer.nativeMs)} ${ms(layer.nativeOverheadMs)}`);
-console.log(`  Execute over gRPC-Web (nice-grpc-web/fetch) ${ms(real.webMs)} ${ms(real.webMs - real.engineMs)} ${ms(real.webOverheadMs)}     | ${ms(layer.webMs)} ${ms(layer.webOverheadMs)}`);
+console.log(`  Execute over gRPC-Web (proto client, fetch) ${ms(real.webMs)} ${ms(real.webMs - real.engineMs)} ${ms(real.webOverheadMs)}     | ${ms(layer.webMs)} ${ms(layer.webOverheadMs)}`);
 console.log("  (added: median minus the engine's median; per-call added: median of each call's latency minus its own engine.execute time)");
 console.log("");
 console.log(`throughput, ${CLIENTS} concurrent clients, ${SECONDS} s each`);

@@ -24,3 +24,14 @@ export function orderLanguages(available: Iterable<string>): string[] {
   const set = new Set(available);
   return CANONICAL_LANGUAGES.filter((l) => set.has(l));
 }
+
+/**
+ * The one language check of both sides: the canonical name when `value` is an accepted name and
+ * `offered` (canonical names; every accepted language when omitted) includes it, else null.
+ */
+export function resolveLanguage(value: string, offered?: Iterable<string>): string | null {
+  const canonical = canonicalLanguage(value);
+  if (canonical === null || offered === undefined) return canonical;
+  for (const name of offered) if (name === canonical) return canonical;
+  return null;
+}

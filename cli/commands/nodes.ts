@@ -8,6 +8,7 @@ interface NodeView {
   id: string;
   name: string;
   url: string;
+  pool: string;
   kind: string;
   state: string;
   slots: number;
@@ -32,13 +33,14 @@ export function registerNodes(program: Command): void {
     .description("register a running fleet node by its gRPC-Web URL (the edge checks it with NodeInfo)")
     .argument("<url>", "the node's gRPC-Web URL (https; http only on loopback)")
     .option("-n, --name <name>", "display name (default: the node's id)")
+    .option("--pool <pool>", "scheduling pool the node joins (default: \"default\")")
     .option("--fleet-token-env <var>", "environment variable holding the node's fleet credential", "FLEET_TOKEN")
-    .action(async (url: string, opts: { name?: string; fleetTokenEnv: string }, cmd: Command) => {
+    .action(async (url: string, opts: { name?: string; pool?: string; fleetTokenEnv: string }, cmd: Command) => {
       // The credential comes from the environment, never from the command line (visible in `ps`).
       const token = process.env[opts.fleetTokenEnv];
       if (!token) throw new CliError(`set ${opts.fleetTokenEnv} to the node's fleet credential (FLEET_TOKEN of the node)`);
-      const n = await client(cmd).request<NodeView>("POST", "/nodes", { url, token, ...(opts.name ? { name: opts.name } : {}) });
-      print(cmd, n, () => `registered node ${n.id} (${n.name}) at ${n.url}: ${n.state}, ${n.slots} slots, ${n.languages.map((l) => l.name).join(", ")}`);
+      const n = await client(cmd).request<NodeView>("POST", "/nodes", { url, token, ...(opts.name ? { name: opts.name } : {}), ...(opts.pool ? { pool: opts.pool } : {}) });
+      print(cmd, n, () => `registered node ${n.id} (${n.name}) in pool ${n.pool} at ${n.url}: ${n.state}, ${n.slots} slots, ${n.languages.map((l) => l.name).join(", ")}`);
     });
 
   nodes
@@ -46,7 +48,7 @@ export function registerNodes(program: Command): void {
     .description("list nodes with health, slots in use and languages")
     .action(async (_opts: unknown, cmd: Command) => {
       const list = await client(cmd).request<NodeView[]>("GET", "/nodes");
-      print(cmd, list, () => table(rows(list), ["id", "name", "kind", "state", "used", "languages", "heartbeat", "url"]));
+      print(cmd, list, () => table(rows(list), ["id", "name", "kind", "state", "pool", "used", "languages", "heartbeat", "url"]));
     });
 
   nodes

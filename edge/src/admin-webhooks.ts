@@ -15,8 +15,10 @@ import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
 import { z } from "zod";
 import type { Env } from "./env.ts";
-import { HttpError, UUID_RE, json, readJsonObject } from "./lib/http.ts";
+import { HttpError, json, readJsonObject } from "./lib/http.ts";
+import { UUID_PATTERN } from "../../proto/limits.ts";
 import { randomId } from "./lib/keys.ts";
+import { webhookDelivery } from "./stubs.ts";
 import { parseWith } from "./lib/validate.ts";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, generateSecret, secretKey } from "./lib/webhook.ts";
 import { sendOnce } from "./lib/webhook-send.ts";
@@ -173,11 +175,10 @@ async function deliveries(request: IRequest, env: Env): Promise<Response> {
   const pid = request.params.id ?? "";
   await project(env, pid);
   const sub = request.params.sub ?? "";
-  if (!UUID_RE.test(sub)) throw new HttpError(400, { error: "invalid submission id" });
+  if (!UUID_PATTERN.test(sub)) throw new HttpError(400, { error: "invalid submission id" });
   const wid = request.params.wid;
   if (wid !== undefined && !(await getEndpoint(env.KEYS, pid, wid))) throw new HttpError(404, { error: "webhook endpoint not found" });
-  const ns = env.WEBHOOK_DELIVERY_DO;
-  const log = await ns.get(ns.idFromName(sub.toLowerCase())).log(pid, wid);
+  const log = await webhookDelivery(env, sub).log(pid, wid);
   if (!log) throw new HttpError(404, { error: "no webhook deliveries for this submission", message: "the project had no active endpoint when it ended, it has not ended, or its log expired" });
   return json(200, log);
 }

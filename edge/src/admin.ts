@@ -4,7 +4,7 @@
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
 import { forgetKey } from "./auth.ts";
-import type { KeyMeta } from "./auth.ts";
+import type { KeyMeta } from "./contracts/key.ts";
 import { config } from "./env.ts";
 import type { Env } from "./env.ts";
 import { HttpError, json, readJsonObject } from "./lib/http.ts";
@@ -12,6 +12,8 @@ import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sh
 import { createKeySchema, createProjectSchema, createWebhookSchema, parseWith, registerNodeSchema } from "./lib/validate.ts";
 import { z } from "zod";
 import { webhooksRouter } from "./admin-webhooks.ts";
+import { nodeUrlProblem } from "./registry/node-url.ts";
+import { dashboard, fleetRegistry as fleet, keyObject as keyStub } from "./stubs.ts";
 
 interface Project {
   id: string;
@@ -22,10 +24,6 @@ interface Project {
 
 type Args = [Env, ExecutionContext];
 const BODY_LIMIT = 64 * 1024;
-
-function fleet(env: Env) {
-  return env.FLEET_DO.get(env.FLEET_DO.idFromName("global"));
-}
 
 function publicKey(m: KeyMeta) {
   return {
@@ -99,13 +97,9 @@ async function createKey(request: IRequest, env: Env): Promise<Response> {
   ]);
   // An imported key may have been revoked before (same hash, same KeyDO): it works again.
   if (body.key !== undefined) await keyStub(env, hash).reinstate();
-  await fleet(env).keysChanged().catch(() => {});
+  await dashboard(env).keysChanged().catch(() => {});
   // The only time the plain key is ever shown.
   return json(201, { ...publicKey(meta), key });
-}
-
-function keyStub(env: Env, hash: string) {
-  return env.KEY_DO.get(env.KEY_DO.idFromName(hash));
 }
 
 async function listAllKeys(request: IRequest, env: Env): Promise<Response> {
@@ -138,7 +132,7 @@ async function rotateKey(request: IRequest, env: Env): Promise<Response> {
     env.KEYS.delete(`key:${old.hash}`),
   ]);
   forgetKey(old.hash);
-  await fleet(env).keysChanged().catch(() => {});
+  await dashboard(env).keysChanged().catch(() => {});
   return json(200, { ...publicKey(meta), key, rotated_at: new Date().toISOString(), previous_fingerprint: keyFingerprint(old.hash) });
 }
 
@@ -190,7 +184,7 @@ async function deleteKey(request: IRequest, env: Env): Promise<Response> {
     env.KEYS.delete(`key:${m.hash}`), env.KEYS.delete(`keyid:${m.key_id}`), env.KEYS.delete(`pkey:${m.project_id}:${m.key_id}`),
   ]);
   forgetKey(m.hash);
-  await fleet(env).keysChanged().catch(() => {});
+  await dashboard(env).keysChanged().catch(() => {});
   return json(200, { deleted: true, revoked: true, key_id: m.key_id });
 }
 
@@ -202,13 +196,9 @@ async function keyUsage(request: IRequest, env: Env): Promise<Response> {
 
 async function registerNode(request: IRequest, env: Env): Promise<Response> {
   const body = parseWith(registerNodeSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
-  const u = new URL(body.url);
-  const loopback = u.hostname === "127.0.0.1" || u.hostname === "localhost" || u.hostname === "[::1]";
-  // DESIGN §2: nodes listen with TLS except on loopback.
-  if (u.protocol !== "https:" && !(u.protocol === "http:" && loopback)) {
-    throw new HttpError(400, { error: "invalid node url", message: "the node URL must be https (http only on loopback)" });
-  }
-  const r = await fleet(env).register({ url: body.url, token: body.token, name: body.name });
+  const problem = nodeUrlProblem(body.url);
+  if (problem) throw new HttpError(400, { error: "invalid node url", message: problem });
+  const r = await fleet(env).register({ url: body.url, token: body.token, name: body.name, pool: body.pool });
   if (!r.ok) throw new HttpError(502, { error: "node unreachable", message: r.error });
   return json(201, r.node);
 }
@@ -249,7 +239,8 @@ async function removeNode(request: IRequest, env: Env): Promise<Response> {
 }
 
 async function fleetStatus(_r: IRequest, env: Env): Promise<Response> {
-  return json(200, await fleet(env).status());
+  const o = await fleet(env).overview();
+  return json(200, { ...o.status, pools: o.pools });
 }
 
 export const adminRouter = IttyRouter<IRequest, Args>({ base: "/admin" })
@@ -274,78 +265,6 @@ export const adminRouter = IttyRouter<IRequest, Args>({ base: "/admin" })
   .get("/enrollment-tokens", listEnrollmentTokens)
   .delete("/enrollment-tokens/:id", revokeEnrollmentToken)
   .get("/fleet", fleetStatus)
-  .all("*", () => {
-    throw new HttpError(404, { error: "not found" });
-  });
-
-// ---- fleet enrollment (/fleet/*): nodes authenticate with an enrollment token, then their heartbeat secret ----
-
-const enrollSchema = z.strictObject({
-  url: z.string().url().max(2048),
-  token: z.string().min(16).max(1024),
-  name: z.string().max(100).optional(),
-  slots: z.number().int().min(0).max(100_000).optional(),
-  languages: z.array(z.string().max(64)).max(64).optional(),
-});
-
-const infoSchema = z.object({
-  node_id: z.string().max(200), version: z.string().max(200), slots: z.number().int().min(0), queue_depth: z.number().int().min(0),
-  queue_capacity: z.number().int().min(0), languages: z.array(z.object({ name: z.string().max(64), version: z.string().max(200) })).max(64),
-  enforcement_mode: z.string().max(32), cgroup_version: z.string().max(16), kernel: z.string().max(200), ready: z.boolean(),
-  draining: z.boolean(), not_ready_reasons: z.array(z.string().max(1000)).max(32),
-});
-
-const heartbeatSchema = z.strictObject({
-  node_id: z.string().min(1).max(100),
-  info: infoSchema.optional(),
-  draining: z.boolean().optional(),
-});
-
-const leaveSchema = z.strictObject({ node_id: z.string().min(1).max(100) });
-
-function bearer(request: IRequest): string {
-  const h = request.headers.get("authorization") ?? "";
-  const t = h.startsWith("Bearer ") ? h.slice(7).trim() : "";
-  if (!t) throw new HttpError(401, { error: "unauthorized", message: "missing bearer token" });
-  return t;
-}
-
-function checkNodeUrl(url: string): void {
-  const u = new URL(url);
-  const loopback = u.hostname === "127.0.0.1" || u.hostname === "localhost" || u.hostname === "[::1]";
-  if (u.protocol !== "https:" && !(u.protocol === "http:" && loopback)) {
-    throw new HttpError(400, { error: "invalid node url", message: "the node URL must be https (http only on loopback)" });
-  }
-}
-
-async function enroll(request: IRequest, env: Env): Promise<Response> {
-  const token = bearer(request);
-  const body = parseWith(enrollSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
-  checkNodeUrl(body.url);
-  const r = await fleet(env).enroll(token, body);
-  if (!r.ok) throw new HttpError(r.status, { error: r.status === 401 ? "unauthorized" : "node unreachable", message: r.error });
-  return json(201, { node: r.node, node_id: r.node.id, heartbeat_secret: r.heartbeat_secret, heartbeat_interval_ms: r.heartbeat_interval_ms });
-}
-
-async function heartbeat(request: IRequest, env: Env): Promise<Response> {
-  const secret = bearer(request);
-  const body = parseWith(heartbeatSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
-  const r = await fleet(env).heartbeat({ node_id: body.node_id, secret, info: body.info, draining: body.draining });
-  if (!r) throw new HttpError(404, { error: "unknown node", message: "this node is not enrolled (removed, or the registry was reset): enroll again" });
-  return json(200, r);
-}
-
-async function leave(request: IRequest, env: Env): Promise<Response> {
-  const secret = bearer(request);
-  const body = parseWith(leaveSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
-  if (!(await fleet(env).leave(body.node_id, secret))) throw new HttpError(404, { error: "unknown node" });
-  return json(200, { left: true, node_id: body.node_id });
-}
-
-export const fleetRouter = IttyRouter<IRequest, Args>({ base: "/fleet" })
-  .post("/enroll", enroll)
-  .post("/heartbeat", heartbeat)
-  .post("/leave", leave)
   .all("*", () => {
     throw new HttpError(404, { error: "not found" });
   });

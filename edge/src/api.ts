@@ -5,10 +5,13 @@ import type { IRequest } from "itty-router";
 import type { Caller } from "./auth.ts";
 import { config } from "./env.ts";
 import type { Env } from "./env.ts";
-import type { RateInfo, SubmitOutcome } from "./do/key-do.ts";
-import { HttpError, UUID_RE, json, readJsonObject } from "./lib/http.ts";
-import { canonicalLanguage } from "../../proto/languages.ts";
-import type { ResultRecord } from "./lib/record.ts";
+import type { RateInfo, SubmitOutcome } from "./contracts/key.ts";
+import { choosePool } from "./pools.ts";
+import { fleetRegistry, keyObject, submissionObject } from "./stubs.ts";
+import { HttpError, json, readJsonObject } from "./lib/http.ts";
+import { UUID_PATTERN } from "../../proto/limits.ts";
+import { resolveLanguage } from "../../proto/languages.ts";
+import type { ResultRecord } from "../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseSubmit, parseWait } from "./lib/validate.ts";
 
 export interface ApiContext {
@@ -37,21 +40,9 @@ export function quotaExceeded(retryAfter: number, reason: string, rate: RateInfo
   });
 }
 
-export function keyStub(env: Env, caller: Caller) {
-  return env.KEY_DO.get(env.KEY_DO.idFromName(caller.hash));
-}
-
-function fleetStub(env: Env) {
-  return env.FLEET_DO.get(env.FLEET_DO.idFromName("global"));
-}
-
-function submissionStub(env: Env, id: string) {
-  return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(id.toLowerCase()));
-}
-
 /** Counts a request against the key's rate limit; throws the 429. */
 export async function countRequest(env: Env, api: ApiContext): Promise<void> {
-  const h = await keyStub(env, api.caller).hit();
+  const h = await keyObject(env, api.caller.hash).hit();
   if (!h.ok && h.revoked) throw new HttpError(401, REVOKED);
   api.rate = h.rate;
   if (!h.ok) throw quotaExceeded(h.retry_after, h.reason, h.rate);
@@ -66,14 +57,14 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   try {
     wait = parseWait(new URL(request.url));
     idempotencyKey = request.headers.get("idempotency-key");
-    if (idempotencyKey !== null && !UUID_RE.test(idempotencyKey.trim())) {
+    if (idempotencyKey !== null && !UUID_PATTERN.test(idempotencyKey.trim())) {
       throw new HttpError(400, { error: "invalid Idempotency-Key", message: "Idempotency-Key must be a UUID" });
     }
     idempotencyKey = idempotencyKey?.trim().toLowerCase() ?? null;
     input = parseSubmit(await readJsonObject(request as unknown as Request, MAX_SUBMIT_BODY_BYTES));
-    language = canonicalLanguage(input.language);
+    language = resolveLanguage(input.language);
     if (!language) {
-      const available = (await fleetStub(env).status()).languages;
+      const available = (await fleetRegistry(env).status()).languages;
       throw new HttpError(400, {
         error: `unsupported language '${input.language}'; available: ${available.join(", ") || "none right now"}`,
         available,
@@ -86,8 +77,8 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   }
 
   const t0 = Date.now();
-  const outcome: SubmitOutcome = await keyStub(env, api.caller).submit({
-    language, code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
+  const outcome: SubmitOutcome = await keyObject(env, api.caller.hash).submit({
+    language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
     project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: idempotencyKey,
     wait_ms: wait ? cfg.syncHoldMs : 0,
   });
@@ -110,7 +101,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
       }, headers);
     case "duplicate": {
       // Spec §4.1: the existing record, HTTP 202, no new execution.
-      const rec = await submissionStub(env, outcome.id).get(api.caller.account_id);
+      const rec = await submissionObject(env, outcome.id).get(api.caller.account_id);
       return json(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" });
     }
     case "created": {
@@ -119,7 +110,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
       // The KeyDO held the request until the record was terminal or the hold expired. If that wait
       // was interrupted (object evicted), answer from storage: the run carries on regardless.
       let rec: ResultRecord | null = outcome.record ?? null;
-      if (!rec) rec = await submissionStub(env, id).get(null);
+      if (!rec) rec = await submissionObject(env, id).get(null);
       if (rec && (rec.job_status === "completed" || rec.job_status === "error")) return json(200, rec, headers);
       return json(408, {
         error: "timeout",
@@ -134,17 +125,17 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
 async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   const id = request.params.id ?? "";
-  if (!UUID_RE.test(id)) {
+  if (!UUID_PATTERN.test(id)) {
     throw new HttpError(400, { error: "invalid submission id", message: "the submission id must be a UUID" }, rateHeaders(api.rate));
   }
-  const rec = await submissionStub(env, id).get(api.caller.account_id);
+  const rec = await submissionObject(env, id).get(api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
   return json(200, rec, rateHeaders(api.rate));
 }
 
 async function health(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
-  const s = await fleetStub(env).status();
+  const s = await fleetRegistry(env).status();
   return json(200, {
     status: s.ready_nodes > 0 ? "ok" : "degraded",
     enforcement_mode: s.enforcement_mode,
@@ -163,7 +154,7 @@ async function ready(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiCon
     reasons.push(`key storage is not answering: ${String(e)}`);
   }
   try {
-    s = await fleetStub(env).status();
+    s = await fleetRegistry(env).status();
   } catch (e) {
     reasons.push(`fleet registry is not answering: ${String(e)}`);
   }
@@ -176,7 +167,7 @@ async function ready(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiCon
 
 async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
-  return json(200, (await fleetStub(env).status()).languages, rateHeaders(api.rate));
+  return json(200, (await fleetRegistry(env).status()).languages, rateHeaders(api.rate));
 }
 
 async function methodNotAllowed(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {

@@ -1,18 +1,9 @@
 // API-key and operator-token checks. Keys are looked up by their SHA-256 (KV `key:<hash>`); the
 // stored hash is then compared in constant time so nothing about a near-miss leaks through timing.
+import type { KeyMeta } from "./contracts/key.ts";
 import type { Env } from "./env.ts";
 import { HttpError } from "./lib/http.ts";
 import { constantTimeEqual, sha256Hex } from "./lib/keys.ts";
-
-export interface KeyMeta {
-  key_id: string;
-  hash: string;
-  project_id: string;
-  account_id: string;
-  name: string;
-  tier: string;
-  created_at: string;
-}
 
 export interface Caller extends KeyMeta {}
 

@@ -1,15 +1,23 @@
 // Bindings and configuration. Every tunable is a plain var so tests can shorten it with --var.
-import type { FleetDO } from "./do/fleet-do.ts";
-import type { KeyDO } from "./do/key-do.ts";
-import type { SubmissionDO } from "./do/submission-do.ts";
-import type { WebhookDeliveryDO } from "./do/webhook-delivery-do.ts";
+// Namespaces are typed by the objects' RPC contracts, never by their classes (no import circle).
+import type { DashboardRpc } from "./contracts/dashboard.ts";
+import type { FleetRegistryRpc } from "./contracts/fleet.ts";
+import type { KeyRpc } from "./contracts/key.ts";
+import type { SchedulerRpc } from "./contracts/scheduler.ts";
+import type { SubmissionRpc } from "./contracts/submission.ts";
+import type { WebhookDeliveryRpc } from "./contracts/webhooks.ts";
+
+/** What the runtime requires of a namespace's type parameter. */
+type Branded<T> = T & Rpc.DurableObjectBranded;
 
 export interface Env {
   KEYS: KVNamespace;
-  KEY_DO: DurableObjectNamespace<KeyDO>;
-  SUBMISSION_DO: DurableObjectNamespace<SubmissionDO>;
-  FLEET_DO: DurableObjectNamespace<FleetDO>;
-  WEBHOOK_DELIVERY_DO: DurableObjectNamespace<WebhookDeliveryDO>;
+  KEY_DO: DurableObjectNamespace<Branded<KeyRpc>>;
+  SUBMISSION_DO: DurableObjectNamespace<Branded<SubmissionRpc>>;
+  FLEET_DO: DurableObjectNamespace<Branded<FleetRegistryRpc>>;
+  SCHEDULER_DO: DurableObjectNamespace<Branded<SchedulerRpc>>;
+  DASHBOARD_DO: DurableObjectNamespace<Branded<DashboardRpc>>;
+  WEBHOOK_DELIVERY_DO: DurableObjectNamespace<Branded<WebhookDeliveryRpc>>;
   ENVIRONMENT?: string;
   OPERATOR_TOKEN?: string;
   SYNC_HOLD_MS?: string;
@@ -28,6 +36,8 @@ export interface Env {
   WEBHOOK_TIMEOUT_MS?: string;
   NODE_HEARTBEAT_MS?: string;
   NODE_HEARTBEAT_MISSES?: string;
+  /** Request location → first pool, e.g. "colo:FRA=eu,continent:NA=us" (scheduling/pool-routes.ts). */
+  POOL_ROUTES?: string;
 }
 
 export interface Config {

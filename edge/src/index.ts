@@ -1,6 +1,7 @@
 // codecell edge: the Worker entry. One error-handling wrapper for every request: HttpErrors become
 // their JSON response; anything else is a genuine internal failure, logged and answered with a JSON 500.
-import { adminRouter, fleetRouter } from "./admin.ts";
+import { adminRouter } from "./admin.ts";
+import { fleetRouter } from "./fleet-routes.ts";
 import { handleDashboard } from "./dashboard/index.ts";
 import { apiRouter } from "./api.ts";
 import type { ApiContext } from "./api.ts";
@@ -8,7 +9,9 @@ import { authenticate, authenticateOperator } from "./auth.ts";
 import type { Env } from "./env.ts";
 import { HttpError, errorResponse, json } from "./lib/http.ts";
 
+export { DashboardDO } from "./do/dashboard-do.ts";
 export { FleetDO } from "./do/fleet-do.ts";
+export { SchedulerDO } from "./do/scheduler-do.ts";
 export { KeyDO } from "./do/key-do.ts";
 export { SubmissionDO } from "./do/submission-do.ts";
 export { WebhookDeliveryDO } from "./do/webhook-delivery-do.ts";

@@ -1,9 +1,9 @@
 // The one interface transports (gRPC, gRPC-Web) call: run one submission, report languages and
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
-import type { ExecutionResult, Limits } from "./sandbox/types.ts";
+import type { ExecutionRecord, Limits } from "./sandbox/types.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 
-export interface ExecuteRequest {
+export interface EngineRequest {
   /** Canonical name or alias (spec §2.5); the result carries the canonical name. */
   language: string;
   code: string;
@@ -34,13 +34,13 @@ export interface EngineHealth {
 export interface ExecuteOutcome {
   /** Canonical language name. */
   language: string;
-  result: ExecutionResult;
+  result: ExecutionRecord;
   /** True when the compiled artifact came from the compile cache. */
   compileCacheHit: boolean;
 }
 
 export interface Engine {
-  execute(request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteOutcome>;
+  execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome>;
   languages(): LanguageInfo[];
   health(): EngineHealth;
   /** Execution slots (concurrent runs). */

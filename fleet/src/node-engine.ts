@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, ExecuteRequest, LanguageInfo } from "./engine.ts";
+import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
 import { CompileCache } from "./languages/cache.ts";
 import { compileAndRun } from "./languages/runner.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
@@ -25,7 +25,7 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       const ready = health.ready && toolchains.size > 0;
       return { ready, reasons, enforcementMode: ready ? "strict" : "none", cgroupVersion: health.cgroupVersion, kernel: health.kernel };
     },
-    async execute(request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
+    async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
       const language = findLanguage(request.language, LANGUAGES);
       const detected = language && toolchains.get(language.name);
       if (!language || !detected) {

@@ -5,8 +5,9 @@ import { describe, it } from "node:test";
 import { HttpError } from "../../edge/src/lib/http.ts";
 import { KEY_PATTERN, constantTimeEqual, keyFingerprint, randomBase62, randomId } from "../../edge/src/lib/keys.ts";
 import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
+import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../proto/limits.ts";
 import {
-  MAX_CODE_BYTES, MAX_STDIN_BYTES, MAX_SUBMIT_BODY_BYTES, createKeySchema, createProjectSchema, createWebhookSchema, parseSubmit, parseWait,
+  MAX_SUBMIT_BODY_BYTES, createKeySchema, createProjectSchema, createWebhookSchema, parseSubmit, parseWait,
   parseWith, registerNodeSchema,
 } from "../../edge/src/lib/validate.ts";
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ExecuteResponse, OutputIntegrity, Verdict } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { FLAG_TRAILERS, FrameParser, decodeGrpcMessage, encodeFrame, parseTrailers } from "../../edge/src/lib/grpc-web.ts";
+import { FLAG_TRAILERS, FrameParser, decodeGrpcMessage, encodeFrame, parseTrailers } from "../../proto/grpc-web/codec.ts";
 import { HttpError, readJsonObject } from "../../edge/src/lib/http.ts";
 import { KEY_PATTERN, constantTimeEqual, generateApiKey, randomBase62, sha256Hex } from "../../edge/src/lib/keys.ts";
 import { canonicalLanguage, orderLanguages } from "../../proto/languages.ts";
@@ -11,7 +11,8 @@ import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
 import { completedRecord, errorRecord, newRecord } from "../../edge/src/lib/record.ts";
 import { checkWebhookUrl, classify, generateSecret, secretKey, sign } from "../../edge/src/lib/webhook.ts";
 import { Webhook } from "standardwebhooks";
-import { MAX_CODE_BYTES, MAX_STDIN_BYTES, parseSubmit, parseWait } from "../../edge/src/lib/validate.ts";
+import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../proto/limits.ts";
+import { parseSubmit, parseWait } from "../../edge/src/lib/validate.ts";
 
 describe("slidingWindow", () => {
   it("allows up to the limit, then refuses with a whole-second Retry-After", () => {

@@ -2,10 +2,10 @@
 // processes (no sandbox) so cancellation can still be observed from /proc; "c" programs return a
 // canned hello. Only for developing the service layer; the tests prefer the real engine.
 import { spawn } from "node:child_process";
-import type { Engine, ExecuteOutcome, ExecuteRequest } from "../../fleet/src/engine.ts";
-import type { ExecutionResult } from "../../fleet/src/sandbox/types.ts";
+import type { Engine, ExecuteOutcome, EngineRequest } from "../../fleet/src/engine.ts";
+import type { ExecutionRecord } from "../../fleet/src/sandbox/types.ts";
 
-function result(partial: Partial<ExecutionResult>): ExecutionResult {
+function result(partial: Partial<ExecutionRecord>): ExecutionRecord {
   return {
     verdict: "AC",
     exit_code: 0,
@@ -50,7 +50,7 @@ export function createFakeEngine(slots: number): Engine {
     ],
     health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake" }),
     close: async () => {},
-    async execute(request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
+    async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
       const language = request.language === "py" ? "python" : request.language;
       if (language === "c") return { language, compileCacheHit: true, result: result({ stdout: "hello\n" }) };
       return new Promise((resolve) => {

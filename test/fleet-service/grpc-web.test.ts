@@ -12,6 +12,7 @@ import {
   RunState,
   Verdict,
 } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { GrpcError, fleetMethods, serverStream, unary } from "../../proto/grpc-web/client.ts";
 import { markedSleeper, processesWith, startTestNode, TOKEN, waitFor, webClient, type TestNode } from "./helpers.ts";
 
 function frames(bytes: Uint8Array): { flag: number; payload: Buffer }[] {
@@ -85,6 +86,20 @@ describe("gRPC-Web transport", () => {
       })(),
       { code: Status.INVALID_ARGUMENT, details: "code must not be empty" },
     );
+  });
+
+  test("the contract's client (proto/grpc-web/client.ts, what the edge uses): a stream, a unary call, a status", async () => {
+    const target = { url: node.webUrl, token: TOKEN };
+    const id = randomUUID();
+    const events = [];
+    for await (const event of serverStream(target, fleetMethods.execute, { submissionId: id, language: "python", code: "print('via proto')", stdin: "", detachOnDisconnect: false, tenantId: "" })) {
+      events.push(event);
+    }
+    assert.equal(events.at(-1)?.completed?.result?.stdout, "via proto\n");
+    const kept = await unary(target, fleetMethods.getResult, { submissionId: id }, 5_000);
+    assert.equal(kept.state, RunState.RUN_STATE_COMPLETED);
+    await assert.rejects(unary({ ...target, token: "wrong-token-wrong-token" }, fleetMethods.nodeInfo, {}, 5_000), (e: unknown) =>
+      e instanceof GrpcError && e.code === Status.UNAUTHENTICATED && e.statusName === "UNAUTHENTICATED" && !e.transport);
   });
 
   test("raw: one frame per message, flushed while the program still runs; trailers in the body", async () => {

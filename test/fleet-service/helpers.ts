@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Metadata } from "nice-grpc-common";
 import { createChannel, createClient, FetchTransport } from "nice-grpc-web";
-import type { Engine, EngineOptions, ExecuteRequest } from "../../fleet/src/engine.ts";
+import type { Engine, EngineOptions, EngineRequest } from "../../fleet/src/engine.ts";
 import { createLogger } from "../../fleet/src/service/logger.ts";
 import { startFleetServer, type FleetServer } from "../../fleet/src/service/server.ts";
 import { FleetServiceDefinition } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
@@ -30,8 +30,8 @@ export async function createTestEngine(slots: number) {
   } else {
     engine = createFakeEngine(slots);
   }
-  const executed: ExecuteRequest[] = [];
-  const counting: Engine & { executed: ExecuteRequest[] } = {
+  const executed: EngineRequest[] = [];
+  const counting: Engine & { executed: EngineRequest[] } = {
     executed,
     get slots() {
       return engine.slots;

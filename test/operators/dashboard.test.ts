@@ -15,6 +15,8 @@ const ARTIFACTS = join(ROOT, "test-artifacts");
 
 let edge: Edge;
 let fleet: Fleet;
+/** A second node in another pool: shown, never used (the default pool always has a ready node here). */
+let fleetB: Fleet;
 let context: BrowserContext;
 let page: Page;
 let profile: string;
@@ -24,10 +26,12 @@ let keyId = "";
 
 before(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/provision.sh (installs Debian's chromium) or set CHROMIUM_PATH`);
-  fleet = await startFleet({ env: { FLEET_SLOTS: "2" } });
+  [fleet, fleetB] = await Promise.all([startFleet({ env: { FLEET_SLOTS: "2" } }), startFleet({ env: { FLEET_SLOTS: "1" } })]);
   edge = await startEdge({ vars: { RATE_LIMIT_PER_MIN: "25" } });
   const reg = await admin(edge).registerNode(fleet);
   assert.equal(reg.status, 201, reg.text);
+  const regB = await admin(edge).call("POST", "/admin/nodes", { url: fleetB.url, token: fleetB.token, name: "node-b", pool: "rack-b" });
+  assert.equal(regB.status, 201, regB.text);
   const p = await admin(edge).call("POST", "/admin/projects", { name: "dash-project" });
   projectId = p.json.id;
   const k = await admin(edge).newKey(projectId);
@@ -47,9 +51,9 @@ before(async () => {
 after(async () => {
   await context?.close().catch(() => {});
   await edge?.stop();
-  await fleet?.stop();
+  await Promise.all([fleet?.stop(), fleetB?.stop()]);
   if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
+  for (const f of [fleet, fleetB]) if (f) cleanup(f.stateDir);
   if (profile) cleanup(profile);
 });
 
@@ -99,6 +103,9 @@ describe("operator dashboard (headless Chromium)", () => {
 
   it("shows nodes, keys, queue, verdicts and latency, and the numbers move with traffic", async () => {
     await until("the node row", async () => /healthy/.test(await text("#node-rows tr .state")));
+    for (const pool of ["default", "rack-b"]) {
+      await until(`the pool row of ${pool}`, async () => /^1 \/ 1$/.test(await text(`#pool-rows tr[data-pool="${pool}"] td:nth-child(2)`)));
+    }
     assert.match(await text("#node-rows tr .slots"), /^0 \/ 2$/);
     assert.match(await text("#node-rows .langs"), /python/);
     const row = `#key-rows tr[data-key-id="${keyId}"]`;

@@ -25,11 +25,11 @@ let edge: Edge;
 let enrollToken = "";
 const agents: Agent[] = [];
 
-async function startAgent(name: string): Promise<Agent> {
+async function startAgent(name: string, pool?: string): Promise<Agent> {
   const webPort = await freePort();
   const stateDir = tempDir(`enroll-${name}`);
   let out = "";
-  const proc = spawn(NODE, ["--no-warnings", join(ROOT, "fleet", "src", "enroll", "main.ts"), "--edge", edge.base, "--name", name], {
+  const proc = spawn(NODE, ["--no-warnings", join(ROOT, "fleet", "src", "enroll", "main.ts"), "--edge", edge.base, "--name", name, ...(pool ? ["--pool", pool] : [])], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -163,9 +163,10 @@ describe("fleet enrollment", () => {
     assert.equal(rm.code, 0, rm.stderr);
   });
 
-  it("drain: the node's run finishes, new work goes to the other node, the node leaves rotation", async () => {
-    await startAgent("node-c");
-    await waitNodes((l) => l.length === 2 && l.every((n) => n.state === "healthy"), 60_000, "node-b and node-c healthy");
+  it("drain: the node's run finishes, new work goes to the other node (another pool), the node leaves rotation", async () => {
+    await startAgent("node-c", "rack-2");
+    const both = await waitNodes((l) => l.length === 2 && l.every((n) => n.state === "healthy"), 60_000, "node-b and node-c healthy");
+    assert.deepEqual(both.map((n) => [n.name, n.pool]).sort(), [["node-b", "default"], ["node-c", "rack-2"]]);
     const r = client.submit({ language: "python", code: "import time\ntime.sleep(4)\nprint('drained ok')" }, { wait: true });
     let busy: any;
     await waitNodes((l) => (busy = l.find((n) => n.in_flight === 1)) !== undefined, 10_000, "a busy node");

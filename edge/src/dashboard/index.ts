@@ -2,7 +2,7 @@
 //   GET  /dashboard            the page (or the login form without a session)
 //   POST /dashboard/login      form field `token` = OPERATOR_TOKEN → session cookie, 303 to /dashboard
 //   POST /dashboard/logout     clears the cookie
-//   GET  /dashboard/ws         WebSocket to the FleetDO: a JSON snapshot every second
+//   GET  /dashboard/ws         WebSocket to the DashboardDO: a JSON snapshot whenever something changed
 //   GET  /dashboard/api/snapshot              one snapshot (the page's fallback when WebSockets fail)
 //   *    /dashboard/api/admin/<path>          the admin API (/admin/<path>) with the session's authority
 // Every request but the login form needs the session cookie; state changes and the WebSocket also
@@ -12,6 +12,7 @@ import { HttpError, json } from "../lib/http.ts";
 import { constantTimeEqual } from "../lib/keys.ts";
 import { loginPage, dashboardPage } from "./page.ts";
 import { newSession, sameOrigin, sessionCookie, validSession } from "./session.ts";
+import { dashboard } from "../stubs.ts";
 
 const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",
@@ -24,10 +25,6 @@ const HTML_HEADERS = {
 
 function html(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...HTML_HEADERS, ...headers } });
-}
-
-function fleet(env: Env) {
-  return env.FLEET_DO.get(env.FLEET_DO.idFromName("global"));
 }
 
 export async function handleDashboard(
@@ -60,9 +57,9 @@ export async function handleDashboard(
 
   if (path === "/dashboard/ws") {
     if (!sameOrigin(request)) throw new HttpError(403, { error: "forbidden", message: "cross-origin WebSocket refused" });
-    return fleet(env).fetch(request);
+    return dashboard(env).fetch(request);
   }
-  if (path === "/dashboard/api/snapshot") return json(200, await fleet(env).snapshot());
+  if (path === "/dashboard/api/snapshot") return json(200, await dashboard(env).snapshot());
   if (path.startsWith("/dashboard/api/admin/")) {
     if (method !== "GET" && !sameOrigin(request)) throw new HttpError(403, { error: "forbidden", message: "cross-origin request refused" });
     if (request.headers.get("x-codecell-dashboard") !== "1") throw new HttpError(403, { error: "forbidden", message: "missing dashboard header" });

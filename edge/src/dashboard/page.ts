@@ -112,13 +112,17 @@ function render(s) {
   });
   $("key-rows").innerHTML = kr.join("") || '<tr><td colspan="8" class="dim">no API keys</td></tr>';
   var nr = s.nodes.map(function (n) {
-    return '<tr data-node-id="' + esc(n.id) + '"><td>' + esc(n.name) + '<div class="dim">' + esc(n.url) + '</div></td>' +
+    return '<tr data-node-id="' + esc(n.id) + '"><td>' + esc(n.name) + '<div class="dim">pool ' + esc(n.pool) + ' · ' + esc(n.url) + '</div></td>' +
       '<td><span class="badge state ' + esc(n.state) + '">' + esc(n.state) + '</span> <span class="dim">' + esc(n.kind) + '</span></td>' +
       '<td>' + bar(n.in_flight, n.slots) + '<span class="num slots">' + n.in_flight + ' / ' + n.slots + '</span></td>' +
       '<td class="langs">' + n.languages.map(function (l) { return esc(l.name); }).join(", ") + '</td>' +
       '<td class="dim">' + (n.last_heartbeat_at ? new Date(n.last_heartbeat_at).toLocaleTimeString() : (n.last_ok_at ? "polled " + new Date(n.last_ok_at).toLocaleTimeString() : "-")) + '</td></tr>';
   });
   $("node-rows").innerHTML = nr.join("") || '<tr><td colspan="5" class="dim">no fleet nodes</td></tr>';
+  $("pool-rows").innerHTML = (s.pools || []).map(function (p) {
+    return '<tr data-pool="' + esc(p.pool) + '"><td class="pool">' + esc(p.pool) + '</td><td class="ready">' + p.ready_nodes + ' / ' + p.nodes + '</td>' +
+      '<td class="slots">' + p.workers + '</td><td class="qd">' + p.queue_depth + '</td></tr>';
+  }).join("");
   $("fleet-reasons").textContent = s.fleet.reasons.join(" · ");
   drawVerdicts(s.verdicts);
   drawLatency(s.recent);
@@ -257,6 +261,8 @@ export function dashboardPage(): string {
 <tbody id="key-rows"></tbody></table></section>
 <section class="wide"><h2>Fleet nodes</h2><table><thead><tr><th>node</th><th>health</th><th>slots used</th><th>languages</th><th>last heartbeat</th></tr></thead>
 <tbody id="node-rows"></tbody></table><div class="dim" id="fleet-reasons"></div></section>
+<section class="wide"><h2>Pools</h2><table><thead><tr><th>pool</th><th>ready nodes</th><th>run slots</th><th>queue depth</th></tr></thead>
+<tbody id="pool-rows"></tbody></table></section>
 <section><h2>Verdict mix · <span class="dim" id="verdict-total"></span></h2><div id="verdicts"></div></section>
 <section><h2>Latency of recent runs</h2><div id="latency"></div><div class="dim" id="latency-stats"></div></section>
 <section class="wide"><h2>Webhook endpoints</h2>

@@ -1,45 +1,27 @@
-// KeyDO: one per API key (named by the key's SHA-256). Rate limit, concurrency quota, idempotency
-// and usage counters live here because a single object per key serialises every decision for that
+// KeyDO: one per API key (named by the key's SHA-256). Rate limit, concurrency units (a key's
+// allowance of submissions in flight), idempotency and usage counters live here because a single object per key serialises every decision for that
 // key: all checks and reservations below are synchronous SQLite statements with no await between
 // check and write, so concurrent requests cannot both pass a check that only one of them should.
 import { DurableObject } from "cloudflare:workers";
+import type { HitResult, KeyRpc, KeyUsage, RateInfo, SubmitOutcome, SubmitRequest } from "../contracts/key.ts";
+import type { CreateResult } from "../contracts/submission.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
+import { ChangeReporter } from "../lib/change-reporter.ts";
 import { slidingWindow } from "../lib/ratelimit.ts";
-import type { ResultRecord } from "../lib/record.ts";
-import type { CreateInput, CreateResult } from "./submission-do.ts";
-
-export interface RateInfo {
-  limit: number;
-  remaining: number;
-  reset_secs: number;
-}
-
-export type HitResult =
-  | { ok: true; rate: RateInfo }
-  | { ok: false; retry_after: number; reason: string; rate: RateInfo; revoked?: boolean };
-
-export type SubmitOutcome =
-  | { kind: "created"; id: string; queue_depth: number; rate: RateInfo; record?: ResultRecord | null }
-  | { kind: "duplicate"; id: string; rate: RateInfo }
-  | { kind: "rate_limited"; retry_after: number; reason: string; rate: RateInfo }
-  | { kind: "queue_full"; queue_depth: number; rate: RateInfo }
-  | { kind: "unsupported"; available: string[]; rate: RateInfo }
-  | { kind: "revoked"; rate: RateInfo };
-
-export interface SubmitRequest extends Omit<CreateInput, "id"> {
-  idempotency_key: string | null;
-  /** > 0: hold until the record is terminal or this many ms passed (sync submit). */
-  wait_ms: number;
-}
+import { dashboard, submissionObject } from "../stubs.ts";
 
 /** Pre-instantiated SubmissionDOs kept per key (see #refillWarm). */
 const WARM_POOL = 2;
 
-export class KeyDO extends DurableObject<Env> {
+export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #cfg: Config;
   /** Idempotency keys whose submission is being created right now; duplicates wait on it. */
   #creating = new Map<string, Promise<SubmitOutcome>>();
+  /** Usage changes reported to the dashboard while it watches. */
+  #reporter: ChangeReporter;
+  /** This object's name, the key's SHA-256, as the dashboard knows it. */
+  #keyHash = "";
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -51,6 +33,7 @@ export class KeyDO extends DurableObject<Env> {
     sql.exec("CREATE TABLE IF NOT EXISTS usage (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS warm (id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
     this.#revoked = ctx.storage.kv.get<boolean>("revoked") === true;
+    this.#reporter = new ChangeReporter(250, () => this.#report());
   }
 
   /**
@@ -136,7 +119,7 @@ export class KeyDO extends DurableObject<Env> {
     // messages until its pending writes are durable (output gate), which would add that flush to
     // the submit latency. The reservation below is still taken in the same synchronous block as the
     // checks above, so no other request can interleave between check and reservation.
-    const call = this.env.SUBMISSION_DO.get(this.env.SUBMISSION_DO.idFromName(id)).create({ ...rest, id });
+    const call = submissionObject(this.env, id).create({ ...rest, id });
     this.#recordHit(now);
     this.ctx.storage.sql.exec("DELETE FROM inflight WHERE since < ?", staleBefore);
     this.ctx.storage.sql.exec("INSERT INTO inflight (id, since) VALUES (?, ?)", id, now);
@@ -156,7 +139,7 @@ export class KeyDO extends DurableObject<Env> {
       // Synchronous mode: wait here rather than in the Worker, saving a round trip on the hot path.
       if (req.wait_ms > 0) {
         try {
-          out.record = await this.env.SUBMISSION_DO.get(this.env.SUBMISSION_DO.idFromName(id)).wait(req.wait_ms);
+          out.record = await submissionObject(this.env, id).wait(req.wait_ms);
         } catch (e) {
           console.warn("sync wait interrupted", id, String(e));
         }
@@ -174,7 +157,7 @@ export class KeyDO extends DurableObject<Env> {
     for (let i = have; i < WARM_POOL; i++) {
       const id = crypto.randomUUID();
       try {
-        await this.env.SUBMISSION_DO.get(this.env.SUBMISSION_DO.idFromName(id)).prewarm();
+        await submissionObject(this.env, id).prewarm();
         this.ctx.storage.sql.exec("INSERT OR IGNORE INTO warm (id, at) VALUES (?, ?)", id, Date.now());
       } catch {
         return;
@@ -204,13 +187,18 @@ export class KeyDO extends DurableObject<Env> {
     return { kind: "created", id, queue_depth: r.queue_depth, rate };
   }
 
-  /** The submission reached a terminal state: its concurrency slot is free again. */
+  /** The submission reached a terminal state: its concurrency unit is free again. */
   release(id: string, status: string): void {
     const n = this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id).rowsWritten;
     if (n > 0) this.#count(status === "completed" ? "completed" : "errors");
   }
 
-  usage(): { counters: Record<string, number>; in_flight: number; requests_last_minute: number; revoked: boolean } {
+  watch(untilMs: number, keyHash: string): void {
+    this.#keyHash = keyHash;
+    this.#reporter.watch(untilMs);
+  }
+
+  usage(): KeyUsage {
     const counters: Record<string, number> = {};
     for (const r of this.ctx.storage.sql.exec<{ name: string; n: number }>("SELECT name, n FROM usage")) counters[r.name] = r.n;
     return {
@@ -236,5 +224,13 @@ export class KeyDO extends DurableObject<Env> {
 
   #count(name: string): void {
     this.ctx.storage.sql.exec("INSERT INTO usage (name, n) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET n = n + 1", name);
+    this.#reporter.changed();
+  }
+
+  /** Usage to the dashboard; and again when the oldest counted request leaves the rolling window. */
+  async #report(): Promise<void> {
+    await dashboard(this.env).changed({ source: "key", hash: this.#keyHash, usage: this.usage() });
+    const oldest = this.ctx.storage.sql.exec<{ t: number | null }>("SELECT MIN(ts) AS t FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().t;
+    if (oldest !== null) this.#reporter.changesAt(oldest + this.#cfg.rateWindowMs + 10);
   }
 }

@@ -5,96 +5,64 @@
 // It never re-sends Execute for a run that may have started: recovery is GetResult only, so a
 // program is never run twice.
 import { DurableObject } from "cloudflare:workers";
-import { ExecuteResponse, RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { GrpcError, fleetMethods, serverStream, unary } from "../../../proto/grpc-web/client.ts";
+import { isTerminal } from "../../../proto/record.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
+import { DEFAULT_POOL } from "../contracts/scheduler.ts";
+import type { NodeTarget } from "../contracts/scheduler.ts";
+import type { CreateInput, CreateResult, SubmissionRpc } from "../contracts/submission.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
-import { GrpcError, fleetMethods, serverStream, unary } from "../fleet-client.ts";
-import { completedRecord, errorRecord, isTerminal, isoMs, newRecord } from "../lib/record.ts";
-import type { ResultRecord } from "../lib/record.ts";
-import { projectEndpoints } from "../lib/webhook-store.ts";
-import type { NodeTarget } from "./fleet-types.ts";
+import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts";
+import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
+import { Waiters } from "../lib/waiters.ts";
+import { handOffToWebhooks } from "../lib/webhook-handoff.ts";
+import { fleetRegistry, keyObject, scheduler } from "../stubs.ts";
+import { enqueueInPools } from "../submission/pools.ts";
+import { SubmissionStore } from "../submission/store.ts";
+import { runSummary } from "../submission/summary.ts";
+import type { Meta, Pending, Run } from "../submission/store.ts";
 
-interface Meta {
-  id: string;
-  account_id: string;
-  project_id: string;
-  key_hash: string;
-  language: string;
-  created_ms: number;
-}
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-interface Run {
-  node_id: string;
-  node_url: string;
-  dispatched_ms: number;
-  failures: number;
-  last_error: string | null;
-}
-
-export interface CreateInput {
-  id: string;
-  language: string;
-  code: string;
-  stdin: string;
-  account_id: string;
-  project_id: string;
-  key_hash: string;
-}
-
-export type CreateResult =
-  | { kind: "created"; queue_depth: number }
-  | { kind: "queue_full"; queue_depth: number }
-  | { kind: "unsupported"; available: string[] };
-
-/** gRPC statuses by which a node refuses a run outright (the program did not start). */
-const REFUSALS = new Set([3, 5, 6, 7, 9, 12, 16]);
-/** Refusals that say "not now, not here" (draining, not ready, queue full): another node may run it. */
-const TRY_ELSEWHERE = new Set([8, 14]);
-/** SQLite-backed DO rows are limited to 2 MB; big strings are stored in chunks below that. */
-const CHUNK_CHARS = 256 * 1024;
-
-export class SubmissionDO extends DurableObject<Env> {
+export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #cfg: Config;
-  #waiters = new Set<(r: ResultRecord) => void>();
+  #store: SubmissionStore;
+  #waiters = new Waiters<ResultRecord | null>();
   #stream: AbortController | null = null;
-  #hasSchema = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#cfg = config(env);
-  }
-
-  /** Tables are made on first write only: a lookup of an unknown id must not build a database. */
-  #schema(): void {
-    if (this.#hasSchema) return;
-    this.ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, kind TEXT NOT NULL, data BLOB);
-      CREATE TABLE IF NOT EXISTS blobs (name TEXT NOT NULL, idx INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (name, idx));`);
-    this.#hasSchema = true;
+    this.#store = new SubmissionStore(ctx.storage);
   }
 
   // ---- RPC ----
 
   async create(input: CreateInput): Promise<CreateResult> {
-    const kv = this.ctx.storage.kv;
-    if (kv.get("record")) return { kind: "created", queue_depth: 0 };
-    this.#schema();
+    const store = this.#store;
+    if (store.bareRecord()) return { kind: "created", queue_depth: 0 };
     const now = Date.now();
     const meta: Meta = {
       id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
-      language: input.language, created_ms: now,
+      language: input.language, created_ms: now, pool: input.pool,
     };
     // The enqueue call goes out before the writes so that it is not held by the output gate; the
     // writes still happen before any other event can run here (same synchronous block), so a
     // dispatch() racing with this call finds the record. Our reply waits for them to be durable.
-    const enqueue = this.#fleet().enqueue(input.id, input.language);
-    kv.put("meta", meta);
-    kv.put("record", newRecord(input.id, input.language, now));
-    this.#putBlob("code", input.code);
-    this.#putBlob("stdin", input.stdin);
+    const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.env, pool).enqueue(input.id, input.language, { pool, mayDecline });
+    const first = enqueue(input.pool, true);
+    store.kv.put("meta", meta);
+    store.kv.put("record", newRecord(input.id, input.language, now));
+    store.putBlob("code", input.code);
+    store.putBlob("stdin", input.stdin);
     let r;
     try {
-      r = await enqueue;
+      const placed = await enqueueInPools(input.pool, first, enqueue);
+      r = placed.result;
+      if (placed.pool !== meta.pool) store.kv.put("meta", { ...meta, pool: placed.pool });
     } catch (e) {
       await this.#wipe();
       throw e;
@@ -109,46 +77,32 @@ export class SubmissionDO extends DurableObject<Env> {
     return { kind: "created", queue_depth: r.queue_depth };
   }
 
-  /** Instantiates the object and its storage ahead of use (KeyDO's warm pool). Holds no record. */
   prewarm(): boolean {
-    this.#schema();
+    this.#store.ensureSchema();
     return true;
   }
 
-  /** The record, or null when unknown or owned by another account. */
   get(accountId: string | null): ResultRecord | null {
-    const meta = this.ctx.storage.kv.get<Meta>("meta");
+    const meta = this.#store.meta();
     if (!meta || (accountId !== null && meta.account_id !== accountId)) return null;
-    return this.#record();
+    return this.#store.record();
   }
 
-  /** Resolves with the record once terminal, or with the current record after `ms`. */
   async wait(ms: number): Promise<ResultRecord | null> {
-    const rec = this.#record();
+    const rec = this.#store.record();
     if (!rec || isTerminal(rec.job_status)) return rec;
-    return new Promise<ResultRecord | null>((resolve) => {
-      const done = (r: ResultRecord) => {
-        clearTimeout(timer);
-        this.#waiters.delete(done);
-        resolve(r);
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(done);
-        resolve(this.#record());
-      }, ms);
-      this.#waiters.add(done);
-    });
+    return this.#waiters.wait(ms, () => this.#store.record());
   }
 
-  /** The FleetDO assigned a slot. Idempotent: a second dispatch of a run already started is ignored. */
+  /** Idempotent: a second dispatch of a run already started is ignored. */
   async dispatch(subId: string, node: NodeTarget): Promise<void> {
-    const rec = this.#record();
+    const rec = this.#store.bareRecord();
     if (!rec || isTerminal(rec.job_status)) {
-      // Nobody will run it (creation rolled back, or already ended): hand the slot back.
-      await this.#fleet().release(subId).catch(() => {});
+      // Nobody will run it (creation rolled back, or already ended): hand the run slot back.
+      await this.#scheduler().release(subId).catch(() => {});
       return;
     }
-    if (this.ctx.storage.kv.get<Run>("run")) return;
+    if (this.#store.run()) return;
     this.#startRun(node);
   }
 
@@ -166,26 +120,17 @@ export class SubmissionDO extends DurableObject<Env> {
   }
 
   async #watchdog(): Promise<void> {
-    const rec = this.ctx.storage.kv.get<ResultRecord>("record");
-    const meta = this.ctx.storage.kv.get<Meta>("meta");
-    if (!rec || !meta) {
-      await this.#wipe();
-      return;
-    }
+    const rec = this.#store.bareRecord();
+    const meta = this.#store.meta();
+    if (!rec || !meta) return this.#wipe();
+    if (isTerminal(rec.job_status)) return this.#afterTerminal(meta);
     const now = Date.now();
-    if (isTerminal(rec.job_status)) {
-      await this.#afterTerminal(meta);
-      return;
-    }
-    const run = this.ctx.storage.kv.get<Run>("run");
-    if (!run) {
-      await this.#checkQueued(meta, now);
-    } else if (now - run.dispatched_ms > this.#cfg.maxRunMs) {
+    const run = this.#store.run();
+    if (!run) await this.#checkQueued(meta, now);
+    else if (now - run.dispatched_ms > this.#cfg.maxRunMs) {
       await this.#fail(`no result from fleet node ${run.node_id} within ${Math.round(this.#cfg.maxRunMs / 1000)} s; the run was abandoned`);
-    } else {
-      await this.#checkRun(meta, run);
-    }
-    const after = this.#record();
+    } else await this.#checkRun(meta, run);
+    const after = this.#store.bareRecord();
     if (after && !isTerminal(after.job_status)) {
       // Without a live stream we learn the outcome only by polling, so poll faster.
       const interval = this.#stream ? this.#cfg.watchdogMs : Math.min(this.#cfg.watchdogMs, 1_000);
@@ -194,44 +139,32 @@ export class SubmissionDO extends DurableObject<Env> {
   }
 
   async #checkQueued(meta: Meta, now: number): Promise<void> {
-    const fleet = this.#fleet();
-    const p = await fleet.poll(meta.id);
-    if (p.state === "assigned") {
-      this.#startRun(p.node);
-    } else if (p.state === "queued") {
-      if (now - meta.created_ms > this.#cfg.queueTimeoutMs && (await fleet.cancel(meta.id))) {
+    const p = await this.#scheduler().poll(meta.id);
+    if (p.state === "assigned") this.#startRun(p.node);
+    else if (p.state === "queued") {
+      if (now - meta.created_ms > this.#cfg.queueTimeoutMs && (await this.#scheduler().cancel(meta.id))) {
         await this.#fail(`no fleet node became available within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s`);
       }
-    } else if (!this.ctx.storage.kv.get<Run>("run")) {
-      await this.#fail("the submission was lost from the fleet queue");
-    }
+    } else if (!this.#store.run()) await this.#fail("the submission was lost from the fleet queue");
   }
 
   async #checkRun(meta: Meta, run: Run): Promise<void> {
-    const target = await this.#fleet().target(run.node_id);
-    if (!target) {
-      await this.#fail(`fleet node ${run.node_id} was removed from the registry during the run; the outcome is unknown`);
-      return;
-    }
+    const target = await fleetRegistry(this.env).target(run.node_id);
+    if (!target) return this.#fail(`fleet node ${run.node_id} was removed from the registry during the run; the outcome is unknown`);
     try {
       const res = await unary(target, fleetMethods.getResult, { submissionId: meta.id }, Math.min(this.#cfg.watchdogMs, 5_000));
-      this.#updateRun({ failures: 0, last_error: null });
-      if (res.state === RunState.RUN_STATE_COMPLETED && res.result) {
-        await this.#complete(res.result);
-      } else if (res.state === RunState.RUN_STATE_RUNNING) {
-        this.#markRunning(res.startedAt);
-      } else if (res.state === RunState.RUN_STATE_QUEUED) {
-        // Waiting in the node's local queue: nothing to do.
-      } else if (!this.#stream || Date.now() - run.dispatched_ms > 2 * this.#cfg.watchdogMs) {
+      this.#store.updateRun({ failures: 0, last_error: null });
+      if (res.state === RunState.RUN_STATE_COMPLETED && res.result) await this.#complete(res.result);
+      else if (res.state === RunState.RUN_STATE_RUNNING) this.#markRunning(res.startedAt);
+      else if (res.state !== RunState.RUN_STATE_QUEUED && (!this.#stream || Date.now() - run.dispatched_ms > 2 * this.#cfg.watchdogMs)) {
         // UNKNOWN: the node never got the call or forgot it (restart). Re-sending could run it twice.
         await this.#fail(`fleet node ${run.node_id} has no record of the submission (it restarted or lost it); the run's outcome is unknown`);
       }
     } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
       const failures = run.failures + 1;
-      this.#updateRun({ failures, last_error: msg });
+      this.#store.updateRun({ failures, last_error: message(e) });
       if (failures >= this.#cfg.watchdogFailures) {
-        await this.#fail(`lost contact with fleet node ${run.node_id} during the run (${msg}); the run's outcome is unknown`);
+        await this.#fail(`lost contact with fleet node ${run.node_id} during the run (${message(e)}); the run's outcome is unknown`);
       }
     }
   }
@@ -239,28 +172,27 @@ export class SubmissionDO extends DurableObject<Env> {
   // ---- the run ----
 
   #startRun(node: NodeTarget): void {
-    const kv = this.ctx.storage.kv;
-    if (kv.get<Run>("run")) return;
-    const run: Run = { node_id: node.id, node_url: node.url, dispatched_ms: Date.now(), failures: 0, last_error: null };
-    kv.put("run", run);
+    const kv = this.#store.kv;
+    if (this.#store.run()) return;
+    kv.put("run", { node_id: node.id, node_url: node.url, dispatched_ms: Date.now(), failures: 0, last_error: null } satisfies Run);
     this.ctx.waitUntil(this.ctx.storage.setAlarm(Date.now() + this.#cfg.watchdogMs));
     this.ctx.waitUntil(this.#runStream(node));
   }
 
   async #runStream(node: NodeTarget): Promise<void> {
-    const meta = this.ctx.storage.kv.get<Meta>("meta");
+    const meta = this.#store.meta();
     if (!meta) return;
     const abort = new AbortController();
     this.#stream = abort;
     // detach_on_disconnect: a severed stream (evicted object) must not kill the run, because the
     // watchdog recovers its outcome with GetResult.
     const req: ExecuteRequest = {
-      submissionId: meta.id, language: meta.language, code: this.#getBlob("code"), stdin: this.#getBlob("stdin"),
+      submissionId: meta.id, language: meta.language, code: this.#store.blob("code"), stdin: this.#store.blob("stdin"),
       detachOnDisconnect: true, tenantId: meta.project_id,
     };
     try {
       for await (const ev of serverStream(node, fleetMethods.execute, req, abort.signal)) {
-        this.#persistEvent(ev);
+        this.#store.persistEvent(ev);
         if (ev.started) this.#markRunning(ev.started.startedAt);
         if (ev.completed?.result) {
           await this.#complete(ev.completed.result);
@@ -270,18 +202,13 @@ export class SubmissionDO extends DurableObject<Env> {
       if (!this.#isDone()) throw new GrpcError(-1, "stream ended without a result");
     } catch (e) {
       if (this.#isDone() || abort.signal.aborted) return;
-      const err = e instanceof GrpcError ? e : new GrpcError(-1, e instanceof Error ? e.message : String(e));
-      if (!err.transport && TRY_ELSEWHERE.has(err.code) && this.#record()?.job_status === "pending") {
-        await this.#requeue(node, `${err.statusName}: ${err.message}`);
-        return;
-      }
-      if (!err.transport && REFUSALS.has(err.code)) {
-        await this.#fail(`fleet node ${node.id} refused the run (${err.statusName}): ${err.message}`);
-        return;
-      }
+      const err = asGrpcError(e);
+      const kind = runErrorKind(err, this.#store.bareRecord()?.job_status === "pending");
+      if (kind === "elsewhere") return this.#requeue(node, `${err.statusName}: ${err.message}`);
+      if (kind === "refused") return this.#fail(`fleet node ${node.id} refused the run (${err.statusName}): ${err.message}`);
       // Broken stream: the watchdog asks the node (GetResult) right away.
       console.warn("execute stream broke", meta.id, err.statusName, err.message);
-      this.#updateRun({ last_error: err.message });
+      this.#store.updateRun({ last_error: err.message });
       await this.ctx.storage.setAlarm(Date.now() + 50);
     } finally {
       if (this.#stream === abort) this.#stream = null;
@@ -290,129 +217,79 @@ export class SubmissionDO extends DurableObject<Env> {
 
   /** A node refused before the program started: back to the queue, within the submission's time budget. */
   async #requeue(node: NodeTarget, reason: string): Promise<void> {
-    const kv = this.ctx.storage.kv;
-    const meta = kv.get<Meta>("meta");
+    const kv = this.#store.kv;
+    const meta = this.#store.meta();
     if (!meta) return;
     kv.delete("run");
     kv.put("refusals", (kv.get<number>("refusals") ?? 0) + 1);
     if (Date.now() - meta.created_ms > this.#cfg.queueTimeoutMs) {
-      await this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${node.id}, refused it (${reason})`);
-      return;
+      return this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${node.id}, refused it (${reason})`);
     }
     console.warn("run refused before it started; requeued", meta.id, node.id, reason);
-    const r = await this.#fleet().requeue(meta.id, meta.language, node.id, reason);
+    const [r] = await Promise.all([
+      this.#scheduler().requeue(meta.id, meta.language, node.id, reason),
+      fleetRegistry(this.env).nodeRefused(node.id, reason).catch((e: unknown) => console.warn("could not mark the node not ready", node.id, message(e))),
+    ]);
     if (r.kind === "dispatched") this.#startRun(r.node);
     else await this.ctx.storage.setAlarm(Date.now() + Math.min(this.#cfg.watchdogMs, 1_000));
   }
 
-  #persistEvent(ev: ExecuteResponse): void {
-    const kind = ev.completed ? "completed" : ev.started ? "started" : ev.queued ? "queued" : "unknown";
-    // Stored compact: the completed event's bulk (output) is persisted with the record itself.
-    const data = ev.completed ? null : ExecuteResponse.encode(ev).finish();
-    this.#schema();
-    this.ctx.storage.sql.exec("INSERT INTO events (at, kind, data) VALUES (?, ?, ?)", Date.now(), kind, data);
-  }
-
   #markRunning(startedAt: Date | undefined): void {
-    const rec = this.ctx.storage.kv.get<ResultRecord>("record");
+    const rec = this.#store.bareRecord();
     if (!rec || rec.job_status !== "pending") return;
-    rec.job_status = "running";
-    rec.started_at = startedAt ? startedAt.toISOString() : isoMs(Date.now());
-    this.ctx.storage.kv.put("record", rec);
+    this.#store.kv.put("record", { ...rec, job_status: "running", started_at: startedAt ? startedAt.toISOString() : isoMs(Date.now()) });
   }
 
   async #complete(result: ExecutionResult): Promise<void> {
-    const rec = this.#record();
-    if (!rec || isTerminal(rec.job_status)) return;
-    await this.#commit(completedRecord(rec, result, Date.now()));
+    const rec = this.#store.bareRecord();
+    if (rec && !isTerminal(rec.job_status)) await this.#commit(completedRecord(rec, result, Date.now()));
   }
 
-  async #fail(message: string): Promise<void> {
-    const rec = this.#record();
-    if (!rec || isTerminal(rec.job_status)) return;
-    await this.#commit(errorRecord(rec, message, Date.now()));
+  async #fail(why: string): Promise<void> {
+    const rec = this.#store.bareRecord();
+    if (rec && !isTerminal(rec.job_status)) await this.#commit(errorRecord(rec, why, Date.now()));
   }
 
-  /** The one place a record becomes terminal: persist, wake waiters, then release slot and quota. */
+  /** The one place a record becomes terminal: persist, wake waiters, then release run slot and concurrency unit. */
   async #commit(rec: ResultRecord): Promise<void> {
-    const kv = this.ctx.storage.kv;
-    const meta = kv.get<Meta>("meta");
+    const meta = this.#store.meta();
     if (!meta) return;
-    const expire = Date.now() + this.#cfg.retentionMs;
-    this.ctx.storage.transactionSync(() => {
-      this.#putBlob("stdout", rec.stdout);
-      this.#putBlob("stderr", rec.stderr);
-      kv.put("record", { ...rec, stdout: null, stderr: null });
-      kv.put("expire", expire);
-      kv.put("release", { fleet: true, key: true });
-      kv.put("hooks_init", true);
-      kv.delete("run");
-      this.#putBlob("code", null);
-      this.#putBlob("stdin", null);
-    });
-    for (const w of [...this.#waiters]) w(rec);
+    this.#store.commitTerminal(rec, Date.now() + this.#cfg.retentionMs);
+    this.#waiters.wake(rec);
     this.#stream?.abort();
     await this.#afterTerminal(meta);
   }
 
   /**
-   * Work left once terminal, repeated by the alarm until done: release slot and quota, hand the
-   * record to the webhook delivery object, then delete everything at the end of retention.
+   * Work left once terminal, repeated by the alarm until done: release run slot and concurrency
+   * unit, hand the record to the webhook delivery object, then delete everything at the end of retention.
    */
   async #afterTerminal(meta: Meta): Promise<void> {
-    const kv = this.ctx.storage.kv;
+    const kv = this.#store.kv;
     const released = await this.#releaseAll(meta);
-    await this.#triggerWebhooks(meta);
+    if (kv.get("hooks_init") && (await handOffToWebhooks(this.env, meta, () => this.#store.record()))) kv.delete("hooks_init");
     const now = Date.now();
     const expire = kv.get<number>("expire") ?? now;
     const times = [expire];
-    if (!released) times.push(now + this.#cfg.watchdogMs);
-    if (kv.get("hooks_init")) times.push(now + this.#cfg.watchdogMs);
+    if (!released || kv.get("hooks_init")) times.push(now + this.#cfg.watchdogMs);
     const next = Math.min(...times);
     if (next <= now && now >= expire) await this.#wipe();
     else await this.ctx.storage.setAlarm(Math.max(next, now + 10));
   }
 
-  /**
-   * Spec §6 trigger: when the project has active endpoints, hand the record (exact bytes) to this
-   * submission's WebhookDeliveryDO, which owns attempts, retries and the log. Fire-and-forget for
-   * the record: it is already final; a failed hand-off is retried by this object's alarm.
-   */
-  async #triggerWebhooks(meta: Meta): Promise<void> {
-    const kv = this.ctx.storage.kv;
-    if (!kv.get("hooks_init")) return;
-    try {
-      // The endpoints active when the submission ended are the targets.
-      const eps = (await projectEndpoints(this.env.KEYS, meta.project_id)).filter((e) => e.active);
-      const rec = this.#record();
-      if (rec && eps.length > 0) {
-        const ns = this.env.WEBHOOK_DELIVERY_DO;
-        await ns.get(ns.idFromName(meta.id)).enqueue({
-          submission_id: meta.id, project_id: meta.project_id, endpoint_ids: eps.map((e) => e.id), body: JSON.stringify(rec),
-        });
-      }
-      kv.delete("hooks_init");
-    } catch (e) {
-      console.warn("webhook hand-off failed; retrying", meta.id, e instanceof Error ? e.message : String(e));
-    }
-  }
-
   async #releaseAll(meta: Meta): Promise<boolean> {
-    const kv = this.ctx.storage.kv;
-    const pending = kv.get<{ fleet: boolean; key: boolean }>("release");
+    const kv = this.#store.kv;
+    const pending = kv.get<Pending>("release");
     if (!pending) return true;
-    const rec = this.#record();
-    const [fleet, key] = await Promise.allSettled([
-      pending.fleet ? this.#fleet().release(meta.id, rec ? {
-        // For the operator dashboard's charts (verdict mix, latency of recent runs).
-        job_status: rec.job_status, verdict: rec.verdict ?? null, language: meta.language,
-        latency_ms: (rec.completed_at ? Date.parse(rec.completed_at) : Date.now()) - meta.created_ms,
-        wall_ms: rec.wall_time_secs === null || rec.wall_time_secs === undefined ? null : rec.wall_time_secs * 1000,
-      } : undefined) : Promise.resolve(),
-      pending.key ? this.env.KEY_DO.get(this.env.KEY_DO.idFromName(meta.key_hash)).release(meta.id, rec?.job_status ?? "error") : Promise.resolve(),
+    const rec = this.#store.bareRecord();
+    const runSlot = pending.run_slot ?? pending.fleet ?? false;
+    const unit = pending.concurrency_unit ?? pending.key ?? false;
+    const [slotDone, unitDone] = await Promise.allSettled([
+      runSlot ? this.#scheduler().release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
+      unit ? keyObject(this.env, meta.key_hash).release(meta.id, rec?.job_status ?? "error") : undefined,
     ]);
-    const left = { fleet: pending.fleet && fleet.status === "rejected", key: pending.key && key.status === "rejected" };
-    if (left.fleet || left.key) {
+    const left: Pending = { run_slot: runSlot && slotDone.status === "rejected", concurrency_unit: unit && unitDone.status === "rejected" };
+    if (left.run_slot || left.concurrency_unit) {
       kv.put("release", left);
       return false;
     }
@@ -420,57 +297,19 @@ export class SubmissionDO extends DurableObject<Env> {
     return true;
   }
 
-  // ---- storage helpers ----
+  // ---- helpers ----
 
-  #fleet() {
-    return this.env.FLEET_DO.get(this.env.FLEET_DO.idFromName("global"));
+  #scheduler() {
+    return scheduler(this.env, this.#store.meta()?.pool ?? DEFAULT_POOL);
   }
 
   #isDone(): boolean {
-    const rec = this.ctx.storage.kv.get<ResultRecord>("record");
+    const rec = this.#store.bareRecord();
     return !rec || isTerminal(rec.job_status);
-  }
-
-  #record(): ResultRecord | null {
-    const rec = this.ctx.storage.kv.get<ResultRecord>("record");
-    if (!rec) return null;
-    if (rec.job_status === "completed") return { ...rec, stdout: this.#getBlob("stdout"), stderr: this.#getBlob("stderr") };
-    return rec;
-  }
-
-  #updateRun(patch: Partial<Run>): void {
-    const run = this.ctx.storage.kv.get<Run>("run");
-    if (run) this.ctx.storage.kv.put("run", { ...run, ...patch });
-  }
-
-  #putBlob(name: string, value: string | null): void {
-    this.#schema();
-    this.ctx.storage.sql.exec("DELETE FROM blobs WHERE name = ?", name);
-    if (value === null) return;
-    let i = 0;
-    let idx = 0;
-    do {
-      let end = Math.min(value.length, i + CHUNK_CHARS);
-      // Never split a surrogate pair: each chunk must be valid UTF-16 to round-trip through SQLite TEXT.
-      const last = value.charCodeAt(end - 1);
-      if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
-      this.ctx.storage.sql.exec("INSERT INTO blobs (name, idx, data) VALUES (?, ?, ?)", name, idx++, value.slice(i, end));
-      i = end;
-    } while (i < value.length);
-  }
-
-  #getBlob(name: string): string {
-    this.#schema();
-    return this.ctx.storage.sql
-      .exec<{ data: string }>("SELECT data FROM blobs WHERE name = ? ORDER BY idx", name)
-      .toArray()
-      .map((r) => r.data)
-      .join("");
   }
 
   async #wipe(): Promise<void> {
     this.#stream?.abort();
-    await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
+    await this.#store.wipe();
   }
 }

@@ -16,14 +16,8 @@ import type { AttemptOutcome } from "../lib/webhook.ts";
 import { sendOnce } from "../lib/webhook-send.ts";
 import type { AttemptResult } from "../lib/webhook-send.ts";
 import { activeSecrets, getEndpoint } from "../lib/webhook-store.ts";
-
-export interface EnqueueInput {
-  submission_id: string;
-  project_id: string;
-  endpoint_ids: string[];
-  /** The exact bytes sent: JSON of the result record. */
-  body: string;
-}
+import { chunkText } from "../lib/chunks.ts";
+import type { AttemptLog, DeliveryLog, EnqueueInput, WebhookDeliveryRpc } from "../contracts/webhooks.ts";
 
 interface Meta {
   submission_id: string;
@@ -41,28 +35,10 @@ interface TargetRow {
   [k: string]: SqlStorageValue;
 }
 
-export interface AttemptLog {
-  endpoint_id: string;
-  attempt: number;
-  started_at: string;
-  status: number | null;
-  latency_ms: number;
-  outcome: AttemptOutcome | "interrupted";
-  error: string | null;
-}
-
-export interface DeliveryLog {
-  submission_id: string;
-  project_id: string;
-  created_at: string;
-  endpoints: { endpoint_id: string; state: TargetRow["state"]; attempts: number; next_attempt_at: string | null; log: AttemptLog[] }[];
-}
-
-const CHUNK_CHARS = 256 * 1024;
 /** Slack past the per-attempt timeout before an unfinished attempt is presumed lost. */
 const INFLIGHT_GRACE_MS = 5_000;
 
-export class WebhookDeliveryDO extends DurableObject<Env> {
+export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeliveryRpc {
   #inflight = new Map<string, Promise<void>>();
   #pumping: Promise<void> | null = null;
   #timeoutMs: number;
@@ -98,13 +74,7 @@ export class WebhookDeliveryDO extends DurableObject<Env> {
     this.#schema();
     this.ctx.storage.transactionSync(() => {
       kv.put("meta", { submission_id: input.submission_id, project_id: input.project_id, created_ms: now } satisfies Meta);
-      for (let i = 0, idx = 0; i < input.body.length || idx === 0; idx++) {
-        let end = Math.min(input.body.length, i + CHUNK_CHARS);
-        const last = input.body.charCodeAt(end - 1);
-        if (end < input.body.length && last >= 0xd800 && last <= 0xdbff) end--;
-        this.ctx.storage.sql.exec("INSERT INTO body (idx, data) VALUES (?, ?)", idx, input.body.slice(i, end));
-        i = end;
-      }
+      chunkText(input.body).forEach((chunk, idx) => this.ctx.storage.sql.exec("INSERT INTO body (idx, data) VALUES (?, ?)", idx, chunk));
       for (const id of new Set(input.endpoint_ids)) {
         this.ctx.storage.sql.exec("INSERT INTO targets (endpoint_id, state, attempts, first_at, next_at, inflight_since) VALUES (?, 'pending', 0, NULL, ?, NULL)", id, now);
       }

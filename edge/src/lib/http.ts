@@ -81,5 +81,3 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   }
   return value as Record<string, unknown>;
 }
-
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

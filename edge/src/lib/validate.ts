@@ -1,9 +1,9 @@
 // Request validation with zod. Messages are written for the caller, not for us.
 import { z } from "zod";
+import { MAX_CODE_BYTES, MAX_STDIN_BYTES, utf8Length } from "../../../proto/limits.ts";
+import { POOL_NAME, POOL_NAME_RULE } from "../contracts/scheduler.ts";
 import { HttpError } from "./http.ts";
 
-export const MAX_CODE_BYTES = 64 * 1024;
-export const MAX_STDIN_BYTES = 256 * 1024;
 /** JSON escaping can inflate text up to 6x (\u0000); 2 MiB leaves room for maximal code + stdin. */
 export const MAX_SUBMIT_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -20,10 +20,6 @@ export interface SubmitInput {
   language: string;
   code: string;
   stdin: string;
-}
-
-function utf8Length(s: string): number {
-  return new TextEncoder().encode(s).length;
 }
 
 export function issueText(error: z.ZodError): string {
@@ -91,6 +87,7 @@ export const registerNodeSchema = z.strictObject({
   url: z.string().url().max(2048),
   token: z.string().min(1).max(1024),
   name: z.string().max(100).optional(),
+  pool: z.string().regex(POOL_NAME, POOL_NAME_RULE).optional(),
 });
 
 export function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {

@@ -5,7 +5,7 @@
 // 1. Starts the fleet node (fleet/src/main.ts, same FLEET_* settings; a fleet credential is
 //    generated when none is set) — or, with --attach, uses one already running.
 // 2. Enrolls: POST <edge>/fleet/enroll with the enrollment token, reporting the node's address,
-//    slots and languages. The edge checks the node with NodeInfo before accepting it.
+//    credential and pool. The edge checks the node with NodeInfo before accepting it.
 // 3. Heartbeats every interval (the edge's NODE_HEARTBEAT_MS unless --heartbeat-ms) with the node's
 //    current NodeInfo. A node the edge no longer knows enrolls again.
 // 4. SIGTERM/SIGINT (systemd stop): tells the edge it is draining (no new work), drains the node
@@ -20,10 +20,14 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
-import { Agent, fetch } from "undici";
+import { Agent } from "undici";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { fleetMethods, unary } from "../../../edge/src/fleet-client.ts";
+import {
+  EnrollRequest, EnrollResponse, HeartbeatRequest, HeartbeatResponse, LeaveRequest, LeaveResponse,
+} from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
+import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import { ConfigError, parseConfig } from "../service/config.ts";
+import { edgeClient } from "./edge-client.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 
@@ -32,6 +36,7 @@ interface Options {
   tokenFile?: string;
   advertiseUrl?: string;
   name?: string;
+  pool?: string;
   attach?: string;
   heartbeatMs?: string;
   insecure?: boolean;
@@ -54,6 +59,7 @@ const program = new Command("codecell-enroll")
   .option("--token-file <path>", "file holding the enrollment token [CODECELL_ENROLL_TOKEN_FILE; or set CODECELL_ENROLL_TOKEN]")
   .option("--advertise-url <url>", "URL the edge uses to reach this node's gRPC-Web port [CODECELL_NODE_URL; default from FLEET_HOST and FLEET_GRPC_WEB_PORT]")
   .option("--name <name>", "node name shown to operators [CODECELL_NODE_NAME; default: FLEET_NODE_ID or the host name]")
+  .option("--pool <name>", "scheduling pool to join [CODECELL_POOL; default: \"default\"]")
   .option("--attach <url>", "do not start a node: use the one already running at this gRPC-Web URL (needs FLEET_TOKEN)")
   .option("--heartbeat-ms <ms>", "heartbeat interval [CODECELL_HEARTBEAT_MS; default: what the edge asks for]")
   .option("--insecure", "accept a self-signed edge certificate (development only) [CODECELL_INSECURE=1]")
@@ -141,29 +147,8 @@ if (opts.attach) {
 const advertise = (opts.advertiseUrl ?? env.CODECELL_NODE_URL ?? nodeUrl).replace(/\/+$/, "");
 const target = { url: nodeUrl, token: fleetToken };
 
-function info(r: NodeInfoResponse) {
-  return {
-    node_id: r.nodeId, version: r.version, slots: r.slots, queue_depth: r.queueDepth, queue_capacity: r.queueCapacity,
-    languages: r.languages.map((l) => ({ name: l.name, version: l.version })), enforcement_mode: r.enforcementMode,
-    cgroup_version: r.cgroupVersion, kernel: r.kernel, ready: r.ready, draining: r.draining, not_ready_reasons: [...r.notReadyReasons],
-  };
-}
-
-async function edgeCall(path: string, bearer: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${edge}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-    dispatcher,
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: res.status, json };
-}
+const pool = opts.pool ?? env.CODECELL_POOL ?? "";
+const edgeCall = edgeClient(edge, dispatcher);
 
 // ---- enrollment and heartbeats ----
 let stopping = false;
@@ -186,16 +171,15 @@ async function enroll(): Promise<void> {
   for (;;) {
     const ni = await waitForNode();
     try {
-      const r = await edgeCall("/fleet/enroll", enrollToken, {
-        url: advertise, token: fleetToken, name: nodeId, slots: ni.slots, languages: ni.languages.map((l) => l.name),
-      });
-      if (r.status === 201) {
-        session = { node_id: r.json.node_id, secret: r.json.heartbeat_secret, interval: heartbeatOverride || r.json.heartbeat_interval_ms || 5_000 };
-        log("info", "enrolled with the edge", { edge, node: session.node_id, name: nodeId, url: advertise, slots: ni.slots, languages: ni.languages.map((l) => l.name), heartbeat_ms: session.interval });
+      const r = await edgeCall("/fleet/enroll", enrollToken,
+        { type: EnrollRequest, value: { url: advertise, token: fleetToken, name: nodeId, pool } }, EnrollResponse);
+      if (r.message) {
+        session = { node_id: r.message.nodeId, secret: r.message.heartbeatSecret, interval: heartbeatOverride || r.message.heartbeatIntervalMs || 5_000 };
+        log("info", "enrolled with the edge", { edge, node: session.node_id, name: nodeId, pool: r.message.pool, url: advertise, slots: ni.slots, languages: ni.languages.map((l) => l.name), heartbeat_ms: session.interval });
         return;
       }
-      if (r.status === 401 || r.status === 400) fail(`the edge refused the enrollment (${r.status}): ${r.json?.message ?? r.json?.error ?? ""}`);
-      log("warn", "enrollment failed; retrying", { status: r.status, error: r.json?.message ?? r.json?.error });
+      if (r.status === 401 || r.status === 400) fail(`the edge refused the enrollment (${r.status}): ${r.error}`);
+      log("warn", "enrollment failed; retrying", { status: r.status, error: r.error });
     } catch (e) {
       log("warn", "cannot reach the edge; retrying", { error: (e as Error).message });
     }
@@ -212,13 +196,14 @@ async function beat(draining = false): Promise<void> {
   } catch (e) {
     log("warn", "the fleet node did not answer NodeInfo", { error: (e as Error).message });
   }
-  const r = await edgeCall("/fleet/heartbeat", session.secret, { node_id: session.node_id, ...(ni ? { info: info(ni) } : {}), ...(draining ? { draining } : {}) });
+  const r = await edgeCall("/fleet/heartbeat", session.secret,
+    { type: HeartbeatRequest, value: { nodeId: session.node_id, info: ni ?? undefined, draining } }, HeartbeatResponse);
   if (r.status === 404 && !stopping) {
     log("warn", "the edge no longer knows this node; enrolling again");
     session = null;
     await enroll();
   } else if (r.status !== 200) {
-    log("warn", "heartbeat refused", { status: r.status, error: r.json?.error });
+    log("warn", "heartbeat refused", { status: r.status, error: r.error });
   }
 }
 
@@ -257,7 +242,7 @@ async function stop(signal: string): Promise<void> {
   }
   clearInterval(keepAlive);
   if (session) {
-    const r = await edgeCall("/fleet/leave", session.secret, { node_id: session.node_id }).catch(() => null);
+    const r = await edgeCall("/fleet/leave", session.secret, { type: LeaveRequest, value: { nodeId: session.node_id } }, LeaveResponse).catch(() => null);
     log("info", r?.status === 200 ? "left the fleet" : "could not deregister (the edge marks the node unhealthy)", { node: session.node_id });
   }
   process.exit(0);

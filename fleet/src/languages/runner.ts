@@ -1,10 +1,10 @@
 // Compile (when the language needs it) and run, both inside the sandbox. A compiled artifact goes
 // through the compile cache: a hit skips the compiler; the run sees the artifact as a read-only bind.
-import type { ExecuteOutcome, ExecuteRequest } from "../engine.ts";
+import type { ExecuteOutcome, EngineRequest } from "../engine.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
-import type { Bind, ExecutionResult, InputFile } from "../sandbox/types.ts";
+import type { Bind, ExecutionRecord, InputFile } from "../sandbox/types.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
 import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./table.ts";
 
@@ -13,7 +13,7 @@ export async function compileAndRun(
   language: LanguageSpec,
   toolchain: Toolchain,
   cache: CompileCache | undefined,
-  request: ExecuteRequest,
+  request: EngineRequest,
   signal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
   // A leading byte-order mark (Windows editors write one) is not part of the program; javac refuses it.
@@ -95,7 +95,7 @@ export function isProgramImage(file: Uint8Array): boolean {
 }
 
 /** The build succeeded but made something that cannot run (a Go non-main package, a Rust library). */
-function noProgram(result: ExecutionResult, hint = "the build produced no executable program"): ExecutionResult {
+function noProgram(result: ExecutionRecord, hint = "the build produced no executable program"): ExecutionRecord {
   return {
     ...result,
     verdict: "RE",
@@ -105,7 +105,7 @@ function noProgram(result: ExecutionResult, hint = "the build produced no execut
 }
 
 /** A compiler that did not produce the artifact is the user's compile error, unless the platform failed. */
-function compileFailure(result: ExecutionResult, hadArtifact: boolean): ExecutionResult {
+function compileFailure(result: ExecutionRecord, hadArtifact: boolean): ExecutionRecord {
   if (result.verdict === "IE") return result;
   const reason =
     result.verdict === "AC" && !hadArtifact

@@ -1,7 +1,7 @@
 // The outcome of a run that never started: a control could not be applied (fail closed), or the
 // submission was refused before anything ran.
 import { buildEvidence } from "./evidence.ts";
-import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
+import type { ExecutionRecord, RunOutcome, RunSpec } from "./types.ts";
 import { decideVerdict, type VerdictDecision } from "./verdict.ts";
 
 export function failedSetup(control: string, message: string, missing: string[], limits: RunSpec["limits"]): RunOutcome {
@@ -19,7 +19,7 @@ export function failedSetup(control: string, message: string, missing: string[],
 
 /** A record for a decision reached without running anything. */
 export function notRun(decision: VerdictDecision, missing: string[], limits: RunSpec["limits"]): RunOutcome {
-  const result: ExecutionResult = {
+  const result: ExecutionRecord = {
     verdict: decision.verdict,
     exit_code: null,
     signal: null,

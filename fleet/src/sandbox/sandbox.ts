@@ -19,7 +19,7 @@ import { RUN_LIMITS } from "./limits.ts";
 import { readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
 import { capEncodedSize, CappedCapture, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output.ts";
 import { BASE_ENV, baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
-import type { ExecutionResult, RunOutcome, RunSpec } from "./types.ts";
+import type { ExecutionRecord, RunOutcome, RunSpec } from "./types.ts";
 import { decideVerdict } from "./verdict.ts";
 
 export interface SandboxOptions {
@@ -362,7 +362,7 @@ export class Sandbox {
     const [stdoutBytes, stderrBytes] = [stdout.bytes(), stderr.bytes()];
     const maxEncoded = limits.outputBytes * ENCODED_OUTPUT_FACTOR;
     const [stdoutText, stderrText] = [capEncodedSize(stdoutBytes.toString("utf8"), maxEncoded), capEncodedSize(stderrBytes.toString("utf8"), maxEncoded)];
-    const result: ExecutionResult = {
+    const result: ExecutionRecord = {
       verdict: decision.verdict,
       exit_code: report.exit?.kind === "exited" ? report.exit.code : null,
       signal: report.exit?.kind === "signaled" ? report.exit.signal : null,

@@ -1,29 +1,9 @@
-// The engine's result record (snake_case, spec §2.1) as the wire message.
-import {
-  OutputIntegrity as WireIntegrity,
-  Verdict as WireVerdict,
-  type ExecutionResult as WireResult,
-} from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+// The engine's outcome as the wire message: the contract's mapping (proto/record-wire.ts) plus
+// what only the service knows (submission id, times, compile cache).
+import type { ExecutionResult as WireResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { executionToWire } from "../../../proto/record-wire.ts";
 import type { ExecuteOutcome } from "../engine.ts";
-import type { ExecutionResult, OutputIntegrity, Verdict } from "../sandbox/types.ts";
-
-const VERDICTS: Record<Verdict, WireVerdict> = {
-  AC: WireVerdict.VERDICT_AC,
-  RE: WireVerdict.VERDICT_RE,
-  TLE: WireVerdict.VERDICT_TLE,
-  MLE: WireVerdict.VERDICT_MLE,
-  PLE: WireVerdict.VERDICT_PLE,
-  FSE: WireVerdict.VERDICT_FSE,
-  SIG: WireVerdict.VERDICT_SIG,
-  IE: WireVerdict.VERDICT_IE,
-};
-
-const INTEGRITY: Record<OutputIntegrity, WireIntegrity> = {
-  complete: WireIntegrity.OUTPUT_INTEGRITY_COMPLETE,
-  truncated_by_judge_limit: WireIntegrity.OUTPUT_INTEGRITY_TRUNCATED_BY_JUDGE_LIMIT,
-  crash_mid_write: WireIntegrity.OUTPUT_INTEGRITY_CRASH_MID_WRITE,
-  write_error: WireIntegrity.OUTPUT_INTEGRITY_WRITE_ERROR,
-};
+import type { ExecutionRecord } from "../sandbox/types.ts";
 
 export interface RunTimes {
   submissionId: string;
@@ -32,50 +12,10 @@ export interface RunTimes {
 }
 
 export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireResult {
-  const { result } = outcome;
-  const { evidence } = result;
   return {
     submissionId: times.submissionId,
     language: outcome.language,
-    verdict: VERDICTS[result.verdict] ?? WireVerdict.VERDICT_UNSPECIFIED,
-    exitCode: result.exit_code ?? undefined,
-    signal: result.signal ?? undefined,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    outputIntegrity: INTEGRITY[result.output_integrity] ?? WireIntegrity.OUTPUT_INTEGRITY_UNSPECIFIED,
-    errorMessage: result.error_message ?? undefined,
-    cpuTimeSecs: result.cpu_time_secs,
-    wallTimeSecs: result.wall_time_secs,
-    memoryPeakBytes: result.memory_peak_bytes,
-    evidence: {
-      verdictCause: evidence.verdict_cause,
-      verdictActor: evidence.verdict_actor,
-      isolationMode: evidence.isolation_mode,
-      controlsApplied: evidence.controls_applied,
-      controlsMissing: evidence.controls_missing,
-      cgroup: {
-        memoryLimitBytes: evidence.cgroup.memory_limit_bytes,
-        memoryPeakBytes: evidence.cgroup.memory_peak_bytes,
-        oomEvents: evidence.cgroup.oom_events,
-        oomKillEvents: evidence.cgroup.oom_kill_events,
-        cpuUsageUsec: evidence.cgroup.cpu_usage_usec,
-        processCount: evidence.cgroup.process_count,
-        processLimit: evidence.cgroup.process_limit,
-      },
-      timing: {
-        cpuMs: evidence.timing.cpu_ms,
-        wallMs: evidence.timing.wall_ms,
-        cpuWallRatio: evidence.timing.cpu_wall_ratio,
-        divergence: evidence.timing.divergence,
-      },
-      processLifecycle: {
-        reapStatus: evidence.process_lifecycle.reap_status,
-        descendantContainment: evidence.process_lifecycle.descendant_containment,
-        zombieCount: evidence.process_lifecycle.zombie_count,
-      },
-      judgeActions: evidence.judge_actions,
-      collectionErrors: evidence.collection_errors,
-    },
+    ...executionToWire(outcome.result),
     startedAt: times.startedAt,
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
@@ -84,7 +24,7 @@ export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireRes
 
 /** Stands in for an outcome when the engine itself failed: the run still ends, as IE. */
 export function internalErrorOutcome(language: string, wallSecs: number): ExecuteOutcome {
-  const result: ExecutionResult = {
+  const result: ExecutionRecord = {
     verdict: "IE",
     exit_code: null,
     signal: null,

@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { CONTENT_TYPE, FLAG_DATA, encodeFrame, encodeTrailers, singleFrame } from "../../../proto/grpc-web/codec.ts";
 import type { CredentialCheck } from "./auth.ts";
 import { ServiceError, Status, toStatus, type StatusObject } from "./errors.ts";
 import type { TlsFiles } from "./transport-grpc.ts";
@@ -33,17 +34,8 @@ const ROUTES = new Map<string, Route>(
   ]),
 );
 
-export function frame(flag: 0x00 | 0x80, payload: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(5 + payload.length);
-  out[0] = flag;
-  out.writeUInt32BE(payload.length, 1);
-  out.set(payload, 5);
-  return out;
-}
-
-function trailerFrame(status: StatusObject): Buffer {
-  const message = encodeURIComponent(status.message);
-  return frame(0x80, Buffer.from(`grpc-status:${status.code}\r\ngrpc-message:${message}\r\n`, "latin1"));
+function trailerFrame(status: StatusObject): Uint8Array {
+  return encodeTrailers(status.code, status.message);
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -58,16 +50,15 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 }
 
 /** The single message of a unary request body. */
-function unframe(body: Buffer): Buffer {
-  if (body.length < 5 || body[0] !== 0) {
-    throw new ServiceError(body[0] === 1 ? Status.UNIMPLEMENTED : Status.INVALID_ARGUMENT, "malformed request frame");
+function unframe(body: Uint8Array): Uint8Array {
+  const frame = singleFrame(body);
+  if ("malformed" in frame) {
+    throw new ServiceError(frame.compressed ? Status.UNIMPLEMENTED : Status.INVALID_ARGUMENT, "malformed request frame");
   }
-  const length = body.readUInt32BE(1);
-  if (body.length !== 5 + length) throw new ServiceError(Status.INVALID_ARGUMENT, "malformed request frame");
-  return body.subarray(5);
+  return frame.payload;
 }
 
-function decodeRequest(route: Route, bytes: Buffer): unknown {
+function decodeRequest(route: Route, bytes: Uint8Array): unknown {
   try {
     return route.requestType.decode(bytes);
   } catch {
@@ -101,8 +92,8 @@ async function handleCall(service: FleetServiceImplementation, route: Route, req
     transport: "grpc-web",
     peer: `${request.socket.remoteAddress}:${request.socket.remotePort}`,
   };
-  response.writeHead(200, { "content-type": "application/grpc-web+proto" });
-  const write = async (bytes: Buffer) => {
+  response.writeHead(200, { "content-type": CONTENT_TYPE });
+  const write = async (bytes: Uint8Array) => {
     if (response.write(bytes)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -120,12 +111,12 @@ async function handleCall(service: FleetServiceImplementation, route: Route, req
     if (route.method === "execute") {
       for await (const event of service.execute(message as never, context)) {
         if (controller.signal.aborted) break;
-        await write(frame(0x00, route.responseType.encode(event).finish()));
+        await write(encodeFrame(route.responseType.encode(event).finish(), FLAG_DATA));
       }
     } else {
       const handler = service[route.method] as (request: unknown, context: CallContext) => Promise<unknown>;
       const reply = await handler(message, context);
-      await write(frame(0x00, route.responseType.encode(reply).finish()));
+      await write(encodeFrame(route.responseType.encode(reply).finish(), FLAG_DATA));
     }
   } catch (error) {
     status = toStatus(error);
@@ -144,7 +135,7 @@ export interface GrpcWebTransport {
 
 /** Answers a refused call with its trailer and closes the connection without reading the body. */
 function refuse(request: IncomingMessage, response: ServerResponse, status: StatusObject): void {
-  response.writeHead(200, { "content-type": "application/grpc-web+proto", connection: "close" });
+  response.writeHead(200, { "content-type": CONTENT_TYPE, connection: "close" });
   response.end(trailerFrame(status), () => request.socket.destroy());
 }
 

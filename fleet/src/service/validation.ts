@@ -1,22 +1,18 @@
 // Request validation that needs no engine call: submission ids, sizes, language aliases (spec §2.5).
-import { findLanguage } from "../languages/table.ts";
+import { resolveLanguage as resolve } from "../../../proto/languages.ts";
+import { MAX_CODE_BYTES, MAX_STDIN_BYTES, UUID_PATTERN } from "../../../proto/limits.ts";
 import { ServiceError, Status } from "./errors.ts";
-
-export const MAX_CODE_BYTES = 64 * 1024;
-export const MAX_STDIN_BYTES = 256 * 1024;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Returns the id in canonical (lower-case) form. */
 export function parseSubmissionId(value: string): string {
-  if (!UUID.test(value)) throw new ServiceError(Status.INVALID_ARGUMENT, "submission_id must be a UUID");
+  if (!UUID_PATTERN.test(value)) throw new ServiceError(Status.INVALID_ARGUMENT, "submission_id must be a UUID");
   return value.toLowerCase();
 }
 
 /** Resolves an alias to the canonical name, if this node has that language. */
 export function resolveLanguage(requested: string, available: readonly string[]): string {
-  const canonical = findLanguage(requested)?.name;
-  if (canonical === undefined || !available.includes(canonical)) {
+  const canonical = resolve(requested, available);
+  if (canonical === null) {
     throw new ServiceError(
       Status.INVALID_ARGUMENT,
       `unsupported language "${requested.slice(0, 32)}"; available: ${available.join(", ")}`,

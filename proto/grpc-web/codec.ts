@@ -1,9 +1,11 @@
 // gRPC-Web wire format (binary, `application/grpc-web+proto`): a stream of frames, each
 // 1 flag byte (0x00 data, 0x80 trailers) + 4-byte big-endian length + payload. The trailers
-// frame carries HTTP/1-style header lines. Pure, so it is unit tested on its own.
+// frame carries HTTP/1-style header lines. Pure and runtime-neutral (workerd and Node): the
+// edge's client and the fleet node's server frame with the same functions.
 
 export const FLAG_DATA = 0x00;
 export const FLAG_TRAILERS = 0x80;
+export const CONTENT_TYPE = "application/grpc-web+proto";
 
 export interface Frame {
   trailers: boolean;
@@ -16,6 +18,12 @@ export function encodeFrame(payload: Uint8Array, flag: number = FLAG_DATA): Uint
   new DataView(out.buffer).setUint32(1, payload.length, false);
   out.set(payload, 5);
   return out;
+}
+
+/** The trailers frame that ends every call: grpc-status and the percent-encoded grpc-message. */
+export function encodeTrailers(code: number, message: string): Uint8Array {
+  const text = `grpc-status:${code}\r\ngrpc-message:${encodeURIComponent(message)}\r\n`;
+  return encodeFrame(new TextEncoder().encode(text), FLAG_TRAILERS);
 }
 
 /** Largest frame we accept; a result carries at most 2 MiB of captured output plus evidence. */
@@ -56,6 +64,17 @@ export class FrameParser {
   }
 }
 
+/**
+ * The one message of a unary request body, or null when the body is not exactly one data frame
+ * (`compressed` is set when the frame's flag says compressed, which we do not support).
+ */
+export function singleFrame(body: Uint8Array): { payload: Uint8Array } | { malformed: true; compressed: boolean } {
+  if (body.length < 5 || body[0] !== FLAG_DATA) return { malformed: true, compressed: body[0] === 1 };
+  const len = new DataView(body.buffer, body.byteOffset + 1, 4).getUint32(0, false);
+  if (body.length !== 5 + len) return { malformed: true, compressed: false };
+  return { payload: body.subarray(5) };
+}
+
 /** Parses a trailers frame body: `name: value\r\n` lines, names lower-cased. */
 export function parseTrailers(payload: Uint8Array): Record<string, string> {
   const text = new TextDecoder().decode(payload);
@@ -77,10 +96,3 @@ export function decodeGrpcMessage(value: string | null | undefined): string {
     return value;
   }
 }
-
-export const GRPC_STATUS_NAMES: Record<number, string> = {
-  0: "OK", 1: "CANCELLED", 2: "UNKNOWN", 3: "INVALID_ARGUMENT", 4: "DEADLINE_EXCEEDED", 5: "NOT_FOUND",
-  6: "ALREADY_EXISTS", 7: "PERMISSION_DENIED", 8: "RESOURCE_EXHAUSTED", 9: "FAILED_PRECONDITION",
-  10: "ABORTED", 11: "OUT_OF_RANGE", 12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE",
-  15: "DATA_LOSS", 16: "UNAUTHENTICATED",
-};

@@ -1,20 +1,24 @@
-// A minimal gRPC-Web client for the fleet service, driven by ts-proto's generic service definition
-// (FleetServiceDefinition) so paths and message codecs come from the contract, not from strings.
+// The gRPC-Web client for the fleet service over `fetch` (workerd and Node 24 alike), driven by
+// ts-proto's generic service definition so paths and message codecs come from the contract.
 // A Worker's fetch cannot speak native gRPC (no HTTP/2 framing, no trailers), hence gRPC-Web.
-import { FleetServiceDefinition } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { MessageFns } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { FrameParser, GRPC_STATUS_NAMES, decodeGrpcMessage, encodeFrame, parseTrailers } from "./lib/grpc-web.ts";
+import { FleetServiceDefinition } from "../gen/codecell/fleet/v1/fleet.ts";
+import type { MessageFns } from "../gen/codecell/fleet/v1/fleet.ts";
+import { CONTENT_TYPE, FrameParser, decodeGrpcMessage, encodeFrame, parseTrailers } from "./codec.ts";
+import { STATUS_NAMES } from "./status.ts";
 
+/** Where a fleet node's gRPC-Web port is, and the fleet credential it wants. */
 export interface FleetTarget {
   url: string;
   token: string;
 }
 
-interface Method<Req, Res> {
+export interface Method<Req, Res> {
   name: string;
   requestType: MessageFns<Req>;
   responseType: MessageFns<Res>;
 }
+
+export const fleetMethods = FleetServiceDefinition.methods;
 
 /** code >= 0: a gRPC status from the node; code -1: transport failure (no answer, broken stream). */
 export class GrpcError extends Error {
@@ -27,7 +31,7 @@ export class GrpcError extends Error {
     return this.code < 0;
   }
   get statusName(): string {
-    return this.code < 0 ? "TRANSPORT" : (GRPC_STATUS_NAMES[this.code] ?? String(this.code));
+    return this.code < 0 ? "TRANSPORT" : (STATUS_NAMES[this.code] ?? String(this.code));
   }
 }
 
@@ -41,8 +45,8 @@ async function open<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req
     res = await fetch(methodUrl(target.url, method.name), {
       method: "POST",
       headers: {
-        "content-type": "application/grpc-web+proto",
-        accept: "application/grpc-web+proto",
+        "content-type": CONTENT_TYPE,
+        accept: CONTENT_TYPE,
         "x-grpc-web": "1",
         authorization: `Bearer ${target.token}`,
       },
@@ -116,5 +120,3 @@ export async function unary<Req, Res>(target: FleetTarget, method: Method<Req, R
   if (first === undefined) throw new GrpcError(-1, `fleet call ${method.name} returned no message`);
   return first;
 }
-
-export const fleetMethods = FleetServiceDefinition.methods;

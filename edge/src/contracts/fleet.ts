@@ -1,0 +1,98 @@
+// FleetDO's RPC surface: the node registry (one object, "fleet"). It owns every node's address,
+// credential, health and pool, the enrollment tokens and the heartbeats, and pushes each node's
+// schedulable state to the scheduler of its pool.
+import type {
+  EnrollResponse, HeartbeatResponse, LeaveResponse,
+} from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
+import type { NodeTarget, RecentRun } from "./scheduler.ts";
+
+export interface NodeView {
+  id: string;
+  name: string;
+  url: string;
+  pool: string;
+  node_id: string | null;
+  version: string | null;
+  reachable: boolean;
+  ready: boolean;
+  draining: boolean;
+  enforcement_mode: string;
+  /** Run slots (API field name kept). */
+  slots: number;
+  in_flight: number;
+  free_slots: number;
+  languages: { name: string; version: string }[];
+  not_ready_reasons: string[];
+  last_ok_at: string | null;
+  last_error: string | null;
+  registered_at: string;
+  /** "registered" (operator, health by NodeInfo polls) or "enrolled" (heartbeats). */
+  kind: string;
+  /** healthy | unhealthy | draining | drained | not_ready */
+  state: string;
+  last_heartbeat_at: string | null;
+}
+
+export interface FleetStatus {
+  ready_nodes: number;
+  workers: number;
+  queue_depth: number;
+  enforcement_mode: string;
+  languages: string[];
+  reasons: string[];
+}
+
+export interface PoolView {
+  pool: string;
+  nodes: number;
+  ready_nodes: number;
+  workers: number;
+  queue_depth: number;
+}
+
+/** Nodes, status and pools at once, plus recent runs: what the dashboard draws. */
+export interface FleetOverview {
+  status: FleetStatus;
+  nodes: NodeView[];
+  pools: PoolView[];
+  recent: RecentRun[];
+}
+
+export interface EnrollmentTokenView {
+  id: string;
+  name: string;
+  created_at: string;
+  expires_at: string | null;
+  uses: number;
+  last_used_at: string | null;
+}
+
+export type Refused = { ok: false; status: number; error: string };
+
+export interface DrainResult {
+  node: NodeView;
+  in_flight_at_drain: number | null;
+  rpc_error: string | null;
+}
+
+export interface FleetRegistryRpc {
+  register(input: { url: string; token: string; name?: string; pool?: string }): Promise<{ ok: true; node: NodeView } | { ok: false; error: string }>;
+  list(): Promise<NodeView[]>;
+  remove(id: string): Promise<boolean>;
+  /** The credential for a node, for a SubmissionDO recovering a run. Never leaves the edge. */
+  target(nodeId: string): NodeTarget | null;
+  status(): Promise<FleetStatus>;
+  overview(): Promise<FleetOverview>;
+  drain(id: string): Promise<DrainResult | null>;
+  /** A node refused a run before it started: it counts as not ready until its next NodeInfo says otherwise. */
+  nodeRefused(nodeId: string, reason: string): Promise<void>;
+  createEnrollmentToken(name: string, ttlSecs: number): Promise<EnrollmentTokenView & { token: string }>;
+  listEnrollmentTokens(): EnrollmentTokenView[];
+  revokeEnrollmentToken(id: string): boolean;
+  /** Bodies are enrollment.proto messages, decoded only once the bearer credential checked out. */
+  enroll(enrollmentToken: string, body: Uint8Array): Promise<{ ok: true; response: EnrollResponse } | Refused>;
+  heartbeat(secret: string, body: Uint8Array): Promise<{ ok: true; response: HeartbeatResponse } | Refused>;
+  leave(secret: string, body: Uint8Array): Promise<{ ok: true; response: LeaveResponse } | Refused>;
+  /** The dashboard watches until `untilMs`: report node changes to it (and tell the schedulers). */
+  watch(untilMs: number): void;
+}

@@ -1,0 +1,59 @@
+// KeyDO's RPC surface: one object per API key (named by the key's SHA-256) holding its rate
+// window, its concurrency units (submissions in flight), idempotency keys and usage counters.
+import type { ResultRecord } from "../../../proto/record.ts";
+import type { CreateInput } from "./submission.ts";
+
+/** What KV stores per key (`key:<sha256>`, `keyid:<key_id>`); the plain key is never stored. */
+export interface KeyMeta {
+  key_id: string;
+  hash: string;
+  project_id: string;
+  account_id: string;
+  name: string;
+  tier: string;
+  created_at: string;
+}
+
+export interface RateInfo {
+  limit: number;
+  remaining: number;
+  reset_secs: number;
+}
+
+export type HitResult =
+  | { ok: true; rate: RateInfo }
+  | { ok: false; retry_after: number; reason: string; rate: RateInfo; revoked?: boolean };
+
+export type SubmitOutcome =
+  | { kind: "created"; id: string; queue_depth: number; rate: RateInfo; record?: ResultRecord | null }
+  | { kind: "duplicate"; id: string; rate: RateInfo }
+  | { kind: "rate_limited"; retry_after: number; reason: string; rate: RateInfo }
+  | { kind: "queue_full"; queue_depth: number; rate: RateInfo }
+  | { kind: "unsupported"; available: string[]; rate: RateInfo }
+  | { kind: "revoked"; rate: RateInfo };
+
+export interface SubmitRequest extends Omit<CreateInput, "id"> {
+  idempotency_key: string | null;
+  /** > 0: hold until the record is terminal or this many ms passed (sync submit). */
+  wait_ms: number;
+}
+
+export interface KeyUsage {
+  counters: Record<string, number>;
+  /** Concurrency units taken: submissions of this key not yet terminal. */
+  in_flight: number;
+  requests_last_minute: number;
+  revoked: boolean;
+}
+
+export interface KeyRpc {
+  hit(): HitResult;
+  submit(req: SubmitRequest): Promise<SubmitOutcome>;
+  /** The submission reached a terminal state: its concurrency unit is free again. */
+  release(id: string, status: string): void;
+  usage(): KeyUsage;
+  revoke(): void;
+  reinstate(): void;
+  /** The dashboard watches until `untilMs`: report usage changes to it meanwhile. */
+  watch(untilMs: number, keyHash: string): void;
+}

@@ -1,0 +1,38 @@
+// The dashboard's key table: key metadata from KV joined with each key's usage. Pure but for the KV list.
+import type { KeyRow } from "../contracts/dashboard.ts";
+import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
+import type { RecentRun } from "../contracts/scheduler.ts";
+
+/** At most this many keys are shown (and watched). */
+export const MAX_KEYS = 200;
+
+export async function listKeyMetas(kv: KVNamespace): Promise<KeyMeta[]> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page: KVNamespaceListResult<unknown, string> = await kv.list({ prefix: "keyid:", cursor });
+    names.push(...page.keys.map((k) => k.name));
+    cursor = page.list_complete || names.length >= MAX_KEYS ? undefined : page.cursor;
+  } while (cursor);
+  return (await Promise.all(names.slice(0, MAX_KEYS).map((n) => kv.get<KeyMeta>(n, "json")))).filter((m): m is KeyMeta => m !== null);
+}
+
+export function keyRow(m: KeyMeta, u: KeyUsage | undefined): KeyRow {
+  const c = u?.counters ?? {};
+  return {
+    key_id: m.key_id, name: m.name, project_id: m.project_id, fingerprint: m.hash.slice(0, 8),
+    requests_last_minute: u?.requests_last_minute ?? 0, in_flight: u?.in_flight ?? 0,
+    rejected_rate_limit: c.rejected_rate_limit ?? 0, rejected_concurrency: c.rejected_concurrency ?? 0,
+    submissions: c.submissions ?? 0, completed: c.completed ?? 0, errors: c.errors ?? 0,
+  };
+}
+
+/** Verdict mix of recent runs; a run that ended in `error` counts as "error". */
+export function verdictCounts(recent: RecentRun[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of recent) {
+    const v = r.job_status === "error" ? "error" : (r.verdict ?? "?");
+    out[v] = (out[v] ?? 0) + 1;
+  }
+  return out;
+}

@@ -1,0 +1,252 @@
+// SchedulerDO: one per pool. It owns the pool's bounded FIFO queue and its run slots (which
+// submission holds a run slot on which node). Run slot accounting is its own (assignments it made),
+// not a node's momentary free slots, so two submissions are never promised the same slot. Every decision
+// is synchronous SQLite with no await inside, and it never calls back to the registry: the
+// registry pushes each node change of the pool here (putNode/removeNode).
+import { DurableObject } from "cloudflare:workers";
+import type { EnqueueResult, NodeTarget, PollResult, PoolLoad, RecentRun, RunSummary, SchedulableNode, SchedulerRpc } from "../contracts/scheduler.ts";
+import { DEFAULT_POOL } from "../contracts/scheduler.ts";
+import { config } from "../env.ts";
+import type { Config, Env } from "../env.ts";
+import { ChangeReporter } from "../lib/change-reporter.ts";
+import { offered, pickNode, takesWork, unsupported } from "../scheduling/pick.ts";
+import type { PoolNode } from "../scheduling/pick.ts";
+import { dashboard, submissionObject } from "../stubs.ts";
+
+interface NodeRow extends Record<string, SqlStorageValue> {
+  id: string; pool: string; url: string; token: string; run_slots: number; languages: string; ready: number; refused: string | null;
+}
+
+/** How long an Execute call may still be on its way to a node after the run slot was assigned. */
+const JUST_ASSIGNED_MS = 2_000;
+const SWEEP_MS = 60_000;
+
+export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
+  #cfg: Config;
+  #sweepArmed = false;
+  #reporter: ChangeReporter;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#cfg = config(env);
+    const sql = ctx.storage.sql;
+    sql.exec(`CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, pool TEXT NOT NULL, url TEXT NOT NULL, token TEXT NOT NULL,
+      run_slots INTEGER NOT NULL, languages TEXT NOT NULL, ready INTEGER NOT NULL, refused TEXT)`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS queue (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, sub_id TEXT UNIQUE NOT NULL, language TEXT NOT NULL, enqueued_at INTEGER NOT NULL)`);
+    sql.exec("CREATE TABLE IF NOT EXISTS assigned (sub_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, at INTEGER NOT NULL)");
+    sql.exec(`CREATE TABLE IF NOT EXISTS recent (sub_id TEXT PRIMARY KEY, at INTEGER NOT NULL, language TEXT NOT NULL,
+      job_status TEXT NOT NULL, verdict TEXT, latency_ms INTEGER NOT NULL, wall_ms INTEGER)`);
+    this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "pool", pool: this.#pool() }));
+  }
+
+  // ---- the submission path ----
+
+  enqueue(subId: string, language: string, offer?: { pool: string; mayDecline: boolean }): EnqueueResult {
+    if (offer && this.ctx.storage.kv.get("pool") === undefined) this.ctx.storage.kv.put("pool", offer.pool);
+    const mayDecline = !!offer?.mayDecline && this.#others().length + (this.#pool() === DEFAULT_POOL ? 0 : 1) > 0;
+    const nodes = this.#nodes();
+    const available = unsupported(nodes, language);
+    if (available) return mayDecline ? this.#decline(available) : { kind: "unsupported", available };
+    if (mayDecline && !nodes.some((n) => takesWork(n) && n.languages.includes(language))) return this.#decline(offered(nodes));
+    const already = this.#sql<{ node_id: string }>("SELECT node_id FROM assigned WHERE sub_id = ?", subId)[0];
+    const known = already && nodes.find((n) => n.id === already.node_id);
+    if (known) return { kind: "dispatched", node: target(known), queue_depth: this.#queueDepth() };
+    const depth = this.#queueDepth();
+    const inQueue = depth > 0 && this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0;
+    if (!inQueue && depth === 0) {
+      // Fast path (nobody waiting): straight to a free run slot, one write.
+      const node = pickNode(nodes, this.#inFlight(), language);
+      if (node) {
+        this.#assign(subId, node.id);
+        return { kind: "dispatched", node: target(node), queue_depth: 0 };
+      }
+    }
+    if (!inQueue) {
+      // A free run slot with an empty queue dispatches even at capacity 0; otherwise the queue bounds.
+      if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, this.#inFlight(), language))) {
+        return mayDecline ? this.#decline(offered(nodes)) : { kind: "queue_full", queue_depth: depth };
+      }
+      this.ctx.storage.sql.exec("INSERT INTO queue (sub_id, language, enqueued_at) VALUES (?, ?, ?)", subId, language, Date.now());
+    }
+    return this.#afterQueueing(subId);
+  }
+
+  requeue(subId: string, language: string, nodeId: string, reason: string): EnqueueResult {
+    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
+    this.ctx.storage.sql.exec("UPDATE nodes SET refused = ? WHERE id = ?", reason, nodeId);
+    const head = this.#sql<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM queue")[0]?.seq ?? 1;
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now());
+    return this.#afterQueueing(subId);
+  }
+
+  release(subId: string, summary?: RunSummary): void {
+    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
+    this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId);
+    if (summary) this.#recordRun(subId, summary);
+    this.#pump();
+    this.#reporter.changed();
+  }
+
+  poll(subId: string): PollResult {
+    const a = this.#sql<{ node_id: string }>("SELECT node_id FROM assigned WHERE sub_id = ?", subId)[0];
+    if (a) {
+      const node = this.#nodes().find((n) => n.id === a.node_id);
+      return node ? { state: "assigned", node: target(node) } : { state: "unknown" };
+    }
+    if (this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0) return { state: "queued", position: this.#position(subId) };
+    return { state: "unknown" };
+  }
+
+  cancel(subId: string): boolean {
+    const removed = this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId).rowsWritten > 0;
+    if (removed) this.#reporter.changed();
+    return removed;
+  }
+
+  // ---- what the registry and the dashboard see ----
+
+  load(): PoolLoad {
+    const recentSince = Date.now() - JUST_ASSIGNED_MS;
+    const in_flight: Record<string, number> = {};
+    const just_assigned: Record<string, number> = {};
+    for (const r of this.#sql<{ node_id: string; n: number; fresh: number }>(
+      "SELECT node_id, COUNT(*) AS n, SUM(at > ?) AS fresh FROM assigned GROUP BY node_id", recentSince)) {
+      in_flight[r.node_id] = r.n;
+      just_assigned[r.node_id] = r.fresh;
+    }
+    return { pool: this.#pool(), queue_depth: this.#queueDepth(), in_flight, just_assigned };
+  }
+
+  recent(limit: number): RecentRun[] {
+    return this.#sql<RecentRun & Record<string, SqlStorageValue>>(
+      "SELECT at, verdict, job_status, language, latency_ms, wall_ms FROM recent ORDER BY at DESC LIMIT ?", limit).reverse();
+  }
+
+  putNode(node: SchedulableNode): void {
+    this.ctx.storage.kv.put("pool", node.pool);
+    this.ctx.storage.sql.exec(
+      "INSERT OR REPLACE INTO nodes (id, pool, url, token, run_slots, languages, ready, refused) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+      node.id, node.pool, node.url, node.token, node.run_slots, JSON.stringify(node.languages), node.ready ? 1 : 0);
+    this.#pump();
+    this.#reporter.changed();
+  }
+
+  setPools(pools: string[]): void {
+    this.ctx.storage.kv.put("pools", pools);
+  }
+
+  removeNode(nodeId: string): void {
+    this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", nodeId);
+    this.#reporter.changed();
+  }
+
+  watch(untilMs: number): void {
+    this.#reporter.watch(untilMs);
+  }
+
+  /** Assignments far older than any run can last belong to submissions that already gave up. */
+  override async alarm(): Promise<void> {
+    this.#sweepArmed = false;
+    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE at < ?", Date.now() - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
+    this.#pump();
+    if (this.#queueDepth() > 0 || this.#sql("SELECT 1 FROM assigned LIMIT 1").length > 0) this.#armSweep();
+  }
+
+  // ---- internals ----
+
+  #sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
+  }
+
+  #pool(): string {
+    return this.ctx.storage.kv.get<string>("pool") ?? DEFAULT_POOL;
+  }
+
+  #nodes(): PoolNode[] {
+    return this.#sql<NodeRow>("SELECT * FROM nodes").map((r) => ({
+      id: r.id, pool: r.pool, url: r.url, token: r.token, run_slots: r.run_slots,
+      languages: JSON.parse(r.languages) as string[], ready: r.ready === 1, refused: r.refused,
+    }));
+  }
+
+  #inFlight(): Map<string, number> {
+    return new Map(this.#sql<{ node_id: string; n: number }>("SELECT node_id, COUNT(*) AS n FROM assigned GROUP BY node_id").map((r) => [r.node_id, r.n]));
+  }
+
+  #queueDepth(): number {
+    return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue")[0]?.n ?? 0;
+  }
+
+  #position(subId: string): number {
+    return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue WHERE seq <= (SELECT seq FROM queue WHERE sub_id = ?)", subId)[0]?.n ?? 0;
+  }
+
+  /** Pools that may take a run this one declines (a pool no node ever joined knows none: the default pool is asked). */
+  #others(): string[] {
+    const pool = this.#pool();
+    return (this.ctx.storage.kv.get<string[]>("pools") ?? []).filter((p) => p !== pool);
+  }
+
+  #decline(available: string[]): EnqueueResult {
+    return { kind: "declined", available, others: this.#others() };
+  }
+
+  #assign(subId: string, nodeId: string): void {
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO assigned (sub_id, node_id, at) VALUES (?, ?, ?)", subId, nodeId, Date.now());
+    this.#armSweep();
+    this.#reporter.changed();
+  }
+
+  #afterQueueing(subId: string): EnqueueResult {
+    const mine = this.#pump(subId);
+    this.#armSweep();
+    this.#reporter.changed();
+    if (mine) return { kind: "dispatched", node: mine, queue_depth: this.#queueDepth() };
+    return { kind: "queued", queue_depth: this.#queueDepth(), position: this.#position(subId) };
+  }
+
+  /**
+   * Assigns queued submissions to free run slots, oldest first per language (a language no ready
+   * node offers does not block the others). Others are told by RPC; `own`'s node is returned.
+   */
+  #pump(own?: string): NodeTarget | null {
+    const queued = this.#sql<{ sub_id: string; language: string }>("SELECT sub_id, language FROM queue ORDER BY seq");
+    if (queued.length === 0) return null;
+    const nodes = this.#nodes();
+    const inFlight = this.#inFlight();
+    let mine: NodeTarget | null = null;
+    for (const q of queued) {
+      const node = pickNode(nodes, inFlight, q.language);
+      if (!node) continue;
+      this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", q.sub_id);
+      this.#assign(q.sub_id, node.id);
+      inFlight.set(node.id, (inFlight.get(node.id) ?? 0) + 1);
+      if (q.sub_id === own) mine = target(node);
+      else {
+        // If this RPC is lost, the SubmissionDO's watchdog polls and finds the assignment.
+        this.ctx.waitUntil(submissionObject(this.env, q.sub_id).dispatch(q.sub_id, target(node))
+          .catch((e: unknown) => console.warn("dispatch notify failed", q.sub_id, String(e))));
+      }
+    }
+    return mine;
+  }
+
+  #recordRun(subId: string, s: RunSummary): void {
+    this.ctx.storage.sql.exec(
+      "INSERT OR IGNORE INTO recent (sub_id, at, language, job_status, verdict, latency_ms, wall_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      subId, Date.now(), s.language, s.job_status, s.verdict, Math.max(0, Math.round(s.latency_ms)), s.wall_ms === null ? null : Math.round(s.wall_ms));
+    // Keep the last 500.
+    this.ctx.storage.sql.exec("DELETE FROM recent WHERE sub_id NOT IN (SELECT sub_id FROM recent ORDER BY at DESC LIMIT 500)");
+  }
+
+  #armSweep(): void {
+    if (this.#sweepArmed) return;
+    this.#sweepArmed = true;
+    this.ctx.waitUntil(this.ctx.storage.getAlarm().then((at) => (at === null ? this.ctx.storage.setAlarm(Date.now() + SWEEP_MS) : undefined)));
+  }
+}
+
+function target(n: NodeTarget): NodeTarget {
+  return { id: n.id, url: n.url, token: n.token };
+}

@@ -1,0 +1,21 @@
+// Callers holding on for a value (synchronous submits waiting for the terminal record): woken with
+// it, or after their own time limit with whatever `current` says then.
+export class Waiters<T> {
+  #waiting = new Set<(value: T) => void>();
+
+  wait(ms: number, current: () => T): Promise<T> {
+    return new Promise<T>((resolve) => {
+      const done = (value: T) => {
+        clearTimeout(timer);
+        this.#waiting.delete(done);
+        resolve(value);
+      };
+      const timer = setTimeout(() => done(current()), ms);
+      this.#waiting.add(done);
+    });
+  }
+
+  wake(value: T): void {
+    for (const done of [...this.#waiting]) done(value);
+  }
+}

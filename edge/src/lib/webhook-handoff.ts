@@ -1,0 +1,24 @@
+// Spec §6 trigger: when the project has active endpoints, hand the record (exact bytes) to the
+// submission's WebhookDeliveryDO, which owns attempts, retries and the log.
+import type { ResultRecord } from "../../../proto/record.ts";
+import type { Env } from "../env.ts";
+import { webhookDelivery } from "../stubs.ts";
+import { projectEndpoints } from "./webhook-store.ts";
+
+/** True once handed off (or nothing to hand off); false when it failed and should be retried. */
+export async function handOffToWebhooks(env: Env, sub: { id: string; project_id: string }, record: () => ResultRecord | null): Promise<boolean> {
+  try {
+    // The endpoints active when the submission ended are the targets.
+    const eps = (await projectEndpoints(env.KEYS, sub.project_id)).filter((e) => e.active);
+    const rec = record();
+    if (rec && eps.length > 0) {
+      await webhookDelivery(env, sub.id).enqueue({
+        submission_id: sub.id, project_id: sub.project_id, endpoint_ids: eps.map((e) => e.id), body: JSON.stringify(rec),
+      });
+    }
+    return true;
+  } catch (e) {
+    console.warn("webhook hand-off failed; retrying", sub.id, e instanceof Error ? e.message : String(e));
+    return false;
+  }
+}

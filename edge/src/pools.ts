@@ -1,0 +1,13 @@
+// Which pool a submission is scheduled in first: the pool its location maps to
+// (scheduling/pool-routes.ts, setting POOL_ROUTES). When that pool cannot take it, its scheduler
+// names the others (submission/pools.ts).
+import type { Env } from "./env.ts";
+import { parsePoolRoutes, poolFor } from "./scheduling/pool-routes.ts";
+import type { PoolRoutes, RequestLocation } from "./scheduling/pool-routes.ts";
+
+let routes: { spec: string | undefined; parsed: PoolRoutes } | null = null;
+
+export function choosePool(request: Request, env: Env): string {
+  if (routes === null || routes.spec !== env.POOL_ROUTES) routes = { spec: env.POOL_ROUTES, parsed: parsePoolRoutes(env.POOL_ROUTES) };
+  return poolFor(request.cf as RequestLocation | undefined, routes.parsed);
+}

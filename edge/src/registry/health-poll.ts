@@ -1,0 +1,42 @@
+// NodeInfo polls: the registry's view of a node's health. One poll per node at a time; the
+// outcome (NodeInfo, or the failure) is stored in the node's row, then `after` runs.
+import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
+import type { NodeRow } from "./node-row.ts";
+import { encodeInfo } from "./node-table.ts";
+
+export class HealthPoll {
+  #sql: SqlStorage;
+  #after: (nodeId: string) => Promise<void>;
+  #running = new Map<string, Promise<void>>();
+
+  constructor(sql: SqlStorage, after: (nodeId: string) => Promise<void>) {
+    this.#sql = sql;
+    this.#after = after;
+  }
+
+  /** Polls every node whose last poll is older than `ttlMs`. */
+  async stale(rows: NodeRow[], ttlMs: number): Promise<void> {
+    const now = Date.now();
+    await Promise.all(rows.filter((r) => now - r.last_checked >= ttlMs).map((r) => this.poll(r)));
+  }
+
+  poll(r: NodeRow): Promise<void> {
+    const running = this.#running.get(r.id);
+    if (running) return running;
+    const p = (async () => {
+      try {
+        const info = await unary({ url: r.url, token: r.token }, fleetMethods.nodeInfo, {}, 2_000);
+        const now = Date.now();
+        this.#sql.exec("UPDATE nodes SET info = ?, last_checked = ?, last_ok = ?, failures = 0, last_error = NULL WHERE id = ?", encodeInfo(info), now, now, r.id);
+      } catch (e) {
+        this.#sql.exec("UPDATE nodes SET last_checked = ?, failures = failures + 1, last_error = ? WHERE id = ?",
+          Date.now(), e instanceof Error ? e.message : String(e), r.id);
+      } finally {
+        this.#running.delete(r.id);
+      }
+      await this.#after(r.id);
+    })();
+    this.#running.set(r.id, p);
+    return p;
+  }
+}

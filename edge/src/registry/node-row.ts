@@ -1,0 +1,25 @@
+// A node as the registry stores it (one row of its `nodes` table).
+export interface NodeRow {
+  id: string;
+  url: string;
+  token: string;
+  name: string;
+  /** The last NodeInfo, protobuf-encoded (older rows may hold JSON text: read as none). */
+  info: ArrayBuffer | string | null;
+  last_checked: number;
+  last_ok: number;
+  failures: number;
+  last_error: string | null;
+  registered_at: number;
+  kind: string;
+  hb_hash: string | null;
+  last_heartbeat: number;
+  drain_state: string | null;
+  drain_at: number;
+  lost_at: number;
+  pool: string;
+  /** JSON of the SchedulableNode last pushed to the pool's scheduler (a change is pushed once). */
+  pushed: string | null;
+  /** A SQLite row: every value is one SQLite can hold. */
+  [key: string]: string | number | ArrayBuffer | null;
+}

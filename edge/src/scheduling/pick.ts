@@ -1,0 +1,37 @@
+// Which node gets a run: pure, unit tested.
+import { orderLanguages, resolveLanguage } from "../../../proto/languages.ts";
+import type { SchedulableNode } from "../contracts/scheduler.ts";
+
+/** A node as the scheduler holds it: its pushed state plus a refusal seen since (not ready until the next push). */
+export interface PoolNode extends SchedulableNode {
+  refused: string | null;
+}
+
+export function takesWork(n: PoolNode): boolean {
+  return n.ready && n.refused === null;
+}
+
+/** The node taking work with the most free run slots for `language`, or null when every slot is taken. */
+export function pickNode(nodes: PoolNode[], inFlight: ReadonlyMap<string, number>, language: string): PoolNode | null {
+  let best: PoolNode | null = null;
+  let bestFree = 0;
+  for (const n of nodes) {
+    if (!takesWork(n) || !n.languages.includes(language)) continue;
+    const free = n.run_slots - (inFlight.get(n.id) ?? 0);
+    if (free > bestFree) {
+      best = n;
+      bestFree = free;
+    }
+  }
+  return best;
+}
+
+/** The languages the pool's ready nodes offer. */
+export function offered(nodes: PoolNode[]): string[] {
+  return orderLanguages(nodes.filter(takesWork).flatMap((n) => n.languages));
+}
+
+/** Null when some node of the pool offers `language` (ready or not); else the languages ready nodes offer. */
+export function unsupported(nodes: PoolNode[], language: string): string[] | null {
+  return resolveLanguage(language, nodes.flatMap((n) => n.languages)) !== null ? null : offered(nodes);
+}

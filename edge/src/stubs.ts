@@ -1,0 +1,33 @@
+// Every Durable Object stub is made here: which object a name maps to is decided in one place.
+import type { Env } from "./env.ts";
+import { DEFAULT_POOL } from "./contracts/scheduler.ts";
+
+/** The node registry: one for the whole edge. */
+export function fleetRegistry(env: Env) {
+  return env.FLEET_DO.get(env.FLEET_DO.idFromName("global"));
+}
+
+/** The scheduler of one pool (queue and run slots of the pool's nodes). */
+export function scheduler(env: Env, pool: string = DEFAULT_POOL) {
+  return env.SCHEDULER_DO.get(env.SCHEDULER_DO.idFromName(`pool:${pool}`));
+}
+
+/** The operators' dashboard: one for the whole edge. */
+export function dashboard(env: Env) {
+  return env.DASHBOARD_DO.get(env.DASHBOARD_DO.idFromName("dashboard"));
+}
+
+/** One per API key, named by the key's SHA-256. */
+export function keyObject(env: Env, keyHash: string) {
+  return env.KEY_DO.get(env.KEY_DO.idFromName(keyHash));
+}
+
+/** One per submission, named by its id (lower case). */
+export function submissionObject(env: Env, id: string) {
+  return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(id.toLowerCase()));
+}
+
+/** One per submission that has webhook targets. */
+export function webhookDelivery(env: Env, submissionId: string) {
+  return env.WEBHOOK_DELIVERY_DO.get(env.WEBHOOK_DELIVERY_DO.idFromName(submissionId.toLowerCase()));
+}

@@ -1,0 +1,121 @@
+// A SubmissionDO's storage: meta, record, run and release markers in KV; code, stdin and output
+// as chunked blobs; the node's streamed events. Tables are made on first use only: a lookup of an
+// unknown id must not build a database.
+import { ExecuteResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
+import { BlobTable } from "../lib/blob-table.ts";
+
+export interface Meta {
+  id: string;
+  account_id: string;
+  project_id: string;
+  key_hash: string;
+  language: string;
+  created_ms: number;
+  /** Absent in submissions made before pools. */
+  pool?: string;
+}
+
+export interface Run {
+  node_id: string;
+  node_url: string;
+  dispatched_ms: number;
+  failures: number;
+  last_error: string | null;
+}
+
+/** What is still to be handed back once terminal: the run slot (scheduler) and the key's concurrency unit (KeyDO). */
+export interface Pending {
+  run_slot?: boolean;
+  concurrency_unit?: boolean;
+  /** Names in records written before the scheduler left the registry: `fleet` = run slot, `key` = concurrency unit. */
+  fleet?: boolean;
+  key?: boolean;
+}
+
+export class SubmissionStore {
+  #storage: DurableObjectStorage;
+  #blobs: BlobTable;
+  #hasSchema = false;
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+    this.#blobs = new BlobTable(storage.sql, "blobs");
+  }
+
+  get kv(): SyncKvStorage {
+    return this.#storage.kv;
+  }
+
+  ensureSchema(): void {
+    if (this.#hasSchema) return;
+    this.#storage.sql.exec(`CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, kind TEXT NOT NULL, data BLOB);
+      CREATE TABLE IF NOT EXISTS blobs (name TEXT NOT NULL, idx INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (name, idx));`);
+    this.#hasSchema = true;
+  }
+
+  blob(name: string): string {
+    this.ensureSchema();
+    return this.#blobs.get(name);
+  }
+
+  putBlob(name: string, value: string | null): void {
+    this.ensureSchema();
+    this.#blobs.put(name, value);
+  }
+
+  meta(): Meta | undefined {
+    return this.kv.get<Meta>("meta");
+  }
+
+  /** The stored record without its output (cheap). */
+  bareRecord(): ResultRecord | undefined {
+    return this.kv.get<ResultRecord>("record");
+  }
+
+  /** The record with its output. */
+  record(): ResultRecord | null {
+    const rec = this.bareRecord();
+    if (!rec) return null;
+    if (rec.job_status === "completed") return { ...rec, stdout: this.blob("stdout"), stderr: this.blob("stderr") };
+    return rec;
+  }
+
+  run(): Run | undefined {
+    return this.kv.get<Run>("run");
+  }
+
+  updateRun(patch: Partial<Run>): void {
+    const run = this.run();
+    if (run) this.kv.put("run", { ...run, ...patch });
+  }
+
+  persistEvent(ev: ExecuteResponse): void {
+    const kind = ev.completed ? "completed" : ev.started ? "started" : ev.queued ? "queued" : "unknown";
+    // Stored compact: the completed event's bulk (output) is persisted with the record itself.
+    const data = ev.completed ? null : ExecuteResponse.encode(ev).finish();
+    this.ensureSchema();
+    this.#storage.sql.exec("INSERT INTO events (at, kind, data) VALUES (?, ?, ?)", Date.now(), kind, data);
+  }
+
+  /** The terminal record, atomically: output stored, input dropped, release and webhook hand-off marked as to do. */
+  commitTerminal(rec: ResultRecord, expireMs: number): void {
+    this.ensureSchema();
+    this.#storage.transactionSync(() => {
+      this.#blobs.put("stdout", rec.stdout);
+      this.#blobs.put("stderr", rec.stderr);
+      this.kv.put("record", { ...rec, stdout: null, stderr: null });
+      this.kv.put("expire", expireMs);
+      this.kv.put("release", { run_slot: true, concurrency_unit: true } satisfies Pending);
+      this.kv.put("hooks_init", true);
+      this.kv.delete("run");
+      this.#blobs.put("code", null);
+      this.#blobs.put("stdin", null);
+    });
+  }
+
+  async wipe(): Promise<void> {
+    await this.#storage.deleteAlarm();
+    await this.#storage.deleteAll();
+  }
+}

@@ -1,0 +1,12 @@
+// Limits and formats both sides of the contract enforce (spec §2.5, §7, §8): the edge refuses a
+// request over them with a 400, a fleet node refuses the call with INVALID_ARGUMENT.
+
+export const MAX_CODE_BYTES = 64 * 1024;
+export const MAX_STDIN_BYTES = 256 * 1024;
+
+/** Submission ids and idempotency keys: a UUID, either case (the canonical form is lower case). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function utf8Length(s: string): number {
+  return new TextEncoder().encode(s).length;
+}

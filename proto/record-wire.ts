@@ -1,0 +1,112 @@
+// The result record on the wire: the one mapping between ExecutionRecord (record.ts) and the
+// proto ExecutionResult, in both directions (a node encodes, the edge decodes).
+import {
+  OutputIntegrity as WireIntegrity,
+  Verdict as WireVerdict,
+  type Evidence as WireEvidence,
+  type ExecutionResult as WireResult,
+} from "./gen/codecell/fleet/v1/fleet.ts";
+import type { Evidence, ExecutionRecord, OutputIntegrity, Verdict } from "./record.ts";
+
+const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
+  AC: WireVerdict.VERDICT_AC, RE: WireVerdict.VERDICT_RE, TLE: WireVerdict.VERDICT_TLE, MLE: WireVerdict.VERDICT_MLE,
+  PLE: WireVerdict.VERDICT_PLE, FSE: WireVerdict.VERDICT_FSE, SIG: WireVerdict.VERDICT_SIG, IE: WireVerdict.VERDICT_IE,
+};
+
+const INTEGRITY_TO_WIRE: Record<OutputIntegrity, WireIntegrity> = {
+  complete: WireIntegrity.OUTPUT_INTEGRITY_COMPLETE,
+  truncated_by_judge_limit: WireIntegrity.OUTPUT_INTEGRITY_TRUNCATED_BY_JUDGE_LIMIT,
+  crash_mid_write: WireIntegrity.OUTPUT_INTEGRITY_CRASH_MID_WRITE,
+  write_error: WireIntegrity.OUTPUT_INTEGRITY_WRITE_ERROR,
+};
+
+const invert = <K extends string, V extends number>(table: Record<K, V>): Map<number, K> =>
+  new Map(Object.entries(table).map(([k, v]) => [v as number, k as K]));
+const VERDICT_FROM_WIRE = invert(VERDICT_TO_WIRE);
+const INTEGRITY_FROM_WIRE = invert(INTEGRITY_TO_WIRE);
+
+/** The outcome fields of the wire message; the caller adds ids, language and times. */
+export type WireExecution = Pick<WireResult,
+  "verdict" | "exitCode" | "signal" | "stdout" | "stderr" | "outputIntegrity" | "errorMessage" | "cpuTimeSecs" |
+  "wallTimeSecs" | "memoryPeakBytes" | "evidence">;
+
+export function executionToWire(o: ExecutionRecord): WireExecution {
+  const e = o.evidence;
+  return {
+    verdict: VERDICT_TO_WIRE[o.verdict] ?? WireVerdict.VERDICT_UNSPECIFIED,
+    exitCode: o.exit_code ?? undefined,
+    signal: o.signal ?? undefined,
+    stdout: o.stdout,
+    stderr: o.stderr,
+    outputIntegrity: INTEGRITY_TO_WIRE[o.output_integrity] ?? WireIntegrity.OUTPUT_INTEGRITY_UNSPECIFIED,
+    errorMessage: o.error_message ?? undefined,
+    cpuTimeSecs: o.cpu_time_secs,
+    wallTimeSecs: o.wall_time_secs,
+    memoryPeakBytes: o.memory_peak_bytes,
+    evidence: {
+      verdictCause: e.verdict_cause,
+      verdictActor: e.verdict_actor,
+      isolationMode: e.isolation_mode,
+      controlsApplied: e.controls_applied,
+      controlsMissing: e.controls_missing,
+      cgroup: {
+        memoryLimitBytes: e.cgroup.memory_limit_bytes, memoryPeakBytes: e.cgroup.memory_peak_bytes,
+        oomEvents: e.cgroup.oom_events, oomKillEvents: e.cgroup.oom_kill_events, cpuUsageUsec: e.cgroup.cpu_usage_usec,
+        processCount: e.cgroup.process_count, processLimit: e.cgroup.process_limit,
+      },
+      timing: { cpuMs: e.timing.cpu_ms, wallMs: e.timing.wall_ms, cpuWallRatio: e.timing.cpu_wall_ratio, divergence: e.timing.divergence },
+      processLifecycle: {
+        reapStatus: e.process_lifecycle.reap_status, descendantContainment: e.process_lifecycle.descendant_containment,
+        zombieCount: e.process_lifecycle.zombie_count,
+      },
+      judgeActions: e.judge_actions,
+      collectionErrors: e.collection_errors,
+    },
+  };
+}
+
+export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
+  if (!e) return null;
+  const c = e.cgroup;
+  const t = e.timing;
+  const p = e.processLifecycle;
+  return {
+    verdict_cause: e.verdictCause,
+    verdict_actor: e.verdictActor,
+    isolation_mode: e.isolationMode,
+    controls_applied: [...e.controlsApplied],
+    controls_missing: [...e.controlsMissing],
+    cgroup: {
+      memory_limit_bytes: c?.memoryLimitBytes ?? 0, memory_peak_bytes: c?.memoryPeakBytes ?? 0,
+      oom_events: c?.oomEvents ?? 0, oom_kill_events: c?.oomKillEvents ?? 0, cpu_usage_usec: c?.cpuUsageUsec ?? 0,
+      process_count: c?.processCount ?? 0, process_limit: c?.processLimit ?? 0,
+    },
+    timing: { cpu_ms: t?.cpuMs ?? 0, cpu_time_ms: t?.cpuMs ?? 0, wall_ms: t?.wallMs ?? 0, cpu_wall_ratio: t?.cpuWallRatio ?? 0, divergence: t?.divergence ?? "" },
+    process_lifecycle: {
+      reap_status: p?.reapStatus ?? "", descendant_containment: p?.descendantContainment ?? "", zombie_count: p?.zombieCount ?? 0,
+    },
+    judge_actions: [...e.judgeActions],
+    collection_errors: [...e.collectionErrors],
+  };
+}
+
+/**
+ * The outcome a node reported. A verdict this side does not know becomes IE with an error message
+ * saying so, rather than a guess; evidence is null only when the node sent none.
+ */
+export function executionFromWire(r: WireExecution): Omit<ExecutionRecord, "evidence"> & { evidence: Evidence | null } {
+  const verdict = VERDICT_FROM_WIRE.get(r.verdict);
+  return {
+    verdict: verdict ?? "IE",
+    exit_code: r.exitCode ?? null,
+    signal: r.signal ?? null,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    output_integrity: INTEGRITY_FROM_WIRE.get(r.outputIntegrity) ?? "complete",
+    error_message: r.errorMessage ?? (verdict === undefined ? `fleet node returned an unknown verdict (${r.verdict})` : null),
+    cpu_time_secs: r.cpuTimeSecs,
+    wall_time_secs: r.wallTimeSecs,
+    memory_peak_bytes: r.memoryPeakBytes,
+    evidence: evidenceFromWire(r.evidence),
+  };
+}

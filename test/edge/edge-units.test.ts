@@ -1,0 +1,201 @@
+// The pure modules the Durable Objects are built from: node choice, node state and health
+// aggregation over pools, chunked text, what an Execute failure means.
+import assert from "node:assert/strict";
+import { describe, it, mock } from "node:test";
+import { NodeInfoResponse } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { GrpcError } from "../../proto/grpc-web/client.ts";
+import { Status } from "../../proto/grpc-web/status.ts";
+import { summarize } from "../../edge/src/registry/fleet-status.ts";
+import { isReady, nextHeartbeatDeadline, nodeState, notReadyReason, schedulable, watchIntervalMs } from "../../edge/src/registry/node-state.ts";
+import type { NodeRow } from "../../edge/src/registry/node-row.ts";
+import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
+import { chunkText } from "../../edge/src/lib/chunks.ts";
+import { runErrorKind } from "../../edge/src/lib/run-errors.ts";
+import { pickNode, unsupported } from "../../edge/src/scheduling/pick.ts";
+import { parsePoolRoutes, poolFor, poolOrder } from "../../edge/src/scheduling/pool-routes.ts";
+import { enqueueInPools } from "../../edge/src/submission/pools.ts";
+import type { EnqueueResult } from "../../edge/src/contracts/scheduler.ts";
+import type { PoolNode } from "../../edge/src/scheduling/pick.ts";
+
+const rule = { heartbeatMs: 1000, heartbeatMisses: 3 };
+const NOW = 1_000_000;
+
+function row(over: Partial<NodeRow> = {}): NodeRow {
+  return {
+    id: "node_a", url: "http://127.0.0.1:1", token: "t", name: "a", info: null, last_checked: NOW, last_ok: NOW, failures: 0,
+    last_error: null, registered_at: NOW, kind: "registered", hb_hash: null, last_heartbeat: 0, drain_state: null, drain_at: 0,
+    lost_at: 0, pool: "default", pushed: null, ...over,
+  };
+}
+
+function info(over: Partial<NodeInfoResponse> = {}): NodeInfoResponse {
+  return {
+    ...NodeInfoResponse.fromPartial({}), nodeId: "a", slots: 2, ready: true, enforcementMode: "strict",
+    languages: [{ name: "python", version: "3" }, { name: "c", version: "12" }], ...over,
+  };
+}
+
+function node(id: string, over: Partial<PoolNode> = {}): PoolNode {
+  return { id, pool: "default", url: `http://${id}`, token: "t", run_slots: 2, languages: ["python"], ready: true, refused: null, ...over };
+}
+
+describe("scheduling: which node gets a run", () => {
+  it("the ready node with the most free run slots for the language", () => {
+    const nodes = [node("a"), node("b", { run_slots: 4 }), node("c", { languages: ["c"], run_slots: 9 })];
+    assert.equal(pickNode(nodes, new Map(), "python")?.id, "b");
+    assert.equal(pickNode(nodes, new Map([["b", 3]]), "python")?.id, "a");
+    assert.equal(pickNode(nodes, new Map([["a", 2], ["b", 4]]), "python"), null);
+  });
+
+  it("a node not ready or refused since its last push gets nothing", () => {
+    assert.equal(pickNode([node("a", { ready: false }), node("b", { refused: "draining" })], new Map(), "python"), null);
+  });
+
+  it("unsupported only when no node of the pool offers the language; lists what ready nodes offer", () => {
+    const nodes = [node("a", { ready: false, languages: ["rust"] }), node("b", { languages: ["python", "c"] })];
+    assert.equal(unsupported(nodes, "rust"), null);
+    assert.deepEqual(unsupported(nodes, "go"), ["python", "c"]);
+  });
+});
+
+describe("registry: node state", () => {
+  it("ready needs an answer, strict isolation, no drain and fresh heartbeats", () => {
+    assert.equal(isReady(row(), info(), NOW, rule), true);
+    assert.equal(isReady(row({ failures: 1 }), info(), NOW, rule), false);
+    assert.equal(isReady(row(), info({ enforcementMode: "none" }), NOW, rule), false);
+    assert.equal(isReady(row({ drain_state: "draining" }), info(), NOW, rule), false);
+    assert.equal(isReady(row({ kind: "enrolled", last_heartbeat: NOW - 3000 }), info(), NOW, rule), true);
+    assert.equal(isReady(row({ kind: "enrolled", last_heartbeat: NOW - 3001 }), info(), NOW, rule), false);
+    assert.match(notReadyReason(row({ kind: "enrolled", last_heartbeat: NOW - 4000 }), info(), NOW, rule) ?? "", /no heartbeat for 4 s/);
+  });
+
+  it("draining while runs remain, drained after", () => {
+    assert.equal(nodeState(row({ drain_state: "draining" }), info(), 1, NOW, rule), "draining");
+    assert.equal(nodeState(row({ drain_state: "draining" }), info(), 0, NOW, rule), "drained");
+    assert.equal(nodeState(row({ failures: 2 }), info(), 0, NOW, rule), "unhealthy");
+  });
+
+  it("what the scheduler is told: pool, run slots, languages, ready", () => {
+    assert.deepEqual(schedulable(row({ pool: "eu" }), info(), NOW, rule), {
+      id: "node_a", pool: "eu", url: "http://127.0.0.1:1", token: "t", run_slots: 2, languages: ["python", "c"], ready: true,
+    });
+  });
+
+  it("the registry wakes the moment the next enrolled node's heartbeats are overdue", () => {
+    const rows = [row(), row({ id: "b", kind: "enrolled", last_heartbeat: NOW - 1000 }), row({ id: "c", kind: "enrolled", last_heartbeat: NOW - 500 }), row({ id: "d", kind: "enrolled", last_heartbeat: NOW - 9000 })];
+    assert.equal(nextHeartbeatDeadline(rows, NOW, rule), NOW - 1000 + 3000 + 1);
+    assert.equal(isReady(rows[1]!, info(), NOW - 1000 + 3000 + 1, rule), false);
+    assert.equal(nextHeartbeatDeadline([row()], NOW, rule), null);
+  });
+
+  it("polls registered nodes by the health TTL, enrolled ones by the heartbeat", () => {
+    const cfg = { ...rule, healthTtlMs: 5000, watchdogMs: 10_000 };
+    assert.equal(watchIntervalMs(new Set(), cfg), null);
+    assert.equal(watchIntervalMs(new Set(["registered"]), cfg), 5000);
+    assert.equal(watchIntervalMs(new Set(["registered", "enrolled"]), cfg), 1000);
+  });
+});
+
+describe("registry: health over pools", () => {
+  it("workers, queue depth and languages add up over pools; the default pool is always listed", () => {
+    const nodes = [
+      { row: row({ id: "a", pool: "eu" }), info: info() },
+      { row: row({ id: "b", pool: "us", name: "b" }), info: info({ slots: 3, languages: [{ name: "go", version: "1" }] }) },
+      { row: row({ id: "c", pool: "us", name: "c", failures: 1, last_error: "refused" }), info: info() },
+    ];
+    const loads = new Map([["eu", { pool: "eu", queue_depth: 1, in_flight: {}, just_assigned: {} }], ["us", { pool: "us", queue_depth: 2, in_flight: {}, just_assigned: {} }]]);
+    const { status, pools } = summarize(nodes, loads, NOW, rule);
+    assert.deepEqual({ ...status, reasons: status.reasons.length }, {
+      ready_nodes: 2, workers: 5, queue_depth: 3, enforcement_mode: "strict", languages: ["python", "c", "go"], reasons: 1,
+    });
+    assert.deepEqual(pools.map((p) => [p.pool, p.nodes, p.ready_nodes, p.workers, p.queue_depth]), [
+      ["default", 0, 0, 0, 0], ["eu", 1, 1, 2, 1], ["us", 2, 1, 3, 2],
+    ]);
+  });
+});
+
+describe("chunked text", () => {
+  it("joins back to the input and never splits a surrogate pair", () => {
+    const text = `${"a".repeat(3)}😀${"b".repeat(4)}`;
+    for (const size of [1, 2, 3, 4, 5, 100]) {
+      const chunks = chunkText(text, Math.max(2, size));
+      assert.equal(chunks.join(""), text);
+      for (const c of chunks) assert.ok(!/[\ud800-\udbff]$/.test(c), `chunk ends inside a pair: ${JSON.stringify(c)}`);
+    }
+    assert.deepEqual(chunkText(""), [""]);
+  });
+});
+
+describe("what a failed Execute means", () => {
+  it("busy or draining nodes: elsewhere while pending; refusals end the run; transport: the stream broke", () => {
+    assert.equal(runErrorKind(new GrpcError(Status.UNAVAILABLE, "draining"), true), "elsewhere");
+    assert.equal(runErrorKind(new GrpcError(Status.UNAVAILABLE, "draining"), false), "broken");
+    assert.equal(runErrorKind(new GrpcError(Status.INVALID_ARGUMENT, "bad"), true), "refused");
+    assert.equal(runErrorKind(new GrpcError(-1, "reset"), true), "broken");
+  });
+});
+
+describe("change reports to the dashboard", () => {
+  it("nothing while unwatched; a burst is one report; a later change is reported when it comes", () => {
+    mock.timers.enable({ apis: ["setTimeout", "Date"], now: 0 });
+    try {
+      let sent = 0;
+      const r = new ChangeReporter(250, async () => void sent++);
+      r.changed();
+      mock.timers.tick(1000);
+      assert.equal(sent, 0);
+      r.watch(10_000);
+      r.changed();
+      r.changed();
+      r.changesAt(5_000);
+      mock.timers.tick(250);
+      assert.equal(sent, 1);
+      r.changed();
+      mock.timers.tick(250);
+      assert.equal(sent, 2, "a change after a report is reported even while a later one is pending");
+      mock.timers.tick(5_000);
+      assert.equal(sent, 3);
+      mock.timers.tick(10_000);
+      r.changed();
+      mock.timers.tick(1_000);
+      assert.equal(sent, 3, "the lease ended");
+    } finally {
+      mock.timers.reset();
+    }
+  });
+});
+
+describe("pools: where a submission goes", () => {
+  it("the data center's entry wins over the continent's; colo:* takes any located request; else default", () => {
+    const routes = parsePoolRoutes("colo:FRA=eu-fra, continent:EU=eu, continent:NA=us, bogus");
+    assert.equal(poolFor({ colo: "FRA", continent: "EU" }, routes), "eu-fra");
+    assert.equal(poolFor({ colo: "AMS", continent: "EU" }, routes), "eu");
+    assert.equal(poolFor({ colo: "NRT", continent: "AS" }, routes), "default");
+    assert.equal(poolFor(undefined, routes), "default");
+    assert.equal(poolFor({ colo: "DFW" }, parsePoolRoutes("colo:*=a")), "a");
+    assert.deepEqual(poolOrder("b", ["default", "c", "b", "a"]), ["b", "a", "c", "default"]);
+  });
+
+  it("the first pool unless it declines; then the pools it names; when all decline, the first decides", async () => {
+    const answers: Record<string, EnqueueResult> = {
+      a: { kind: "declined", available: ["python"], others: ["b", "default"] },
+      b: { kind: "queued", queue_depth: 1, position: 1 },
+    };
+    const asked: string[] = [];
+    const enqueue = async (pool: string, mayDecline: boolean) => {
+      asked.push(`${pool}:${mayDecline}`);
+      return answers[pool]!;
+    };
+    assert.deepEqual(await enqueueInPools("a", enqueue("a", true), enqueue), { pool: "b", result: answers.b });
+    assert.deepEqual(asked, ["a:true", "b:true"]);
+
+    const none = async (pool: string, mayDecline: boolean): Promise<EnqueueResult> => mayDecline
+      ? { kind: "declined", available: pool === "a" ? ["c"] : ["python"], others: pool === "default" ? ["a", "b"] : [] }
+      : { kind: "unsupported", available: [] };
+    asked.length = 0;
+    const tracked = async (pool: string, mayDecline: boolean) => (asked.push(`${pool}:${mayDecline}`), none(pool, mayDecline));
+    // "a" was never told the pool list (no node ever joined it): the default pool is asked, which names "b".
+    assert.deepEqual(await enqueueInPools("a", tracked("a", true), tracked), { pool: "a", result: { kind: "unsupported", available: ["python", "c"] } });
+    assert.deepEqual(asked, ["a:true", "default:true", "b:true", "a:false"]);
+  });
+});
