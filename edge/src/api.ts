@@ -83,7 +83,8 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     wait_ms: wait ? cfg.syncHoldMs : 0,
   });
   api.rate = outcome.rate;
-  const headers = { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}` };
+  const hops = outcome.kind === "created" ? Object.entries(outcome.hops ?? {}).map(([hop, ms]) => `, ${hop};dur=${ms}`).join("") : "";
+  const headers = { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}${hops}` };
   switch (outcome.kind) {
     case "revoked":
       throw new HttpError(401, REVOKED);

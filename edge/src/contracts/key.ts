@@ -1,7 +1,7 @@
 // KeyDO's RPC surface: one object per API key (named by the key's SHA-256) holding its rate
 // window, its concurrency units (submissions in flight), idempotency keys and usage counters.
 import type { ResultRecord } from "../../../proto/record.ts";
-import type { CreateInput } from "./submission.ts";
+import type { CreateInput, HopTimes } from "./submission.ts";
 
 /** What KV stores per key (`key:<sha256>`, `keyid:<key_id>`); the plain key is never stored. */
 export interface KeyMeta {
@@ -25,7 +25,7 @@ export type HitResult =
   | { ok: false; retry_after: number; reason: string; rate: RateInfo; revoked?: boolean };
 
 export type SubmitOutcome =
-  | { kind: "created"; id: string; queue_depth: number; rate: RateInfo; record?: ResultRecord | null }
+  | { kind: "created"; id: string; queue_depth: number; rate: RateInfo; record?: ResultRecord | null; hops?: HopTimes }
   | { kind: "duplicate"; id: string; rate: RateInfo }
   | { kind: "rate_limited"; retry_after: number; reason: string; rate: RateInfo }
   | { kind: "queue_full"; queue_depth: number; rate: RateInfo }
@@ -34,8 +34,6 @@ export type SubmitOutcome =
 
 export interface SubmitRequest extends Omit<CreateInput, "id"> {
   idempotency_key: string | null;
-  /** > 0: hold until the record is terminal or this many ms passed (sync submit). */
-  wait_ms: number;
 }
 
 export interface KeyUsage {

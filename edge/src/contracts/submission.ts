@@ -12,10 +12,15 @@ export interface CreateInput {
   key_hash: string;
   /** The pool to schedule in first (pools.ts); another takes the run when this one cannot. */
   pool: string;
+  /** > 0: create holds until the record is terminal or this many ms passed (a synchronous submit). */
+  wait_ms: number;
 }
 
+/** Where a synchronous submission's time went, in ms per hop (the Server-Timing header). */
+export type HopTimes = Record<string, number>;
+
 export type CreateResult =
-  | { kind: "created"; queue_depth: number }
+  | { kind: "created"; queue_depth: number; record?: ResultRecord | null; hops?: HopTimes }
   | { kind: "queue_full"; queue_depth: number }
   | { kind: "unsupported"; available: string[] };
 
@@ -25,8 +30,6 @@ export interface SubmissionRpc {
   prewarm(): boolean;
   /** The record, or null when unknown or owned by another account (null: any account). */
   get(accountId: string | null): ResultRecord | null;
-  /** Resolves with the record once terminal, or with the current record after `ms`. */
-  wait(ms: number): Promise<ResultRecord | null>;
   /** The scheduler assigned a run slot on `node` to this queued submission. */
   dispatch(subId: string, node: NodeTarget): Promise<void>;
 }

@@ -114,7 +114,8 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     }
     const warm = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM warm ORDER BY at LIMIT 1").toArray()[0];
     const id = warm?.id ?? crypto.randomUUID();
-    const { idempotency_key: _ik, wait_ms: _wait, ...rest } = req;
+    const { idempotency_key: _ik, ...rest } = req;
+    const sentAt = Date.now();
     // The create call goes out before this object's own writes: a Durable Object holds outgoing
     // messages until its pending writes are durable (output gate), which would add that flush to
     // the submit latency. The reservation below is still taken in the same synchronous block as the
@@ -134,16 +135,9 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
       if (ik !== null) this.#creating.delete(ik);
     }
     if (out.kind === "created") {
-      // Refill the warm pool while the run is executing, off the critical path.
+      // Refill the warm pool off the critical path.
       this.ctx.waitUntil(this.#refillWarm());
-      // Synchronous mode: wait here rather than in the Worker, saving a round trip on the hot path.
-      if (req.wait_ms > 0) {
-        try {
-          out.record = await submissionObject(this.env, id).wait(req.wait_ms);
-        } catch (e) {
-          console.warn("sync wait interrupted", id, String(e));
-        }
-      }
+      if (out.hops) out.hops.key_to_submission = Math.max(0, Date.now() - sentAt - (out.hops.in_submission ?? 0));
     }
     return out;
   }
@@ -184,7 +178,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     }
     this.#count("submissions");
     await this.#ensureAlarm();
-    return { kind: "created", id, queue_depth: r.queue_depth, rate };
+    return { kind: "created", id, queue_depth: r.queue_depth, rate, record: r.record, hops: r.hops };
   }
 
   /** The submission reached a terminal state: its concurrency unit is free again. */

@@ -12,18 +12,18 @@ import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
-import type { CreateInput, CreateResult, SubmissionRpc } from "../contracts/submission.ts";
+import type { CreateInput, CreateResult, HopTimes, SubmissionRpc } from "../contracts/submission.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts";
 import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
 import { Waiters } from "../lib/waiters.ts";
-import { handOffToWebhooks } from "../lib/webhook-handoff.ts";
-import { fleetRegistry, keyObject, scheduler } from "../stubs.ts";
+import { fleetRegistry, scheduler } from "../stubs.ts";
 import { enqueueInPools } from "../submission/pools.ts";
 import { SubmissionStore } from "../submission/store.ts";
-import { runSummary } from "../submission/summary.ts";
-import type { Meta, Pending, Run } from "../submission/store.ts";
+import type { Meta, Run } from "../submission/store.ts";
+import { afterTerminal } from "../submission/after-terminal.ts";
+import type { TerminalWork } from "../submission/after-terminal.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -32,6 +32,8 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #store: SubmissionStore;
   #waiters = new Waiters<ResultRecord | null>();
   #stream: AbortController | null = null;
+  /** Where this instance's submission spent its time (answered with a synchronous submit). */
+  #hops: HopTimes = {};
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -45,6 +47,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const store = this.#store;
     if (store.bareRecord()) return { kind: "created", queue_depth: 0 };
     const now = Date.now();
+    this.#hops = {};
     const meta: Meta = {
       id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
       language: input.language, created_ms: now, pool: input.pool,
@@ -61,6 +64,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     let r;
     try {
       const placed = await enqueueInPools(input.pool, first, enqueue);
+      this.#hops.enqueue = Date.now() - now;
       r = placed.result;
       if (placed.pool !== meta.pool) store.kv.put("meta", { ...meta, pool: placed.pool });
     } catch (e) {
@@ -74,7 +78,10 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     // Watchdog: startRun arms it for a dispatched run; a queued one is armed here.
     if (r.kind === "dispatched") this.#startRun(r.node);
     else this.ctx.waitUntil(this.ctx.storage.setAlarm(Date.now() + this.#cfg.watchdogMs));
-    return { kind: "created", queue_depth: r.queue_depth };
+    if (input.wait_ms <= 0) return { kind: "created", queue_depth: r.queue_depth };
+    // Synchronous submit: held here until terminal, so the key's object makes one call in all.
+    const record = await this.#wait(input.wait_ms);
+    return { kind: "created", queue_depth: r.queue_depth, record, hops: { ...this.#hops, in_submission: Date.now() - now } };
   }
 
   prewarm(): boolean {
@@ -88,7 +95,8 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     return this.#store.record();
   }
 
-  async wait(ms: number): Promise<ResultRecord | null> {
+  /** Resolves with the record once terminal, or with the current record after `ms`. */
+  async #wait(ms: number): Promise<ResultRecord | null> {
     const rec = this.#store.record();
     if (!rec || isTerminal(rec.job_status)) return rec;
     return this.#waiters.wait(ms, () => this.#store.record());
@@ -123,7 +131,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const rec = this.#store.bareRecord();
     const meta = this.#store.meta();
     if (!rec || !meta) return this.#wipe();
-    if (isTerminal(rec.job_status)) return this.#afterTerminal(meta);
+    if (isTerminal(rec.job_status)) return afterTerminal(this.#terminalWork(), meta);
     const now = Date.now();
     const run = this.#store.run();
     if (!run) await this.#checkQueued(meta, now);
@@ -190,8 +198,12 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
       submissionId: meta.id, language: meta.language, code: this.#store.blob("code"), stdin: this.#store.blob("stdin"),
       detachOnDisconnect: true, tenantId: meta.project_id,
     };
+    const sentAt = Date.now();
+    let firstAt = 0;
     try {
       for await (const ev of serverStream(node, fleetMethods.execute, req, abort.signal)) {
+        if (!firstAt) this.#hops.node_first_event = (firstAt = Date.now()) - sentAt;
+        if (ev.completed) this.#hops.node_run = Date.now() - firstAt;
         this.#store.persistEvent(ev);
         if (ev.started) this.#markRunning(ev.started.startedAt);
         if (ev.completed?.result) {
@@ -254,50 +266,19 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   async #commit(rec: ResultRecord): Promise<void> {
     const meta = this.#store.meta();
     if (!meta) return;
-    this.#store.commitTerminal(rec, Date.now() + this.#cfg.retentionMs);
+    const at = Date.now();
+    this.#store.commitTerminal(rec, at + this.#cfg.retentionMs);
+    this.#hops.commit = Date.now() - at;
     this.#waiters.wake(rec);
     this.#stream?.abort();
-    await this.#afterTerminal(meta);
-  }
-
-  /**
-   * Work left once terminal, repeated by the alarm until done: release run slot and concurrency
-   * unit, hand the record to the webhook delivery object, then delete everything at the end of retention.
-   */
-  async #afterTerminal(meta: Meta): Promise<void> {
-    const kv = this.#store.kv;
-    const released = await this.#releaseAll(meta);
-    if (kv.get("hooks_init") && (await handOffToWebhooks(this.env, meta, () => this.#store.record()))) kv.delete("hooks_init");
-    const now = Date.now();
-    const expire = kv.get<number>("expire") ?? now;
-    const times = [expire];
-    if (!released || kv.get("hooks_init")) times.push(now + this.#cfg.watchdogMs);
-    const next = Math.min(...times);
-    if (next <= now && now >= expire) await this.#wipe();
-    else await this.ctx.storage.setAlarm(Math.max(next, now + 10));
-  }
-
-  async #releaseAll(meta: Meta): Promise<boolean> {
-    const kv = this.#store.kv;
-    const pending = kv.get<Pending>("release");
-    if (!pending) return true;
-    const rec = this.#store.bareRecord();
-    const runSlot = pending.run_slot ?? pending.fleet ?? false;
-    const unit = pending.concurrency_unit ?? pending.key ?? false;
-    const [slotDone, unitDone] = await Promise.allSettled([
-      runSlot ? this.#scheduler().release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
-      unit ? keyObject(this.env, meta.key_hash).release(meta.id, rec?.job_status ?? "error") : undefined,
-    ]);
-    const left: Pending = { run_slot: runSlot && slotDone.status === "rejected", concurrency_unit: unit && unitDone.status === "rejected" };
-    if (left.run_slot || left.concurrency_unit) {
-      kv.put("release", left);
-      return false;
-    }
-    kv.delete("release");
-    return true;
+    await afterTerminal(this.#terminalWork(), meta);
   }
 
   // ---- helpers ----
+
+  #terminalWork(): TerminalWork {
+    return { env: this.env, store: this.#store, storage: this.ctx.storage, watchdogMs: this.#cfg.watchdogMs, wipe: () => this.#wipe() };
+  }
 
   #scheduler() {
     return scheduler(this.env, this.#store.meta()?.pool ?? DEFAULT_POOL);
