@@ -1,9 +1,11 @@
-// A SubmissionDO's storage: meta, record, run and release markers in KV; code, stdin and output
-// as chunked blobs; the node's streamed events. Tables are made on first use only: a lookup of an
-// unknown id must not build a database.
+// A SubmissionDO's storage, all in its synchronous KV: meta, record, run and release markers; code,
+// stdin and output as chunked blobs; the node's streamed events. No table is made (creating one per
+// submission cost measurable CPU), and a lookup of an unknown id writes nothing. Records written
+// before this layout kept their output in a `blobs` table, which is still read.
 import { ExecuteResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { BlobTable } from "../lib/blob-table.ts";
+import { KvBlobs } from "../lib/kv-blobs.ts";
 
 export interface Meta {
   id: string;
@@ -35,32 +37,27 @@ export interface Pending {
 
 export class SubmissionStore {
   #storage: DurableObjectStorage;
-  #blobs: BlobTable;
-  #hasSchema = false;
+  #blobs: KvBlobs;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
-    this.#blobs = new BlobTable(storage.sql, "blobs");
+    this.#blobs = new KvBlobs(storage.kv);
   }
 
   get kv(): SyncKvStorage {
     return this.#storage.kv;
   }
 
-  ensureSchema(): void {
-    if (this.#hasSchema) return;
-    this.#storage.sql.exec(`CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, kind TEXT NOT NULL, data BLOB);
-      CREATE TABLE IF NOT EXISTS blobs (name TEXT NOT NULL, idx INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (name, idx));`);
-    this.#hasSchema = true;
-  }
-
   blob(name: string): string {
-    this.ensureSchema();
-    return this.#blobs.get(name);
+    if (this.#blobs.count(name) !== undefined) return this.#blobs.get(name);
+    try {
+      return new BlobTable(this.#storage.sql, "blobs").get(name);
+    } catch {
+      return ""; // no such table: never stored
+    }
   }
 
   putBlob(name: string, value: string | null): void {
-    this.ensureSchema();
     this.#blobs.put(name, value);
   }
 
@@ -94,13 +91,13 @@ export class SubmissionStore {
     const kind = ev.completed ? "completed" : ev.started ? "started" : ev.queued ? "queued" : "unknown";
     // Stored compact: the completed event's bulk (output) is persisted with the record itself.
     const data = ev.completed ? null : ExecuteResponse.encode(ev).finish();
-    this.ensureSchema();
-    this.#storage.sql.exec("INSERT INTO events (at, kind, data) VALUES (?, ?, ?)", Date.now(), kind, data);
+    const seq = (this.kv.get<number>("events") ?? 0) + 1;
+    this.kv.put(`event:${seq}`, { at: Date.now(), kind, data });
+    this.kv.put("events", seq);
   }
 
   /** The terminal record, atomically: output stored, input dropped, release and webhook hand-off marked as to do. */
   commitTerminal(rec: ResultRecord, expireMs: number): void {
-    this.ensureSchema();
     this.#storage.transactionSync(() => {
       this.#blobs.put("stdout", rec.stdout);
       this.#blobs.put("stderr", rec.stderr);
