@@ -82,6 +82,8 @@ export interface ResultRecord extends Nullable<ExecutionRecord> {
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
+  /** Dispatches made when more than one was needed (a node lost mid-run: the run went to another). */
+  attempts?: number;
 }
 
 export function isTerminal(status: JobStatus): boolean {

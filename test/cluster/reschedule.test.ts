@@ -2,14 +2,12 @@
 // and the node, as a host losing power) or cut off while the run's stream is open. The submission
 // must still end `completed` on another node with the right verdict, say that it was retried, and
 // produce exactly one result (one record, one webhook delivery), even when the first node's late
-// answer arrives after its link returns. This needs edge-side rescheduling (issue 13, item 2).
+// answer arrives after its link returns: the edge dispatches the run again (docs/edge.md).
 import assert from "node:assert/strict";
 import { after, before, beforeEach, it } from "node:test";
 import { sleep, startCluster } from "./harness.ts";
 import type { Cluster, ClusterNode } from "./harness.ts";
 import { linkDown, linkUp } from "./network.ts";
-
-const RESCHEDULING = "needs edge rescheduling of a run whose node died or was cut off mid-run (issue 13 item 2, on the issue-12 scheduler)";
 
 let c: Cluster;
 
@@ -73,7 +71,7 @@ function assertRightAnswer(rec: any): void {
   assert.equal(attempts(rec), 2, "the record says the run was dispatched twice");
 }
 
-it("SIGKILL of a node mid-run: the run completes on another node with the right verdict, and one result", { todo: RESCHEDULING, timeout: 300_000 }, async () => {
+it("SIGKILL of a node mid-run: the run completes on another node with the right verdict, and one result", { timeout: 300_000 }, async () => {
   const { id, node } = await startLongRun();
   const others = c.nodes.filter((n) => n !== node);
   const runsBefore = await Promise.all(others.map((n) => n.runs()));
@@ -84,7 +82,7 @@ it("SIGKILL of a node mid-run: the run completes on another node with the right 
   assert.equal(runsAfter.reduce((a, b) => a + b, 0) - runsBefore.reduce((a, b) => a + b, 0), 1, "run again on exactly one other node");
 });
 
-it("a node cut off in the middle of the stream: the run completes elsewhere, the late answer is discarded, one result", { todo: RESCHEDULING, timeout: 300_000 }, async () => {
+it("a node cut off in the middle of the stream: the run completes elsewhere, the late answer is discarded, one result", { timeout: 300_000 }, async () => {
   const { id, node } = await startLongRun();
   linkDown(node.host);
   let rec: any;

@@ -1,6 +1,6 @@
 // Fleet enrollment with two (then three) nodes, each started by the enrollment command
 // (fleet/src/enroll/main.ts) as an operator would on a host: enrollment, heartbeats, a node that
-// disappears (its run ends in `error`, queued work runs elsewhere), drain, and stop = drain + leave.
+// disappears (its run is dispatched again elsewhere, queued work runs there too), drain, and stop = drain + leave.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
@@ -135,7 +135,7 @@ describe("fleet enrollment", () => {
     assert.ok(Date.parse(later.find((n) => n.id === list[0].id).last_heartbeat_at) > before);
   });
 
-  it("a node that disappears: unhealthy, its run ends in error, queued work runs on the other node", async () => {
+  it("a node that disappears: unhealthy, its run is dispatched again to the other node, queued work runs there too", async () => {
     const long = "import time\ntime.sleep(3)\nprint('done')";
     const x = await client.submit({ language: "python", code: long });
     const y = await client.submit({ language: "python", code: long });
@@ -145,16 +145,13 @@ describe("fleet enrollment", () => {
     await sleep(500);
     const a = agents.find((g) => g.name === "node-a")!;
     killHard(a);
-    const t0 = Date.now();
     await waitNodes((l) => l.find((n) => n.name === "node-a")?.state === "unhealthy", 10_000, "node-a unhealthy");
     const h = await client.call("GET", "/api/health");
     assert.equal(h.json.workers, 1);
     const [rx, ry, rz] = await Promise.all([x, y, z].map((s) => client.terminal(s.json.id, 30_000)));
-    const statuses = [rx!.json.job_status, ry!.json.job_status].sort();
-    assert.deepEqual(statuses, ["completed", "error"], "the run on the lost node ends in error, the other completes");
-    const lost = [rx!, ry!].find((r) => r.json.job_status === "error")!;
-    assert.match(lost.json.error_message, /fleet node|lost contact|no record/);
-    assert.ok(Date.now() - t0 < 20_000);
+    assert.deepEqual([rx!.json.job_status, ry!.json.job_status], ["completed", "completed"], "the run on the lost node completes elsewhere");
+    assert.deepEqual([rx!.json.stdout, ry!.json.stdout], ["done\n", "done\n"]);
+    assert.deepEqual([rx!.json.attempts, ry!.json.attempts].sort(), [2, undefined], "exactly the lost node's run was dispatched twice");
     assert.equal(rz!.json.job_status, "completed");
     assert.equal(rz!.json.stdout, "queued then ran\n");
     const list = await nodes();

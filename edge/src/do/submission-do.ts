@@ -26,6 +26,8 @@ import { afterTerminal } from "../submission/after-terminal.ts";
 import type { TerminalWork } from "../submission/after-terminal.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** Dispatches of one submission at most: a node lost mid-run is replaced once. */
+const MAX_ATTEMPTS = 2;
 
 export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #cfg: Config;
@@ -159,22 +161,20 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
 
   async #checkRun(meta: Meta, run: Run): Promise<void> {
     const target = await fleetRegistry(this.env).target(run.node_id);
-    if (!target) return this.#fail(`fleet node ${run.node_id} was removed from the registry during the run; the outcome is unknown`);
+    if (!target) return this.#lost(run, `fleet node ${run.node_id} was removed from the registry during the run`);
     try {
       const res = await unary(target, fleetMethods.getResult, { submissionId: meta.id }, Math.min(this.#cfg.watchdogMs, 5_000));
       this.#store.updateRun({ failures: 0, last_error: null });
       if (res.state === RunState.RUN_STATE_COMPLETED && res.result) await this.#complete(res.result);
       else if (res.state === RunState.RUN_STATE_RUNNING) this.#markRunning(res.startedAt);
       else if (res.state !== RunState.RUN_STATE_QUEUED && (!this.#stream || Date.now() - run.dispatched_ms > 2 * this.#cfg.watchdogMs)) {
-        // UNKNOWN: the node never got the call or forgot it (restart). Re-sending could run it twice.
-        await this.#fail(`fleet node ${run.node_id} has no record of the submission (it restarted or lost it); the run's outcome is unknown`);
+        // UNKNOWN: the node never got the call or forgot it (restart): its run is gone with it.
+        await this.#lost(run, `fleet node ${run.node_id} has no record of the submission (it restarted or lost it)`);
       }
     } catch (e) {
       const failures = run.failures + 1;
       this.#store.updateRun({ failures, last_error: message(e) });
-      if (failures >= this.#cfg.watchdogFailures) {
-        await this.#fail(`lost contact with fleet node ${run.node_id} during the run (${message(e)}); the run's outcome is unknown`);
-      }
+      if (failures >= this.#cfg.watchdogFailures) await this.#lost(run, `lost contact with fleet node ${run.node_id} during the run (${message(e)})`);
     }
   }
 
@@ -217,7 +217,10 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
       if (this.#isDone() || abort.signal.aborted) return;
       const err = asGrpcError(e);
       const kind = runErrorKind(err, this.#store.bareRecord()?.job_status === "pending");
-      if (kind === "elsewhere") return this.#requeue(node, `${err.statusName}: ${err.message}`);
+      if (kind === "elsewhere") {
+        console.warn("run refused before it started; requeued", meta.id, node.id, err.statusName, err.message);
+        return this.#requeue(node, `${err.statusName}: ${err.message}`);
+      }
       if (kind === "refused") return this.#fail(`fleet node ${node.id} refused the run (${err.statusName}): ${err.message}`);
       // Broken stream: the watchdog asks the node (GetResult) right away.
       console.warn("execute stream broke", meta.id, err.statusName, err.message);
@@ -228,7 +231,22 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     }
   }
 
-  /** A node refused before the program started: back to the queue, within the submission's time budget. */
+  /**
+   * The node running this submission is gone (dead, cut off, restarted): its outcome will never
+   * reach us, so the run goes to another node, at most MAX_ATTEMPTS dispatches in all. Whatever
+   * the first node may still answer is never read again (the stream is aborted; the watchdog asks
+   * only the current run's node). A result the node did deliver, even IE, always stands.
+   */
+  async #lost(run: Run, why: string): Promise<void> {
+    const attempts = this.#store.kv.get<number>("attempts") ?? 1;
+    if (attempts >= MAX_ATTEMPTS) return this.#fail(`${why}; the run was dispatched ${attempts} times and its outcome is unknown`);
+    console.warn("fleet node lost mid-run; dispatching again", this.#store.meta()?.id, run.node_id, why);
+    this.#store.kv.put("attempts", attempts + 1);
+    this.#stream?.abort();
+    await this.#requeue({ id: run.node_id, url: run.node_url, token: "" }, why);
+  }
+
+  /** A node refused before the program started, or was lost: back to the queue, within the submission's time budget. */
   async #requeue(node: NodeTarget, reason: string): Promise<void> {
     const kv = this.#store.kv;
     const meta = this.#store.meta();
@@ -236,9 +254,8 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     kv.delete("run");
     kv.put("refusals", (kv.get<number>("refusals") ?? 0) + 1);
     if (Date.now() - meta.created_ms > this.#cfg.queueTimeoutMs) {
-      return this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${node.id}, refused it (${reason})`);
+      return this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${node.id}: ${reason}`);
     }
-    console.warn("run refused before it started; requeued", meta.id, node.id, reason);
     const [r] = await Promise.all([
       this.#scheduler().requeue(meta.id, meta.language, node.id, reason),
       fleetRegistry(this.env).nodeRefused(node.id, reason).catch((e: unknown) => console.warn("could not mark the node not ready", node.id, message(e))),
@@ -255,7 +272,9 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
 
   async #complete(result: ExecutionResult): Promise<void> {
     const rec = this.#store.bareRecord();
-    if (rec && !isTerminal(rec.job_status)) await this.#commit(completedRecord(rec, result, Date.now()));
+    const attempts = this.#store.kv.get<number>("attempts");
+    const retried = attempts ? { attempts, schema_version: "1.1" } : {};
+    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now()), ...retried });
   }
 
   async #fail(why: string): Promise<void> {
