@@ -211,14 +211,17 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
    * node offers does not block the others). Others are told by RPC; `own`'s node is returned.
    */
   #pump(own?: string): NodeTarget | null {
-    const queued = this.#sql<{ sub_id: string; language: string }>("SELECT sub_id, language FROM queue ORDER BY seq");
-    if (queued.length === 0) return null;
     const nodes = this.#nodes();
     const inFlight = this.#inFlight();
+    // Read the queue lazily and stop once every run slot is taken: a deep queue costs a release
+    // what the free slots cost, not what the queue's length costs (bench:scheduler).
+    let free = nodes.filter(takesWork).reduce((sum, n) => sum + Math.max(0, n.run_slots - (inFlight.get(n.id) ?? 0)), 0);
     let mine: NodeTarget | null = null;
-    for (const q of queued) {
+    for (const q of this.ctx.storage.sql.exec<{ sub_id: string; language: string }>("SELECT sub_id, language FROM queue ORDER BY seq")) {
+      if (free <= 0) break;
       const node = pickNode(nodes, inFlight, q.language);
       if (!node) continue;
+      free--;
       this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", q.sub_id);
       this.#assign(q.sub_id, node.id);
       inFlight.set(node.id, (inFlight.get(node.id) ?? 0) + 1);
