@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
@@ -127,6 +127,7 @@ describe("cgroup v1 driver on the real kernel", () => {
       return t.skip("no cgroup v1 memory hierarchy on this machine");
     }
     const parent = `codecell-test/v1-${process.pid}`;
+    sweepStaleV1Parents();
     const mounts = { memory: "/sys/fs/cgroup/memory", pids: "/sys/fs/cgroup/pids", cpuacct: "/sys/fs/cgroup/cpuacct" };
     assert.match(new CgroupV1Driver(mounts, parent).problems().join("; "), /no cpu hierarchy.*no cpuset hierarchy/);
     const driver = new CgroupV1Driver({ ...mounts, cpu: "/sys/fs/cgroup/cpu", cpuset: "/sys/fs/cgroup/cpuset" }, parent);
@@ -153,3 +154,28 @@ describe("cgroup v1 driver on the real kernel", () => {
     assert.equal(existsSync(`/sys/fs/cgroup/cpuset/${parent}`), false);
   });
 });
+
+/**
+ * What an earlier process of this test left when it was killed (a mutation run kills many):
+ * `v1-<pid>` trees of dead processes, or of this pid reused. Empty cgroups, removed deepest first.
+ */
+function sweepStaleV1Parents(): void {
+  for (const controller of ["memory", "pids", "cpuacct", "cpu", "cpuset"]) {
+    const top = `/sys/fs/cgroup/${controller}/codecell-test`;
+    if (!existsSync(top)) continue;
+    for (const name of readdirSync(top)) {
+      const pid = /^v1-(\d+)$/.exec(name)?.[1];
+      if (!pid || (Number(pid) !== process.pid && existsSync(`/proc/${pid}`))) continue;
+      removeEmptyTree(join(top, name));
+    }
+  }
+}
+
+function removeEmptyTree(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeEmptyTree(join(dir, entry.name));
+  try {
+    rmdirSync(dir);
+  } catch {
+    // still busy: the next run's sweep
+  }
+}
