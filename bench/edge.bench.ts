@@ -185,7 +185,8 @@ codecell edge benchmark  (N=${N} per latency series; fleet run slots=${(await c0
 ${hopRows}
     (edge = the Worker's whole handling; in_submission = SubmissionDO.create from entry to answer;
      key_to_submission = the KeyDO↔SubmissionDO round trip outside it; enqueue = the scheduler call;
-     node_first_event / node_run = the Execute stream; commit = the terminal write)
+     node_first_event / node_run = the Execute stream; the terminal write's durability shows in
+     key_to_submission, since the answer waits for it)
 
   throughput at saturation, ${CLIENTS} concurrent synchronous cached-C runs for ${SECS} s each:
     node only (gRPC-Web)     ${nodeOnly.perSec.toFixed(1).padStart(7)} runs/s    ${cpuRow(nodeOnly)}

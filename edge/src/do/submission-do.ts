@@ -219,7 +219,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
       const kind = runErrorKind(err, this.#store.bareRecord()?.job_status === "pending");
       if (kind === "elsewhere") {
         console.warn("run refused before it started; requeued", meta.id, node.id, err.statusName, err.message);
-        return this.#requeue(node, `${err.statusName}: ${err.message}`);
+        return this.#requeue(node.id, `${err.statusName}: ${err.message}`);
       }
       if (kind === "refused") return this.#fail(`fleet node ${node.id} refused the run (${err.statusName}): ${err.message}`);
       // Broken stream: the watchdog asks the node (GetResult) right away.
@@ -243,22 +243,22 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     console.warn("fleet node lost mid-run; dispatching again", this.#store.meta()?.id, run.node_id, why);
     this.#store.kv.put("attempts", attempts + 1);
     this.#stream?.abort();
-    await this.#requeue({ id: run.node_id, url: run.node_url, token: "" }, why);
+    await this.#requeue(run.node_id, why);
   }
 
   /** A node refused before the program started, or was lost: back to the queue, within the submission's time budget. */
-  async #requeue(node: NodeTarget, reason: string): Promise<void> {
+  async #requeue(nodeId: string, reason: string): Promise<void> {
     const kv = this.#store.kv;
     const meta = this.#store.meta();
     if (!meta) return;
     kv.delete("run");
     kv.put("refusals", (kv.get<number>("refusals") ?? 0) + 1);
     if (Date.now() - meta.created_ms > this.#cfg.queueTimeoutMs) {
-      return this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${node.id}: ${reason}`);
+      return this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${nodeId}: ${reason}`);
     }
     const [r] = await Promise.all([
-      this.#scheduler().requeue(meta.id, meta.language, node.id, reason),
-      fleetRegistry(this.env).nodeRefused(node.id, reason).catch((e: unknown) => console.warn("could not mark the node not ready", node.id, message(e))),
+      this.#scheduler().requeue(meta.id, meta.language, nodeId, reason),
+      fleetRegistry(this.env).nodeRefused(nodeId, reason).catch((e: unknown) => console.warn("could not mark the node not ready", nodeId, message(e))),
     ]);
     if (r.kind === "dispatched") this.#startRun(r.node);
     else await this.ctx.storage.setAlarm(Date.now() + Math.min(this.#cfg.watchdogMs, 1_000));
@@ -286,9 +286,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   async #commit(rec: ResultRecord): Promise<void> {
     const meta = this.#store.meta();
     if (!meta) return;
-    const at = Date.now();
-    this.#store.commitTerminal(rec, at + this.#cfg.retentionMs);
-    this.#hops.commit = Date.now() - at;
+    this.#store.commitTerminal(rec, Date.now() + this.#cfg.retentionMs);
     this.#waiters.wake(rec);
     this.#stream?.abort();
     await afterTerminal(this.#terminalWork(), meta);
