@@ -20,7 +20,7 @@ import { createEngine } from "../fleet/src/node-engine.ts";
 import { createLogger } from "../fleet/src/service/logger.ts";
 import { startFleetServer } from "../fleet/src/service/server.ts";
 import { grpcServiceDefinition } from "../fleet/src/service/transport-grpc.ts";
-import { type ExecuteRequest } from "../proto/gen/codecell/fleet/v1/fleet.ts";
+import { ExecuteRequest } from "../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, serverStream } from "../proto/grpc-web/client.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -41,7 +41,7 @@ interface Clients {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const request = (): ExecuteRequest => ({ submissionId: randomUUID(), language: "c", code: CODE, stdin: "", detachOnDisconnect: false, tenantId: "" });
+const request = (): ExecuteRequest => ExecuteRequest.create({ submissionId: randomUUID(), language: "c", code: CODE });
 
 function clients(ports: { grpc: number; web: number }): Clients {
   const Client = grpc.makeGenericClientConstructor(grpcServiceDefinition(), "FleetService");

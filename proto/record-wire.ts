@@ -6,11 +6,13 @@ import {
   type Evidence as WireEvidence,
   type ExecutionResult as WireResult,
 } from "./gen/codecell/fleet/v1/fleet.ts";
-import type { Evidence, ExecutionRecord, OutputIntegrity, Verdict } from "./record.ts";
+import type { AppliedLimits, Evidence, ExecutionRecord, OutputIntegrity, OutputMismatch, Verdict } from "./record.ts";
+import type { Mismatch as WireMismatch, RunLimits as WireLimits } from "./gen/codecell/fleet/v1/fleet.ts";
 
 const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
   AC: WireVerdict.VERDICT_AC, RE: WireVerdict.VERDICT_RE, TLE: WireVerdict.VERDICT_TLE, MLE: WireVerdict.VERDICT_MLE,
   PLE: WireVerdict.VERDICT_PLE, FSE: WireVerdict.VERDICT_FSE, SIG: WireVerdict.VERDICT_SIG, IE: WireVerdict.VERDICT_IE,
+  WA: WireVerdict.VERDICT_WA,
 };
 
 const INTEGRITY_TO_WIRE: Record<OutputIntegrity, WireIntegrity> = {
@@ -61,7 +63,33 @@ export function executionToWire(o: ExecutionRecord): WireExecution {
       },
       judgeActions: e.judge_actions,
       collectionErrors: e.collection_errors,
+      mismatch: e.mismatch ? mismatchToWire(e.mismatch) : undefined,
+      limits: e.limits ? limitsToWire(e.limits) : undefined,
     },
+  };
+}
+
+export function limitsToWire(l: AppliedLimits): WireLimits {
+  return {
+    wallTimeMs: l.wall_time_ms, cpuTimeMs: l.cpu_time_ms, memoryBytes: l.memory_bytes, processes: l.processes,
+    outputBytes: l.output_bytes,
+  };
+}
+
+export function limitsFromWire(l: WireLimits): AppliedLimits {
+  return {
+    wall_time_ms: l.wallTimeMs, cpu_time_ms: l.cpuTimeMs, memory_bytes: l.memoryBytes, processes: l.processes,
+    output_bytes: l.outputBytes,
+  };
+}
+
+function mismatchToWire(m: OutputMismatch): WireMismatch {
+  return { line: m.line, column: m.column ?? 0, token: m.token ?? 0, expected: m.expected, actual: m.actual, message: m.message };
+}
+
+function mismatchFromWire(m: WireMismatch): OutputMismatch {
+  return {
+    line: m.line, column: m.column || null, token: m.token || null, expected: m.expected, actual: m.actual, message: m.message,
   };
 }
 
@@ -87,6 +115,8 @@ export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
     },
     judge_actions: [...e.judgeActions],
     collection_errors: [...e.collectionErrors],
+    ...(e.limits ? { limits: limitsFromWire(e.limits) } : {}),
+    ...(e.mismatch ? { mismatch: mismatchFromWire(e.mismatch) } : {}),
   };
 }
 

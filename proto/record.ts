@@ -3,15 +3,42 @@
 // returns. The wire form between them is the proto ExecutionResult (see record-wire.ts).
 
 export const SCHEMA_VERSION = "1.0";
+/** A record that uses any field added after 1.0 (tests, encoding, version, attempts, WA, ...) says so. */
+export const SCHEMA_VERSION_EXTENDED = "1.1";
 
-/** Verdicts (spec §2.4), in DESIGN.md's precedence order, strongest first. */
-export const VERDICTS = ["IE", "MLE", "PLE", "FSE", "TLE", "SIG", "RE", "AC"] as const;
+/**
+ * Verdicts (spec §2.4) in precedence order, strongest first. WA (wrong answer: the output differs
+ * from the expected output) ranks below every verdict the kernel or the runtime proves.
+ */
+export const VERDICTS = ["IE", "MLE", "PLE", "FSE", "TLE", "SIG", "RE", "WA", "AC"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 export const OUTPUT_INTEGRITY = ["complete", "truncated_by_judge_limit", "crash_mid_write", "write_error"] as const;
 export type OutputIntegrity = (typeof OUTPUT_INTEGRITY)[number];
 
-export type VerdictActor = "runtime" | "kernel" | "supervisor";
+export type VerdictActor = "runtime" | "kernel" | "supervisor" | "judge";
+
+/** How text fields travel in a request and in its record: as is, or base64 (binary-safe). */
+export type Encoding = "utf8" | "base64";
+
+/** The limits a run was held to (evidence.limits), in the request's units. */
+export interface AppliedLimits {
+  wall_time_ms: number;
+  cpu_time_ms: number;
+  memory_bytes: number;
+  processes: number;
+  output_bytes: number;
+}
+
+/** Where the output first differs from the expected output (a WA verdict's evidence). */
+export interface OutputMismatch {
+  line: number;
+  column: number | null;
+  token: number | null;
+  expected: string;
+  actual: string;
+  message: string;
+}
 
 export type JobStatus = "pending" | "running" | "completed" | "error";
 
@@ -54,6 +81,10 @@ export interface Evidence {
   process_lifecycle: ProcessLifecycleEvidence;
   judge_actions: string[];
   collection_errors: string[];
+  /** The limits applied to the run (records of schema 1.1). */
+  limits?: AppliedLimits;
+  /** Set when the verdict is WA. */
+  mismatch?: OutputMismatch;
 }
 
 /** The execution half of the result record: what one sandboxed run produced. */
@@ -84,6 +115,26 @@ export interface ResultRecord extends Nullable<ExecutionRecord> {
   completed_at: string | null;
   /** Dispatches made when more than one was needed (a node lost mid-run: the run went to another). */
   attempts?: number;
+  /** Encoding of stdout/stderr here and in `tests` (present when the request asked for base64). */
+  encoding?: Encoding;
+  /** Toolchain version that ran the program (present when the request named one, or had tests). */
+  version?: string;
+  /** Per-test outcomes of a request with test cases; the top-level verdict is the first failing test's, else AC. */
+  tests?: TestRecord[];
+}
+
+/** One test case's outcome (record schema 1.1). */
+export interface TestRecord {
+  name: string;
+  verdict: Verdict;
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  signal: number | null;
+  time_ms: number;
+  memory_bytes: number;
+  output_integrity: OutputIntegrity;
+  evidence: Evidence;
 }
 
 export function isTerminal(status: JobStatus): boolean {

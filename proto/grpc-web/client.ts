@@ -2,7 +2,7 @@
 // ts-proto's generic service definition so paths and message codecs come from the contract.
 // A Worker's fetch cannot speak native gRPC (no HTTP/2 framing, no trailers), hence gRPC-Web.
 import { FleetServiceDefinition } from "../gen/codecell/fleet/v1/fleet.ts";
-import type { MessageFns } from "../gen/codecell/fleet/v1/fleet.ts";
+import type { DeepPartial, MessageFns } from "../gen/codecell/fleet/v1/fleet.ts";
 import { CONTENT_TYPE, FrameParser, decodeGrpcMessage, encodeFrame, parseTrailers } from "./codec.ts";
 import { STATUS_NAMES } from "./status.ts";
 
@@ -39,7 +39,7 @@ function methodUrl(base: string, name: string): string {
   return `${base.replace(/\/+$/, "")}/${FleetServiceDefinition.fullName}/${name}`;
 }
 
-async function open<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req: Req, signal?: AbortSignal): Promise<Response> {
+async function open<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req: DeepPartial<Req>, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(methodUrl(target.url, method.name), {
@@ -50,7 +50,7 @@ async function open<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req
         "x-grpc-web": "1",
         authorization: `Bearer ${target.token}`,
       },
-      body: encodeFrame(method.requestType.encode(req).finish()),
+      body: encodeFrame(method.requestType.encode(method.requestType.fromPartial(req)).finish()),
       signal,
     });
   } catch (e) {
@@ -71,7 +71,7 @@ async function open<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req
 
 /** Server streaming call: yields each decoded message; throws GrpcError on a non-OK status or a broken stream. */
 export async function* serverStream<Req, Res>(
-  target: FleetTarget, method: Method<Req, Res>, req: Req, signal?: AbortSignal,
+  target: FleetTarget, method: Method<Req, Res>, req: DeepPartial<Req>, signal?: AbortSignal,
 ): AsyncGenerator<Res> {
   const res = await open(target, method, req, signal);
   if (!res.body) throw new GrpcError(-1, "fleet node sent no body");
@@ -107,7 +107,7 @@ export async function* serverStream<Req, Res>(
   if (!headerOk) throw new GrpcError(-1, "stream from fleet node ended without a status (connection lost)");
 }
 
-export async function unary<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req: Req, timeoutMs: number): Promise<Res> {
+export async function unary<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req: DeepPartial<Req>, timeoutMs: number): Promise<Res> {
   let first: Res | undefined;
   try {
     for await (const msg of serverStream(target, method, req, AbortSignal.timeout(timeoutMs))) {

@@ -2,7 +2,7 @@
 // aggregation over pools, chunked text, what an Execute failure means.
 import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
-import { NodeInfoResponse } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { Language, NodeInfoResponse } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError } from "../../proto/grpc-web/client.ts";
 import { Status } from "../../proto/grpc-web/status.ts";
 import { summarize } from "../../edge/src/registry/fleet-status.ts";
@@ -31,7 +31,7 @@ function row(over: Partial<NodeRow> = {}): NodeRow {
 function info(over: Partial<NodeInfoResponse> = {}): NodeInfoResponse {
   return {
     ...NodeInfoResponse.fromPartial({}), nodeId: "a", slots: 2, ready: true, enforcementMode: "strict",
-    languages: [{ name: "python", version: "3" }, { name: "c", version: "12" }], ...over,
+    languages: [Language.fromPartial({ name: "python", version: "3" }), Language.fromPartial({ name: "c", version: "12" })], ...over,
   };
 }
 
@@ -100,7 +100,7 @@ describe("registry: health over pools", () => {
   it("workers, queue depth and languages add up over pools; the default pool is always listed", () => {
     const nodes = [
       { row: row({ id: "a", pool: "eu" }), info: info() },
-      { row: row({ id: "b", pool: "us", name: "b" }), info: info({ slots: 3, languages: [{ name: "go", version: "1" }] }) },
+      { row: row({ id: "b", pool: "us", name: "b" }), info: info({ slots: 3, languages: [Language.fromPartial({ name: "go", version: "1" })] }) },
       { row: row({ id: "c", pool: "us", name: "c", failures: 1, last_error: "refused" }), info: info() },
     ];
     const loads = new Map([["eu", { pool: "eu", queue_depth: 1, in_flight: {}, just_assigned: {} }], ["us", { pool: "us", queue_depth: 2, in_flight: {}, just_assigned: {} }]]);

@@ -73,11 +73,11 @@ describe("result record mapping", () => {
   const result: ExecutionResult = {
     submissionId: "x", language: "python", verdict: Verdict.VERDICT_TLE, exitCode: undefined, signal: 9, stdout: "a", stderr: "",
     outputIntegrity: OutputIntegrity.OUTPUT_INTEGRITY_CRASH_MID_WRITE, errorMessage: undefined, cpuTimeSecs: 0.5, wallTimeSecs: 10.01,
-    memoryPeakBytes: 1234,
+    memoryPeakBytes: 1234, tests: [], version: "",
     evidence: {
       verdictCause: "wall_timeout", verdictActor: "supervisor", isolationMode: "strict", controlsApplied: ["pid_namespace"],
       controlsMissing: [], cgroup: { memoryLimitBytes: 1, memoryPeakBytes: 2, oomEvents: 0, oomKillEvents: 0, cpuUsageUsec: 5, processCount: 1, processLimit: 64 },
-      timing: { cpuMs: 500, wallMs: 10010, cpuWallRatio: 0.05, divergence: "io_bound" },
+      timing: { cpuMs: 500, wallMs: 10010, cpuWallRatio: 0.05, divergence: "io_bound" }, mismatch: undefined, limits: undefined,
       processLifecycle: { reapStatus: "clean", descendantContainment: "ok", zombieCount: 0 },
       judgeActions: ["sigkill_on_wall_timeout"], collectionErrors: [],
     },

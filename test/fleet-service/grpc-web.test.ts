@@ -106,7 +106,7 @@ describe("gRPC-Web transport", () => {
     const id = randomUUID();
     const marker = `flush-${id}`;
     const controller = new AbortController();
-    const body = framed(ExecuteRequest.encode({ submissionId: id, language: "python", code: markedSleeper(marker), stdin: "", detachOnDisconnect: false, tenantId: "" }).finish());
+    const body = framed(ExecuteRequest.encode(ExecuteRequest.create({ submissionId: id, language: "python", code: markedSleeper(marker) })).finish());
     const response = await fetch(`${node.webUrl}/codecell.fleet.v1.FleetService/Execute`, { method: "POST", headers, body, signal: controller.signal });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "application/grpc-web+proto");

@@ -6,7 +6,7 @@
 // program is never run twice.
 import { DurableObject } from "cloudflare:workers";
 import { RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError, fleetMethods, serverStream, unary } from "../../../proto/grpc-web/client.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
@@ -195,7 +195,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     this.#stream = abort;
     // detach_on_disconnect: a severed stream (evicted object) must not kill the run, because the
     // watchdog recovers its outcome with GetResult.
-    const req: ExecuteRequest = {
+    const req: DeepPartial<ExecuteRequest> = {
       submissionId: meta.id, language: meta.language, code: this.#store.blob("code"), stdin: this.#store.blob("stdin"),
       detachOnDisconnect: true, tenantId: meta.project_id,
     };

@@ -1,5 +1,5 @@
 // NodeInfo: identity, capacity, languages and isolation of this node.
-import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { Language, type NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { FleetNode } from "./fleet-node.ts";
 
 export function createNodeInfo(node: FleetNode) {
@@ -13,7 +13,7 @@ export function createNodeInfo(node: FleetNode) {
       freeSlots: Math.max(0, scheduler.slots - scheduler.running),
       queueDepth: scheduler.queueDepth,
       queueCapacity: scheduler.queueCapacity,
-      languages: node.engine.languages().map(({ name, version }) => ({ name, version })),
+      languages: node.engine.languages().map((l) => Language.fromPartial(l)),
       enforcementMode: health.enforcementMode,
       cgroupVersion: health.cgroupVersion,
       kernel: health.kernel,

@@ -19,6 +19,8 @@ export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireRes
     startedAt: times.startedAt,
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
+    tests: [],
+    version: "",
   };
 }
 

@@ -17,6 +17,22 @@ export const protobufFileName = "codecell/fleet/v1/fleet.proto";
  * Field names follow the public result record (service spec §2.1, §2.3) so the edge maps them 1:1.
  */
 
+export const OutputStream = {
+  OUTPUT_STREAM_UNSPECIFIED: 0,
+  OUTPUT_STREAM_STDOUT: 1,
+  OUTPUT_STREAM_STDERR: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type OutputStream = typeof OutputStream[keyof typeof OutputStream];
+
+export namespace OutputStream {
+  export type OUTPUT_STREAM_UNSPECIFIED = typeof OutputStream.OUTPUT_STREAM_UNSPECIFIED;
+  export type OUTPUT_STREAM_STDOUT = typeof OutputStream.OUTPUT_STREAM_STDOUT;
+  export type OUTPUT_STREAM_STDERR = typeof OutputStream.OUTPUT_STREAM_STDERR;
+  export type UNRECOGNIZED = typeof OutputStream.UNRECOGNIZED;
+}
+
 export const Verdict = {
   VERDICT_UNSPECIFIED: 0,
   VERDICT_AC: 1,
@@ -27,6 +43,8 @@ export const Verdict = {
   VERDICT_FSE: 6,
   VERDICT_SIG: 7,
   VERDICT_IE: 8,
+  /** VERDICT_WA - Wrong answer: the program ended normally but its output differs from the expected output. */
+  VERDICT_WA: 9,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -42,6 +60,7 @@ export namespace Verdict {
   export type VERDICT_FSE = typeof Verdict.VERDICT_FSE;
   export type VERDICT_SIG = typeof Verdict.VERDICT_SIG;
   export type VERDICT_IE = typeof Verdict.VERDICT_IE;
+  export type VERDICT_WA = typeof Verdict.VERDICT_WA;
   export type UNRECOGNIZED = typeof Verdict.UNRECOGNIZED;
 }
 
@@ -108,12 +127,105 @@ export interface ExecuteRequest {
    * programs). Empty: the anonymous tenant, which has a share of its own.
    */
   tenantId: string;
+  /** Binary-safe standard input (the API's base64 encoding). When set it is used instead of `stdin`. */
+  stdinBytes?:
+    | Uint8Array
+    | undefined;
+  /**
+   * Limits asked for by the request, already checked against the key's plan by the edge. A zero
+   * field means the node's default; a node never goes above its own defaults.
+   */
+  limits:
+    | RunLimits
+    | undefined;
+  /** Further files placed beside the main source, by relative path. */
+  files: SourceFile[];
+  /** Command-line arguments of the program (argv[1..]). */
+  args: string[];
+  /** Compiler options, each from the language's allow-list (the node checks them again). */
+  compilerOptions: string[];
+  /** Toolchain version as NodeInfo lists it (Language.version); empty: the language's default. */
+  version: string;
+  /** How output is judged against expected output (the top-level expected output, or each test's). */
+  check:
+    | Check
+    | undefined;
+  /**
+   * Test cases: the program is compiled once and run once per test, each in a fresh sandbox with
+   * the same limits. Empty: one run with `stdin`/`stdin_bytes`.
+   */
+  tests: TestCase[];
+  /** Skip the remaining tests after the first one whose verdict is not AC. */
+  stopOnFirstFailure: boolean;
+  /** Also report stdout/stderr as raw bytes (ExecutionResult.stdout_bytes, stderr_bytes). */
+  binaryOutput: boolean;
+  /** Send Output events while the program writes (the API's event stream). */
+  streamOutput: boolean;
+}
+
+export interface RunLimits {
+  wallTimeMs: number;
+  /** CPU time of the whole run (every process and thread), from the cgroup's CPU accounting. */
+  cpuTimeMs: number;
+  memoryBytes: number;
+  processes: number;
+  /** Capture cap per stream (stdout, stderr). */
+  outputBytes: number;
+}
+
+export interface SourceFile {
+  /** Relative path under the program's directory ("lib/util.h"): no "..", not absolute. */
+  path: string;
+  content: Uint8Array;
+}
+
+export interface Check {
+  /** "exact", "lines", "tokens" or "float"; empty: "exact". */
+  compare: string;
+  /** Tolerance of "float" (absolute or relative, whichever is looser); 0: the node's default. */
+  floatEpsilon: number;
+  /** Expected output of a single run (tests carry their own). */
+  expectedOutput?: Uint8Array | undefined;
+}
+
+export interface TestCase {
+  name: string;
+  stdin: Uint8Array;
+  expectedOutput?: Uint8Array | undefined;
 }
 
 export interface ExecuteResponse {
   queued?: Queued | undefined;
   started?: Started | undefined;
-  completed?: Completed | undefined;
+  completed?:
+    | Completed
+    | undefined;
+  /** Output as the program writes it; sent only when ExecuteRequest.stream_output is set. */
+  output?:
+    | Output
+    | undefined;
+  /** A test case finished (requests with tests). */
+  test?: TestFinished | undefined;
+}
+
+export interface Output {
+  stream: OutputStream;
+  /** The bytes as written, in order; within the capture limit only. */
+  data: Uint8Array;
+  /** 0-based index of the test the output belongs to (0 for a run without tests). */
+  testIndex: number;
+}
+
+export interface TestFinished {
+  /** 0-based index in ExecuteRequest.tests. */
+  index: number;
+  result: TestResult | undefined;
+}
+
+export interface TestResult {
+  name: string;
+  /** The test's run: verdict, output, exit status, times, evidence (ids and language left empty). */
+  result: ExecutionResult | undefined;
 }
 
 export interface Queued {
@@ -151,6 +263,15 @@ export interface ExecutionResult {
     | undefined;
   /** True when the compiled artifact came from the node's compile cache. */
   compileCacheHit: boolean;
+  /** Per-test results (requests with tests); the fields above are then the overall outcome. */
+  tests: TestResult[];
+  /** Raw output bytes, set when ExecuteRequest.binary_output was (stdout/stderr hold the text). */
+  stdoutBytes?: Uint8Array | undefined;
+  stderrBytes?:
+    | Uint8Array
+    | undefined;
+  /** Toolchain version that ran the program (Language.version). */
+  version: string;
 }
 
 export interface Evidence {
@@ -164,6 +285,24 @@ export interface Evidence {
   processLifecycle: ProcessLifecycleEvidence | undefined;
   judgeActions: string[];
   collectionErrors: string[];
+  /** Where the output first differs from the expected output (verdict WA). */
+  mismatch:
+    | Mismatch
+    | undefined;
+  /** The limits the run was held to. */
+  limits: RunLimits | undefined;
+}
+
+export interface Mismatch {
+  /** 1-based line of the first difference. */
+  line: number;
+  /** 1-based column (exact, lines); 0 when not applicable. */
+  column: number;
+  /** 1-based token index (tokens, float); 0 when not applicable. */
+  token: number;
+  expected: string;
+  actual: string;
+  message: string;
 }
 
 export interface CgroupEvidence {
@@ -209,8 +348,16 @@ export interface NodeInfoRequest {
 export interface Language {
   /** Canonical name, e.g. "cpp". */
   name: string;
-  /** Toolchain version detected at start-up, e.g. "g++ 12.2.0". */
+  /** Toolchain version, the value ExecuteRequest.version selects, e.g. "12.2.0" or "1.23.4". */
   version: string;
+  /** Other accepted names of this version: the toolchain's own text ("g++ 12.2.0"), a short form ("1.23"). */
+  aliases: string[];
+  /** The version a request without `version` gets (one per language name). */
+  default: boolean;
+  /** True when the language has a compile step (its artifact goes through the compile cache). */
+  compiled: boolean;
+  /** Libraries importable without network (curated per runtime). */
+  libraries: string[];
 }
 
 export interface NodeInfoResponse {
@@ -243,7 +390,25 @@ export interface DrainResponse {
 }
 
 function createBaseExecuteRequest(): ExecuteRequest {
-  return { submissionId: "", language: "", code: "", stdin: "", detachOnDisconnect: false, tenantId: "" };
+  return {
+    submissionId: "",
+    language: "",
+    code: "",
+    stdin: "",
+    detachOnDisconnect: false,
+    tenantId: "",
+    stdinBytes: undefined,
+    limits: undefined,
+    files: [],
+    args: [],
+    compilerOptions: [],
+    version: "",
+    check: undefined,
+    tests: [],
+    stopOnFirstFailure: false,
+    binaryOutput: false,
+    streamOutput: false,
+  };
 }
 
 export const ExecuteRequest: MessageFns<ExecuteRequest> = {
@@ -265,6 +430,39 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.tenantId !== "") {
       writer.uint32(50).string(message.tenantId);
+    }
+    if (message.stdinBytes !== undefined) {
+      writer.uint32(58).bytes(message.stdinBytes);
+    }
+    if (message.limits !== undefined) {
+      RunLimits.encode(message.limits, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.files) {
+      SourceFile.encode(v!, writer.uint32(74).fork()).join();
+    }
+    for (const v of message.args) {
+      writer.uint32(82).string(v!);
+    }
+    for (const v of message.compilerOptions) {
+      writer.uint32(90).string(v!);
+    }
+    if (message.version !== "") {
+      writer.uint32(98).string(message.version);
+    }
+    if (message.check !== undefined) {
+      Check.encode(message.check, writer.uint32(106).fork()).join();
+    }
+    for (const v of message.tests) {
+      TestCase.encode(v!, writer.uint32(114).fork()).join();
+    }
+    if (message.stopOnFirstFailure !== false) {
+      writer.uint32(120).bool(message.stopOnFirstFailure);
+    }
+    if (message.binaryOutput !== false) {
+      writer.uint32(128).bool(message.binaryOutput);
+    }
+    if (message.streamOutput !== false) {
+      writer.uint32(136).bool(message.streamOutput);
     }
     return writer;
   },
@@ -330,6 +528,94 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.tenantId = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.stdinBytes = reader.bytes();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.limits = RunLimits.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.files.push(SourceFile.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.args.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.compilerOptions.push(reader.string());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.check = Check.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.tests.push(TestCase.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.stopOnFirstFailure = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.binaryOutput = reader.bool();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.streamOutput = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -353,12 +639,353 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.stdin = object.stdin ?? "";
     message.detachOnDisconnect = object.detachOnDisconnect ?? false;
     message.tenantId = object.tenantId ?? "";
+    message.stdinBytes = object.stdinBytes ?? undefined;
+    message.limits = (object.limits !== undefined && object.limits !== null)
+      ? RunLimits.fromPartial(object.limits)
+      : undefined;
+    message.files = object.files?.map((e) => SourceFile.fromPartial(e)) || [];
+    message.args = object.args?.map((e) => e) || [];
+    message.compilerOptions = object.compilerOptions?.map((e) => e) || [];
+    message.version = object.version ?? "";
+    message.check = (object.check !== undefined && object.check !== null) ? Check.fromPartial(object.check) : undefined;
+    message.tests = object.tests?.map((e) => TestCase.fromPartial(e)) || [];
+    message.stopOnFirstFailure = object.stopOnFirstFailure ?? false;
+    message.binaryOutput = object.binaryOutput ?? false;
+    message.streamOutput = object.streamOutput ?? false;
+    return message;
+  },
+};
+
+function createBaseRunLimits(): RunLimits {
+  return { wallTimeMs: 0, cpuTimeMs: 0, memoryBytes: 0, processes: 0, outputBytes: 0 };
+}
+
+export const RunLimits: MessageFns<RunLimits> = {
+  encode(message: RunLimits, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.wallTimeMs !== 0) {
+      writer.uint32(8).uint32(message.wallTimeMs);
+    }
+    if (message.cpuTimeMs !== 0) {
+      writer.uint32(16).uint32(message.cpuTimeMs);
+    }
+    if (message.memoryBytes !== 0) {
+      writer.uint32(24).uint64(message.memoryBytes);
+    }
+    if (message.processes !== 0) {
+      writer.uint32(32).uint32(message.processes);
+    }
+    if (message.outputBytes !== 0) {
+      writer.uint32(40).uint64(message.outputBytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunLimits {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunLimits();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.wallTimeMs = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.cpuTimeMs = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memoryBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.processes = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.outputBytes = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RunLimits>): RunLimits {
+    return RunLimits.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RunLimits>): RunLimits {
+    const message = createBaseRunLimits();
+    message.wallTimeMs = object.wallTimeMs ?? 0;
+    message.cpuTimeMs = object.cpuTimeMs ?? 0;
+    message.memoryBytes = object.memoryBytes ?? 0;
+    message.processes = object.processes ?? 0;
+    message.outputBytes = object.outputBytes ?? 0;
+    return message;
+  },
+};
+
+function createBaseSourceFile(): SourceFile {
+  return { path: "", content: new Uint8Array(0) };
+}
+
+export const SourceFile: MessageFns<SourceFile> = {
+  encode(message: SourceFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.path !== "") {
+      writer.uint32(10).string(message.path);
+    }
+    if (message.content.length !== 0) {
+      writer.uint32(18).bytes(message.content);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SourceFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSourceFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.content = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SourceFile>): SourceFile {
+    return SourceFile.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SourceFile>): SourceFile {
+    const message = createBaseSourceFile();
+    message.path = object.path ?? "";
+    message.content = object.content ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseCheck(): Check {
+  return { compare: "", floatEpsilon: 0, expectedOutput: undefined };
+}
+
+export const Check: MessageFns<Check> = {
+  encode(message: Check, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.compare !== "") {
+      writer.uint32(10).string(message.compare);
+    }
+    if (message.floatEpsilon !== 0) {
+      writer.uint32(17).double(message.floatEpsilon);
+    }
+    if (message.expectedOutput !== undefined) {
+      writer.uint32(26).bytes(message.expectedOutput);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Check {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.compare = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.floatEpsilon = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expectedOutput = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Check>): Check {
+    return Check.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Check>): Check {
+    const message = createBaseCheck();
+    message.compare = object.compare ?? "";
+    message.floatEpsilon = object.floatEpsilon ?? 0;
+    message.expectedOutput = object.expectedOutput ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTestCase(): TestCase {
+  return { name: "", stdin: new Uint8Array(0), expectedOutput: undefined };
+}
+
+export const TestCase: MessageFns<TestCase> = {
+  encode(message: TestCase, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.stdin.length !== 0) {
+      writer.uint32(18).bytes(message.stdin);
+    }
+    if (message.expectedOutput !== undefined) {
+      writer.uint32(26).bytes(message.expectedOutput);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestCase {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestCase();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.stdin = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expectedOutput = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<TestCase>): TestCase {
+    return TestCase.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TestCase>): TestCase {
+    const message = createBaseTestCase();
+    message.name = object.name ?? "";
+    message.stdin = object.stdin ?? new Uint8Array(0);
+    message.expectedOutput = object.expectedOutput ?? undefined;
     return message;
   },
 };
 
 function createBaseExecuteResponse(): ExecuteResponse {
-  return { queued: undefined, started: undefined, completed: undefined };
+  return { queued: undefined, started: undefined, completed: undefined, output: undefined, test: undefined };
 }
 
 export const ExecuteResponse: MessageFns<ExecuteResponse> = {
@@ -371,6 +998,12 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
     }
     if (message.completed !== undefined) {
       Completed.encode(message.completed, writer.uint32(26).fork()).join();
+    }
+    if (message.output !== undefined) {
+      Output.encode(message.output, writer.uint32(34).fork()).join();
+    }
+    if (message.test !== undefined) {
+      TestFinished.encode(message.test, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -412,6 +1045,22 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
             message.completed = Completed.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.output = Output.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.test = TestFinished.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -437,6 +1086,229 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
       : undefined;
     message.completed = (object.completed !== undefined && object.completed !== null)
       ? Completed.fromPartial(object.completed)
+      : undefined;
+    message.output = (object.output !== undefined && object.output !== null)
+      ? Output.fromPartial(object.output)
+      : undefined;
+    message.test = (object.test !== undefined && object.test !== null)
+      ? TestFinished.fromPartial(object.test)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseOutput(): Output {
+  return { stream: 0, data: new Uint8Array(0), testIndex: 0 };
+}
+
+export const Output: MessageFns<Output> = {
+  encode(message: Output, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stream !== 0) {
+      writer.uint32(8).int32(message.stream);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    if (message.testIndex !== 0) {
+      writer.uint32(24).uint32(message.testIndex);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Output {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOutput();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.stream = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.testIndex = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Output>): Output {
+    return Output.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Output>): Output {
+    const message = createBaseOutput();
+    message.stream = object.stream ?? 0;
+    message.data = object.data ?? new Uint8Array(0);
+    message.testIndex = object.testIndex ?? 0;
+    return message;
+  },
+};
+
+function createBaseTestFinished(): TestFinished {
+  return { index: 0, result: undefined };
+}
+
+export const TestFinished: MessageFns<TestFinished> = {
+  encode(message: TestFinished, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    if (message.result !== undefined) {
+      TestResult.encode(message.result, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestFinished {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestFinished();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.result = TestResult.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<TestFinished>): TestFinished {
+    return TestFinished.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TestFinished>): TestFinished {
+    const message = createBaseTestFinished();
+    message.index = object.index ?? 0;
+    message.result = (object.result !== undefined && object.result !== null)
+      ? TestResult.fromPartial(object.result)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTestResult(): TestResult {
+  return { name: "", result: undefined };
+}
+
+export const TestResult: MessageFns<TestResult> = {
+  encode(message: TestResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.result !== undefined) {
+      ExecutionResult.encode(message.result, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.result = ExecutionResult.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<TestResult>): TestResult {
+    return TestResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TestResult>): TestResult {
+    const message = createBaseTestResult();
+    message.name = object.name ?? "";
+    message.result = (object.result !== undefined && object.result !== null)
+      ? ExecutionResult.fromPartial(object.result)
       : undefined;
     return message;
   },
@@ -627,6 +1499,10 @@ function createBaseExecutionResult(): ExecutionResult {
     startedAt: undefined,
     completedAt: undefined,
     compileCacheHit: false,
+    tests: [],
+    stdoutBytes: undefined,
+    stderrBytes: undefined,
+    version: "",
   };
 }
 
@@ -679,6 +1555,18 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
     }
     if (message.compileCacheHit !== false) {
       writer.uint32(128).bool(message.compileCacheHit);
+    }
+    for (const v of message.tests) {
+      TestResult.encode(v!, writer.uint32(138).fork()).join();
+    }
+    if (message.stdoutBytes !== undefined) {
+      writer.uint32(146).bytes(message.stdoutBytes);
+    }
+    if (message.stderrBytes !== undefined) {
+      writer.uint32(154).bytes(message.stderrBytes);
+    }
+    if (message.version !== "") {
+      writer.uint32(162).string(message.version);
     }
     return writer;
   },
@@ -824,6 +1712,38 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
             message.compileCacheHit = reader.bool();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.tests.push(TestResult.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.stdoutBytes = reader.bytes();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.stderrBytes = reader.bytes();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -859,6 +1779,10 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
     message.startedAt = object.startedAt ?? undefined;
     message.completedAt = object.completedAt ?? undefined;
     message.compileCacheHit = object.compileCacheHit ?? false;
+    message.tests = object.tests?.map((e) => TestResult.fromPartial(e)) || [];
+    message.stdoutBytes = object.stdoutBytes ?? undefined;
+    message.stderrBytes = object.stderrBytes ?? undefined;
+    message.version = object.version ?? "";
     return message;
   },
 };
@@ -875,6 +1799,8 @@ function createBaseEvidence(): Evidence {
     processLifecycle: undefined,
     judgeActions: [],
     collectionErrors: [],
+    mismatch: undefined,
+    limits: undefined,
   };
 }
 
@@ -909,6 +1835,12 @@ export const Evidence: MessageFns<Evidence> = {
     }
     for (const v of message.collectionErrors) {
       writer.uint32(82).string(v!);
+    }
+    if (message.mismatch !== undefined) {
+      Mismatch.encode(message.mismatch, writer.uint32(90).fork()).join();
+    }
+    if (message.limits !== undefined) {
+      RunLimits.encode(message.limits, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -1006,6 +1938,22 @@ export const Evidence: MessageFns<Evidence> = {
             message.collectionErrors.push(reader.string());
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.mismatch = Mismatch.decode(reader, reader.uint32());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.limits = RunLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1039,6 +1987,127 @@ export const Evidence: MessageFns<Evidence> = {
       : undefined;
     message.judgeActions = object.judgeActions?.map((e) => e) || [];
     message.collectionErrors = object.collectionErrors?.map((e) => e) || [];
+    message.mismatch = (object.mismatch !== undefined && object.mismatch !== null)
+      ? Mismatch.fromPartial(object.mismatch)
+      : undefined;
+    message.limits = (object.limits !== undefined && object.limits !== null)
+      ? RunLimits.fromPartial(object.limits)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMismatch(): Mismatch {
+  return { line: 0, column: 0, token: 0, expected: "", actual: "", message: "" };
+}
+
+export const Mismatch: MessageFns<Mismatch> = {
+  encode(message: Mismatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.line !== 0) {
+      writer.uint32(8).uint32(message.line);
+    }
+    if (message.column !== 0) {
+      writer.uint32(16).uint32(message.column);
+    }
+    if (message.token !== 0) {
+      writer.uint32(24).uint32(message.token);
+    }
+    if (message.expected !== "") {
+      writer.uint32(34).string(message.expected);
+    }
+    if (message.actual !== "") {
+      writer.uint32(42).string(message.actual);
+    }
+    if (message.message !== "") {
+      writer.uint32(50).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Mismatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMismatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.line = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.column = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.token = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expected = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actual = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Mismatch>): Mismatch {
+    return Mismatch.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Mismatch>): Mismatch {
+    const message = createBaseMismatch();
+    message.line = object.line ?? 0;
+    message.column = object.column ?? 0;
+    message.token = object.token ?? 0;
+    message.expected = object.expected ?? "";
+    message.actual = object.actual ?? "";
+    message.message = object.message ?? "";
     return message;
   },
 };
@@ -1528,7 +2597,7 @@ export const NodeInfoRequest: MessageFns<NodeInfoRequest> = {
 };
 
 function createBaseLanguage(): Language {
-  return { name: "", version: "" };
+  return { name: "", version: "", aliases: [], default: false, compiled: false, libraries: [] };
 }
 
 export const Language: MessageFns<Language> = {
@@ -1538,6 +2607,18 @@ export const Language: MessageFns<Language> = {
     }
     if (message.version !== "") {
       writer.uint32(18).string(message.version);
+    }
+    for (const v of message.aliases) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.default !== false) {
+      writer.uint32(32).bool(message.default);
+    }
+    if (message.compiled !== false) {
+      writer.uint32(40).bool(message.compiled);
+    }
+    for (const v of message.libraries) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -1571,6 +2652,38 @@ export const Language: MessageFns<Language> = {
             message.version = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.aliases.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.default = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.compiled = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.libraries.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1590,6 +2703,10 @@ export const Language: MessageFns<Language> = {
     const message = createBaseLanguage();
     message.name = object.name ?? "";
     message.version = object.version ?? "";
+    message.aliases = object.aliases?.map((e) => e) || [];
+    message.default = object.default ?? false;
+    message.compiled = object.compiled ?? false;
+    message.libraries = object.libraries?.map((e) => e) || [];
     return message;
   },
 };
