@@ -6,8 +6,9 @@ import {
   type Evidence as WireEvidence,
   type ExecutionResult as WireResult,
 } from "./gen/codecell/fleet/v1/fleet.ts";
-import type { AppliedLimits, Evidence, ExecutionRecord, OutputIntegrity, OutputMismatch, Verdict } from "./record.ts";
-import type { Mismatch as WireMismatch, RunLimits as WireLimits } from "./gen/codecell/fleet/v1/fleet.ts";
+import type { AppliedLimits, Encoding, Evidence, ExecutionRecord, OutputIntegrity, OutputMismatch, TestRecord, Verdict } from "./record.ts";
+import type { Mismatch as WireMismatch, RunLimits as WireLimits, TestResult as WireTest } from "./gen/codecell/fleet/v1/fleet.ts";
+import { toBase64 } from "./base64.ts";
 
 const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
   AC: WireVerdict.VERDICT_AC, RE: WireVerdict.VERDICT_RE, TLE: WireVerdict.VERDICT_TLE, MLE: WireVerdict.VERDICT_MLE,
@@ -30,7 +31,7 @@ const INTEGRITY_FROM_WIRE = invert(INTEGRITY_TO_WIRE);
 /** The outcome fields of the wire message; the caller adds ids, language and times. */
 export type WireExecution = Pick<WireResult,
   "verdict" | "exitCode" | "signal" | "stdout" | "stderr" | "outputIntegrity" | "errorMessage" | "cpuTimeSecs" |
-  "wallTimeSecs" | "memoryPeakBytes" | "evidence">;
+  "wallTimeSecs" | "memoryPeakBytes" | "evidence"> & Partial<Pick<WireResult, "stdoutBytes" | "stderrBytes">>;
 
 export function executionToWire(o: ExecutionRecord): WireExecution {
   const e = o.evidence;
@@ -124,19 +125,47 @@ export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
  * The outcome a node reported. A verdict this side does not know becomes IE with an error message
  * saying so, rather than a guess; evidence is null only when the node sent none.
  */
-export function executionFromWire(r: WireExecution): Omit<ExecutionRecord, "evidence"> & { evidence: Evidence | null } {
+export function executionFromWire(r: WireExecution, encoding: Encoding = "utf8"): Omit<ExecutionRecord, "evidence"> & { evidence: Evidence | null } {
   const verdict = VERDICT_FROM_WIRE.get(r.verdict);
   return {
     verdict: verdict ?? "IE",
     exit_code: r.exitCode ?? null,
     signal: r.signal ?? null,
-    stdout: r.stdout,
-    stderr: r.stderr,
+    stdout: outputText(r.stdout, r.stdoutBytes, encoding),
+    stderr: outputText(r.stderr, r.stderrBytes, encoding),
     output_integrity: INTEGRITY_FROM_WIRE.get(r.outputIntegrity) ?? "complete",
     error_message: r.errorMessage ?? (verdict === undefined ? `fleet node returned an unknown verdict (${r.verdict})` : null),
     cpu_time_secs: r.cpuTimeSecs,
     wall_time_secs: r.wallTimeSecs,
     memory_peak_bytes: r.memoryPeakBytes,
     evidence: evidenceFromWire(r.evidence),
+  };
+}
+
+/** A stream's output in the record's encoding: the text as is, or the raw bytes in base64. */
+export function outputText(text: string, bytes: Uint8Array | undefined, encoding: Encoding): string {
+  if (encoding === "utf8") return text;
+  return toBase64(bytes ?? new TextEncoder().encode(text));
+}
+
+const NO_EVIDENCE: Evidence = evidenceFromWire({
+  verdictCause: "", verdictActor: "", isolationMode: "", controlsApplied: [], controlsMissing: [], cgroup: undefined,
+  timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined, limits: undefined,
+})!;
+
+/** One test's outcome as the record lists it (record.ts TestRecord). */
+export function testFromWire(t: WireTest, encoding: Encoding = "utf8"): TestRecord {
+  const r = t.result;
+  if (!r) {
+    return {
+      name: t.name, verdict: "IE", stdout: "", stderr: "", exit_code: null, signal: null, time_ms: 0, memory_bytes: 0,
+      output_integrity: "complete", evidence: NO_EVIDENCE,
+    };
+  }
+  const e = executionFromWire(r, encoding);
+  return {
+    name: t.name, verdict: e.verdict, stdout: e.stdout, stderr: e.stderr, exit_code: e.exit_code, signal: e.signal,
+    time_ms: Math.round(e.wall_time_secs * 1000), memory_bytes: e.memory_peak_bytes, output_integrity: e.output_integrity,
+    evidence: e.evidence ?? NO_EVIDENCE,
   };
 }

@@ -105,8 +105,9 @@ describe("registry: health over pools", () => {
     ];
     const loads = new Map([["eu", { pool: "eu", queue_depth: 1, in_flight: {}, just_assigned: {} }], ["us", { pool: "us", queue_depth: 2, in_flight: {}, just_assigned: {} }]]);
     const { status, pools } = summarize(nodes, loads, NOW, rule);
-    assert.deepEqual({ ...status, reasons: status.reasons.length }, {
+    assert.deepEqual({ ...status, reasons: status.reasons.length, runtimes: status.runtimes.map((r) => `${r.language} ${r.version}`) }, {
       ready_nodes: 2, workers: 5, queue_depth: 3, enforcement_mode: "strict", languages: ["python", "c", "go"], reasons: 1,
+      runtimes: ["python 3", "c 12", "go 1"],
     });
     assert.deepEqual(pools.map((p) => [p.pool, p.nodes, p.ready_nodes, p.workers, p.queue_depth]), [
       ["default", 0, 0, 0, 0], ["eu", 1, 1, 2, 1], ["us", 2, 1, 3, 2],

@@ -1,7 +1,9 @@
 // The fleet's health over all pools, from the registry's rows and the schedulers' loads. Pure,
 // unit tested.
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { orderLanguages } from "../../../proto/languages.ts";
+import { CANONICAL_LANGUAGES, orderLanguages } from "../../../proto/languages.ts";
+import { mergeRuntimes } from "../../../proto/runtimes.ts";
+import type { Runtime } from "../../../proto/runtimes.ts";
 import type { FleetStatus, PoolView } from "../contracts/fleet.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { PoolLoad } from "../contracts/scheduler.ts";
@@ -23,6 +25,7 @@ export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoa
   const reasons: string[] = [];
   if (nodes.length === 0) reasons.push("no fleet node is registered");
   const langs = new Set<string>();
+  const runtimeLists: Runtime[][] = [];
   const pools = new Map<string, PoolView>(poolsOf(nodes).map((p) => [p, { pool: p, nodes: 0, ready_nodes: 0, workers: 0, queue_depth: loads.get(p)?.queue_depth ?? 0 }]));
   for (const { row, info } of nodes) {
     const pool = pools.get(row.pool)!;
@@ -35,6 +38,9 @@ export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoa
     pool.ready_nodes++;
     pool.workers += info?.slots ?? 0;
     for (const l of info?.languages ?? []) langs.add(l.name);
+    runtimeLists.push((info?.languages ?? []).map((l) => ({
+      language: l.name, version: l.version, aliases: l.aliases, default: l.default, compiled: l.compiled, libraries: l.libraries,
+    })));
   }
   const views = [...pools.values()];
   const readyNodes = views.reduce((n, p) => n + p.ready_nodes, 0);
@@ -45,6 +51,7 @@ export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoa
       queue_depth: views.reduce((n, p) => n + p.queue_depth, 0),
       enforcement_mode: readyNodes > 0 ? "strict" : "none",
       languages: orderLanguages(langs),
+      runtimes: mergeRuntimes(runtimeLists, CANONICAL_LANGUAGES),
       reasons,
     },
     pools: views,

@@ -52,5 +52,5 @@ export function notRun(decision: VerdictDecision, missing: string[], limits: Run
       collectionErrors: [],
     }),
   };
-  return { result, outputFiles: new Map(), discardedBytes: { stdout: 0, stderr: 0 } };
+  return { result, outputFiles: new Map(), stdoutBytes: new Uint8Array(), stderrBytes: new Uint8Array(), discardedBytes: { stdout: 0, stderr: 0 } };
 }

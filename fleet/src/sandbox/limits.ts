@@ -5,6 +5,7 @@ const MiB = 1024 * 1024;
 /** Server-side defaults for a program run (DESIGN.md §2). */
 export const RUN_LIMITS: Readonly<Limits> = Object.freeze({
   wallTimeMs: 10_000,
+  cpuTimeMs: 10_000,
   memoryBytes: 256 * MiB,
   processes: 64,
   fileSizeBytes: 16 * MiB,
@@ -17,6 +18,7 @@ export const RUN_LIMITS: Readonly<Limits> = Object.freeze({
 /** Compilers run in the same sandbox with larger limits (DESIGN.md §2). */
 export const COMPILE_LIMITS: Readonly<Limits> = Object.freeze({
   wallTimeMs: 30_000,
+  cpuTimeMs: 60_000,
   memoryBytes: 1024 * MiB,
   processes: 256,
   fileSizeBytes: 256 * MiB,

@@ -391,7 +391,7 @@ export class Sandbox {
         collectionErrors: [...readings.errors, ...report.unparsed],
       }),
     };
-    return { result, outputFiles, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
+    return { result, outputFiles, stdoutBytes, stderrBytes, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
   }
 
   async #takeCgroup(slot: Slot, spec: RunSpec): Promise<RunCgroup> {

@@ -8,6 +8,8 @@ import type { ExecutionRecord } from "../../../proto/record.ts";
 /** Per-run limits. Server-side defaults live in limits.ts; a caller may only narrow them. */
 export interface Limits {
   wallTimeMs: number;
+  /** CPU time of the whole run (all its processes and threads), from the cgroup's CPU accounting. */
+  cpuTimeMs: number;
   memoryBytes: number;
   processes: number;
   fileSizeBytes: number;
@@ -21,7 +23,7 @@ export interface Limits {
 
 /** A file placed into the sandbox's work dir (/box) before the program starts. */
 export interface InputFile {
-  /** A plain file name inside /box: no slashes, no "..". */
+  /** A relative path inside /box ("main.c", "lib/util.h"): segments of [A-Za-z0-9._-], no "." or "..". */
   name: string;
   content: Uint8Array | string;
   executable?: boolean;
@@ -53,6 +55,11 @@ export interface RunSpec {
   /** Files to copy out of /box after the run, through the no-follow file layer. */
   outputFiles?: OutputFileRequest[];
   limits: Limits;
+  /**
+   * Called with captured output as the program writes it, in order, within the capture cap: the
+   * concatenation of a stream's chunks equals that stream's captured bytes.
+   */
+  onOutput?: (stream: "stdout" | "stderr", data: Uint8Array) => void;
 }
 
 /** One sandboxed run's outcome plus what only the host needs (artifacts, raw counters). */
@@ -60,6 +67,9 @@ export interface RunOutcome {
   result: ExecutionRecord;
   /** Copied-out files by name (only those that were regular files within maxBytes). */
   outputFiles: Map<string, Uint8Array>;
+  /** The captured output as bytes (result.stdout/stderr are the same bytes decoded as UTF-8). */
+  stdoutBytes: Uint8Array;
+  stderrBytes: Uint8Array;
   /** Bytes the program wrote beyond the capture cap, per stream. */
   discardedBytes: { stdout: number; stderr: number };
 }
