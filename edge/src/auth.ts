@@ -13,8 +13,8 @@ const UNAUTHORIZED = { error: "unauthorized", message: "missing or invalid API k
 const cache = new Map<string, { meta: KeyMeta; until: number }>();
 const CACHE_MS = 10_000;
 
-export async function authenticate(request: Request, env: Env): Promise<Caller> {
-  const key = request.headers.get("x-api-key");
+/** `key`: the API key as sent (default: the X-API-Key header; the compatibility routes pass their own). */
+export async function authenticate(request: Request, env: Env, key = request.headers.get("x-api-key")): Promise<Caller> {
   if (!key || key.length > 256) throw new HttpError(401, UNAUTHORIZED);
   const hash = await sha256Hex(key);
   const hit = cache.get(hash);

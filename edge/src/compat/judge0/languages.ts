@@ -1,0 +1,93 @@
+// Judge0 language ids for our runtimes. A Judge0 client names a language and a version in one id
+// (71 = "Python (3.8.1)"). We keep Judge0's id where it names the same language and version
+// (major.minor, else major) as one of our runtimes; our default version of a language takes the language's
+// classic CE id when no runtime matched it exactly; any other runtime gets an id of our own
+// from OWN_IDS_FROM up. Pure; unit tested.
+import type { Runtime } from "../../../../proto/runtimes.ts";
+
+interface Judge0Id {
+  id: number;
+  language: string;
+  /** major.minor of the toolchain the id names in Judge0 CE. */
+  version: string;
+}
+
+/** Judge0 CE's ids for the languages we run (names as Judge0 lists them, versions reduced to major.minor). */
+const JUDGE0_IDS: readonly Judge0Id[] = [
+  { id: 71, language: "python", version: "3.8" }, { id: 92, language: "python", version: "3.11" },
+  { id: 100, language: "python", version: "3.12" }, { id: 109, language: "python", version: "3.13" },
+  { id: 50, language: "c", version: "9.2" }, { id: 48, language: "c", version: "7.4" }, { id: 49, language: "c", version: "8.3" },
+  { id: 103, language: "c", version: "14.1" },
+  { id: 54, language: "cpp", version: "9.2" }, { id: 52, language: "cpp", version: "7.4" }, { id: 53, language: "cpp", version: "8.3" },
+  { id: 105, language: "cpp", version: "14.1" },
+  { id: 62, language: "java", version: "13.0" }, { id: 91, language: "java", version: "17.0" },
+  { id: 63, language: "javascript", version: "12.14" }, { id: 93, language: "javascript", version: "18.15" },
+  { id: 97, language: "javascript", version: "20.17" }, { id: 102, language: "javascript", version: "22.8" },
+  { id: 74, language: "typescript", version: "3.7" }, { id: 94, language: "typescript", version: "5.0" },
+  { id: 101, language: "typescript", version: "5.6" },
+  { id: 60, language: "go", version: "1.13" }, { id: 95, language: "go", version: "1.18" }, { id: 106, language: "go", version: "1.22" },
+  { id: 107, language: "go", version: "1.23" },
+  { id: 73, language: "rust", version: "1.40" }, { id: 108, language: "rust", version: "1.85" },
+];
+
+/** The id a Judge0 client most likely sends for a language (Judge0 CE's long-standing one). */
+const CLASSIC_ID: Record<string, number> = { python: 71, c: 50, cpp: 54, java: 62, javascript: 63, typescript: 74, go: 60, rust: 73 };
+
+const DISPLAY: Record<string, (v: string) => string> = {
+  python: (v) => `Python (${v})`, c: (v) => `C (GCC ${v})`, cpp: (v) => `C++ (GCC ${v})`, java: (v) => `Java (JDK ${v})`,
+  javascript: (v) => `JavaScript (Node.js ${v})`, typescript: (v) => `TypeScript (${v})`, go: (v) => `Go (${v})`,
+  rust: (v) => `Rust (${v})`,
+};
+
+export const OWN_IDS_FROM = 1000;
+
+export interface Judge0Language {
+  id: number;
+  name: string;
+  runtime: Runtime;
+}
+
+/** major.minor of a version text ("1.23.4" → "1.23", "17" → "17.0", "22.08.0" → "22.8"). */
+export function majorMinor(version: string): string | null {
+  const m = /^(\d+)(?:\.(\d+))?/.exec(version);
+  return m ? `${Number(m[1])}.${Number(m[2] ?? 0)}` : null;
+}
+
+const major = (version: string) => /^\d+/.exec(version)?.[0] ?? null;
+
+/** Every runtime with its Judge0 id, in the runtimes' order. Ids are stable for a given runtime list. */
+export function judge0Languages(runtimes: readonly Runtime[]): Judge0Language[] {
+  const taken = new Set<number>();
+  const ids = new Map<Runtime, number>();
+  const claim = (r: Runtime, id: number | undefined) => {
+    if (id === undefined || ids.has(r) || taken.has(id)) return;
+    ids.set(r, id);
+    taken.add(id);
+  };
+  for (const r of runtimes) claim(r, JUDGE0_IDS.find((j) => j.language === r.language && j.version === majorMinor(r.version))?.id);
+  for (const r of runtimes) claim(r, JUDGE0_IDS.find((j) => j.language === r.language && major(j.version) === major(r.version))?.id);
+  for (const r of runtimes) if (r.default) claim(r, CLASSIC_ID[r.language]);
+  let own = OWN_IDS_FROM;
+  for (const r of runtimes) {
+    if (!ids.has(r)) {
+      while (taken.has(own)) own++;
+      ids.set(r, own);
+      taken.add(own);
+    }
+  }
+  return runtimes.map((r) => ({ id: ids.get(r)!, name: (DISPLAY[r.language] ?? ((v: string) => `${r.language} (${v})`))(r.version), runtime: r }));
+}
+
+/**
+ * The runtime a Judge0 language_id asks for: the id as listed, else a Judge0 CE id of one of our
+ * languages (its version when we have it, else our default of that language). null: unknown id.
+ */
+export function runtimeForId(id: number, runtimes: readonly Runtime[]): Runtime | null {
+  const listed = judge0Languages(runtimes).find((l) => l.id === id);
+  if (listed) return listed.runtime;
+  const known = JUDGE0_IDS.find((j) => j.id === id);
+  if (!known) return null;
+  const same = runtimes.filter((r) => r.language === known.language);
+  return same.find((r) => majorMinor(r.version) === known.version) ?? same.find((r) => major(r.version) === major(known.version)) ??
+    same.find((r) => r.default) ?? same[0] ?? null;
+}
