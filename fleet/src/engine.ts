@@ -27,8 +27,10 @@ export interface EngineRequest {
   /** Test cases: compile once, one fresh sandbox run per test. */
   tests?: EngineTest[];
   stopOnFirstFailure?: boolean;
-  /** Output and test events while the submission runs. */
-  onEvent?: (event: EngineEvent) => void;
+  /** Captured output as the program writes it; `test` is the 0-based test index (0 without tests). */
+  onOutput?: (stream: "stdout" | "stderr", data: Uint8Array, test: number) => void;
+  /** A test finished (requests with tests), in order. */
+  onTest?: (index: number, test: TestOutcome) => void;
 }
 
 export interface EngineFile {
@@ -48,11 +50,6 @@ export interface EngineTest {
   stdin: Uint8Array | string;
   expected?: Uint8Array | string;
 }
-
-export type EngineEvent =
-  /** Captured output as written; `test` is the 0-based test index (0 without tests). */
-  | { kind: "output"; stream: "stdout" | "stderr"; data: Uint8Array; test: number }
-  | { kind: "test"; index: number; test: TestOutcome };
 
 /** One test's run, judged. */
 export interface TestOutcome {

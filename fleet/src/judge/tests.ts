@@ -58,7 +58,7 @@ export async function runTests(runOnce: RunOnce, request: EngineRequest, signal?
       stderrBytes: ran.stderrBytes,
     };
     tests.push(outcome);
-    request.onEvent?.({ kind: "test", index, test: outcome });
+    request.onTest?.(index, outcome);
     if (signal?.aborted) break;
     if (request.stopOnFirstFailure && outcome.result.verdict !== "AC") break;
   }

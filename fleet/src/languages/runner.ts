@@ -42,12 +42,13 @@ export async function compileAndRun(
   if ("failed" in prepared) return outcome(prepared.failed);
   try {
     const { program, compileCacheHit } = prepared;
+    const { onOutput } = request;
     const runOnce: RunOnce = (stdin, test) =>
       sandbox.run(
         {
           ...program,
           stdin,
-          onOutput: request.onEvent && ((stream, data) => request.onEvent!({ kind: "output", stream, data, test })),
+          ...(onOutput ? { onOutput: (stream: "stdout" | "stderr", data: Uint8Array) => onOutput(stream, data, test) } : {}),
         },
         signal,
       );
