@@ -189,7 +189,7 @@ export function javaSource(code: string): SourcePlan {
   const modifiers = String.raw`(?:(?:final|abstract|sealed|non-sealed|strictfp|static)\s+)*`;
   const declaration = new RegExp(String.raw`(?<![\p{L}\p{Nd}_$])(public\s+)?${modifiers}(?:class|interface|enum|record)\s+(${JAVA_ID})`, "gu");
   const types = [...stripped.matchAll(declaration)].map((m) => ({ name: m[2]!, isPublic: m[1] !== undefined, at: m.index, hasMain: false }));
-  for (const main of stripped.matchAll(/\bstatic\s+(?:final\s+)?void\s+main\s*\(/g)) {
+  for (const main of stripped.matchAll(/\bstatic\s+(?:(?:public|final|synchronized|strictfp)\s+)*void\s+main\s*\(/g)) {
     const owner = types.findLast((type) => type.at < main.index);
     if (owner) owner.hasMain = true;
   }
