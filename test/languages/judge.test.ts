@@ -178,6 +178,16 @@ describe("limits, files, args, options, bytes", { concurrency: 2 }, () => {
     assert.equal(changed.result.stdout, "63\n");
   });
 
+  it("files the language's own way: a Java class, a Rust module, a Go file of package main", async (t) => {
+    if (!requireKernel(t)) return;
+    const java = await run({ language: "java", code: "public class Main { public static void main(String[] a) { System.out.println(Helper.f()); } }", files: [{ path: "Helper.java", content: "class Helper { static int f() { return 5; } }" }] });
+    assert.equal(java.result.stdout, "5\n", java.result.stderr);
+    const rust = await run({ language: "rust", code: "mod util;\nfn main() { println!(\"{}\", util::f()); }", files: [{ path: "util.rs", content: "pub fn f() -> i32 { 6 }" }] });
+    assert.equal(rust.result.stdout, "6\n", rust.result.stderr);
+    const go = await run({ language: "go", code: 'package main\nimport "fmt"\nfunc main() { fmt.Println(f()) }', files: [{ path: "util.go", content: "package main\nfunc f() int { return 8 }" }] });
+    assert.equal(go.result.stdout, "8\n", go.result.stderr);
+  });
+
   it("a Python program imports a module from files", async (t) => {
     if (!requireKernel(t)) return;
     const outcome = await run({ language: "python", code: "import helper\nprint(helper.VALUE)", files: [{ path: "helper.py", content: "VALUE = 'from helper'\n" }] });

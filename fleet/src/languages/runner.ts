@@ -92,7 +92,7 @@ async function prepare(
   if (language.compile) {
     const { compile } = language;
     const options = (request.compilerOptions ?? []).flatMap(compilerOptionArgv);
-    const argv = compile.argv({ toolchain, source, options });
+    const argv = compile.argv({ toolchain, source, options, files: extraFiles.map((file) => file.name) });
     const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
     lease = cache?.lookup(key);
     compileCacheHit = lease !== undefined;

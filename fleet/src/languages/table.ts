@@ -49,8 +49,11 @@ export interface LanguageSpec {
    * copied out, cached, and bound read-only at `ARTIFACT_DIR/<artifact>` for the run.
    */
   compile?: {
-    /** `options`: the request's allowed compiler options (proto/compiler-options.ts) as argv words. */
-    argv(context: Omit<CommandContext, "artifactPath" | "limits"> & { options: string[] }): string[];
+    /**
+     * `options`: the request's allowed compiler options (proto/compiler-options.ts) as argv words;
+     * `files`: the paths of the request's other files (present in /box beside the source).
+     */
+    argv(context: Omit<CommandContext, "artifactPath" | "limits"> & { options: string[]; files: string[] }): string[];
     env?: Record<string, string>;
     artifact: string;
     executable: boolean;
@@ -418,7 +421,15 @@ export const LANGUAGES: LanguageSpec[] = [
     },
     source: fixed("main.go"),
     compile: {
-      argv: ({ toolchain, source }) => [toolchain.paths.go!, "build", "-o", "main", source.fileName],
+      // The package is every .go file beside the source (as `go build` in a directory would take them).
+      argv: ({ toolchain, source, files }) => [
+        toolchain.paths.go!,
+        "build",
+        "-o",
+        "main",
+        source.fileName,
+        ...files.filter((path) => !path.includes("/") && path.endsWith(".go") && !path.endsWith("_test.go")),
+      ],
       // Module-less single file; the build cache lives in this compile's own /tmp (nothing shared);
       // the standard library comes precompiled from the read-only GOROOT.
       env: {
