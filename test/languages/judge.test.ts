@@ -254,3 +254,15 @@ describe("limits, files, args, options, bytes", { concurrency: 2 }, () => {
     }
   });
 });
+
+describe("files in subdirectories", () => {
+  // Last in the file: paths with subdirectories need the sandbox's nested copy-in (branch i14-sandbox); before it
+  // merges the launcher refuses them (IE, and the node goes not-ready until its self-check).
+  it("files in subdirectories: a C++ header under inc/, a JavaScript module under lib/", { todo: "needs nested InputFile names from the sandbox work" }, async (t) => {
+    if (!requireKernel(t)) return;
+    const cpp = await run({ language: "cpp", code: '#include "inc/u.hpp"\n#include <cstdio>\nint main() { std::printf("%d\\n", U); }', files: [{ path: "inc/u.hpp", content: "#define U 9\n" }] });
+    assert.equal(cpp.result.stdout, "9\n", cpp.result.error_message ?? cpp.result.stderr);
+    const js = await run({ language: "javascript", code: "console.log(require('./lib/m.js').v)", files: [{ path: "lib/m.js", content: "module.exports = { v: 7 }" }] });
+    assert.equal(js.result.stdout, "7\n", js.result.error_message ?? js.result.stderr);
+  });
+});
