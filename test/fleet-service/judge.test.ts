@@ -108,6 +108,13 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
     assert.equal(result.verdict, "VERDICT_RE");
     assert.equal(result.evidence.verdict_cause, "compile_error");
     assert.deepEqual(result.tests, []);
+    const binary = completed((await execute({ language: "c", code: "int main(void) { return nope; }", binary_output: true })).messages);
+    assert.equal(Buffer.from(binary.stderr_bytes).toString(), binary.stderr, "the diagnostics are in stderr_bytes too");
+    assert.match(binary.stderr, /nope/);
+    const streamed = await execute({ language: "c", code: "int main(void) { return nope2; }", stream_output: true });
+    assert.deepEqual(streamed.messages.map((m) => m.event), ["started", "output", "completed"], "the diagnostics are streamed as stderr");
+    assert.equal(streamed.messages[1]!.output.stream, "OUTPUT_STREAM_STDERR");
+    assert.equal(Buffer.from(streamed.messages[1]!.output.data).toString(), completed(streamed.messages).stderr);
   });
 
   test("stop_on_first_failure: the tests after the first failure are absent", async () => {

@@ -13,15 +13,18 @@ export interface RunTimes {
   binaryOutput?: boolean;
 }
 
-const rawOutput = (binary: boolean | undefined, stdout: Uint8Array | undefined, stderr: Uint8Array | undefined) =>
-  binary ? { stdoutBytes: stdout ?? new Uint8Array(), stderrBytes: stderr ?? new Uint8Array() } : {};
+const encoder = new TextEncoder();
+
+/** Raw bytes when asked; a record with no program run behind it (a compile error) has only its text. */
+const rawOutput = (binary: boolean | undefined, result: ExecutionRecord, stdout: Uint8Array | undefined, stderr: Uint8Array | undefined) =>
+  binary ? { stdoutBytes: stdout ?? encoder.encode(result.stdout), stderrBytes: stderr ?? encoder.encode(result.stderr) } : {};
 
 export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireResult {
   return {
     submissionId: times.submissionId,
     language: outcome.language,
     ...executionToWire(outcome.result),
-    ...rawOutput(times.binaryOutput, outcome.stdoutBytes, outcome.stderrBytes),
+    ...rawOutput(times.binaryOutput, outcome.result, outcome.stdoutBytes, outcome.stderrBytes),
     startedAt: times.startedAt,
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
@@ -38,7 +41,7 @@ export function testToProto(test: TestOutcome, binaryOutput?: boolean): WireTest
       submissionId: "",
       language: "",
       ...executionToWire(test.result),
-      ...rawOutput(binaryOutput, test.stdoutBytes, test.stderrBytes),
+      ...rawOutput(binaryOutput, test.result, test.stdoutBytes, test.stderrBytes),
       startedAt: undefined,
       completedAt: undefined,
       compileCacheHit: false,

@@ -19,6 +19,8 @@ export interface Submission {
   request: ExecuteRequest;
 }
 
+const encoder = new TextEncoder();
+
 export interface RunnerDeps {
   engine: Engine;
   scheduler: Scheduler;
@@ -82,6 +84,11 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     outcome = internalErrorOutcome(run.language, (performance.now() - started) / 1000);
   }
   const runSecs = (performance.now() - started) / 1000;
+  if (streamOutput && outcome.stdoutBytes === undefined) {
+    // No program ran (a compile error): its diagnostics are the output, so the stream has them too.
+    coalescer.write("stdout", encoder.encode(outcome.result.stdout), 0);
+    coalescer.write("stderr", encoder.encode(outcome.result.stderr), 0);
+  }
   coalescer.flush();
   run.complete(resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput }));
   deps.registry.retain(run);
