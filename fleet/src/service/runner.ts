@@ -1,7 +1,7 @@
 // Admits a submission to the scheduler and drives it through the engine to a kept outcome,
 // publishing its output (when asked) and test events on the way.
 import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { Engine } from "../engine.ts";
+import type { Engine, EngineRequest, TestOutcome } from "../engine.ts";
 import { toEngineRequest } from "./engine-request.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { Logger } from "./logger.ts";
@@ -68,10 +68,10 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   run.markStarted(startedAt);
   const { binaryOutput, streamOutput } = submission.request;
   const coalescer = new OutputCoalescer((output) => run.output(output));
-  const request = {
+  const request: EngineRequest = {
     ...toEngineRequest(submission.request, submission.language),
     ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
-    onTest: (index: number, test: Parameters<typeof testToProto>[0]) => {
+    onTest: (index: number, test: TestOutcome) => {
       coalescer.flush();
       run.testFinished(index, testToProto(test, binaryOutput));
     },
