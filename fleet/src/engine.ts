@@ -2,16 +2,61 @@
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
 import type { ExecutionRecord, Limits } from "./sandbox/types.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
+import type { CompareMode } from "./judge/checker.ts";
 
 export interface EngineRequest {
   /** Canonical name or alias (spec §2.5); the result carries the canonical name. */
   language: string;
   code: string;
-  stdin: string;
+  /** Standard input of a run without tests (bytes when the request was binary). */
+  stdin: string | Uint8Array;
   /** The tenant (project) the run belongs to: per-tenant shares such as the compile cache. */
   tenantId?: string;
   /** Narrows the server-side defaults; never widens them. */
   limits?: Partial<Limits>;
+  /** Further files beside the main source, by relative path (present at compile and run time). */
+  files?: EngineFile[];
+  /** Program arguments (argv[1..]). */
+  args?: string[];
+  /** Allowed compiler options (proto/compiler-options.ts), appended to the compile command. */
+  compilerOptions?: string[];
+  /** Toolchain version asked for; empty or absent: the language's default. */
+  version?: string;
+  /** How output is judged; `expected` judges a run without tests. */
+  check?: EngineCheck;
+  /** Test cases: compile once, one fresh sandbox run per test. */
+  tests?: EngineTest[];
+  stopOnFirstFailure?: boolean;
+  /** Captured output as the program writes it; `test` is the 0-based test index (0 without tests). */
+  onOutput?: (stream: "stdout" | "stderr", data: Uint8Array, test: number) => void;
+  /** A test finished (requests with tests), in order. */
+  onTest?: (index: number, test: TestOutcome) => void;
+}
+
+export interface EngineFile {
+  path: string;
+  content: Uint8Array | string;
+}
+
+export interface EngineCheck {
+  compare: CompareMode;
+  /** Tolerance of `float`; absent: the checker's default. */
+  floatEpsilon?: number;
+  expected?: Uint8Array | string;
+}
+
+export interface EngineTest {
+  name: string;
+  stdin: Uint8Array | string;
+  expected?: Uint8Array | string;
+}
+
+/** One test's run, judged. */
+export interface TestOutcome {
+  name: string;
+  result: ExecutionRecord;
+  stdoutBytes: Uint8Array;
+  stderrBytes: Uint8Array;
 }
 
 export interface LanguageInfo {
@@ -37,6 +82,13 @@ export interface ExecuteOutcome {
   result: ExecutionRecord;
   /** True when the compiled artifact came from the compile cache. */
   compileCacheHit: boolean;
+  /** The deciding run's raw output (absent when nothing ran). */
+  stdoutBytes?: Uint8Array;
+  stderrBytes?: Uint8Array;
+  /** Per-test outcomes, in order, when the request had tests (absent tests were not run). */
+  tests?: TestOutcome[];
+  /** Toolchain version that ran (or would have run) the program. */
+  version?: string;
 }
 
 export interface Engine {

@@ -49,7 +49,11 @@ export interface LanguageSpec {
    * copied out, cached, and bound read-only at `ARTIFACT_DIR/<artifact>` for the run.
    */
   compile?: {
-    argv(context: Omit<CommandContext, "artifactPath" | "limits">): string[];
+    /**
+     * `options`: the request's allowed compiler options (proto/compiler-options.ts) as argv words;
+     * `files`: the paths of the request's other files (present in /box beside the source).
+     */
+    argv(context: Omit<CommandContext, "artifactPath" | "limits"> & { options: string[]; files: string[] }): string[];
     env?: Record<string, string>;
     artifact: string;
     executable: boolean;
@@ -177,24 +181,32 @@ const JAVA_ID = String.raw`[\p{L}\p{Nl}\p{Sc}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{
 /** Linux file names are at most 255 bytes; javac writes `<Class>.class` (and `<Class>$1.class`…). */
 const MAX_FILE_NAME_BYTES = 255;
 
-/** Java: the file is named after the public top-level class (any name), in its package if any. */
+/**
+ * Java: the file is named after the public top-level class (javac requires it), else after the
+ * class that runs; the class that runs is the public class with `static void main`, else the first
+ * class with one (a main belongs to the nearest type declared before it), in its package if any.
+ */
 export function javaSource(code: string): SourcePlan {
   const stripped = code.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
   const pkg = new RegExp(String.raw`^\s*package\s+(${JAVA_ID}(?:\s*\.\s*${JAVA_ID})*)\s*;`, "mu").exec(stripped)?.[1]?.replace(/\s+/g, "");
   const modifiers = String.raw`(?:(?:final|abstract|sealed|non-sealed|strictfp|static)\s+)*`;
-  const publicType = new RegExp(String.raw`(?<![\p{L}\p{Nd}_$])public\s+${modifiers}(?:class|interface|enum|record)\s+(${JAVA_ID})`, "u").exec(stripped)?.[1];
-  const className =
-    publicType ??
-    (/\bclass\s+Main\b/.test(stripped) ? "Main" : undefined) ??
-    new RegExp(String.raw`(?<![\p{L}\p{Nd}_$])(?:class|interface|enum|record)\s+(${JAVA_ID})`, "u").exec(stripped)?.[1] ??
-    "Main";
+  const declaration = new RegExp(String.raw`(?<![\p{L}\p{Nd}_$])(public\s+)?${modifiers}(?:class|interface|enum|record)\s+(${JAVA_ID})`, "gu");
+  const types = [...stripped.matchAll(declaration)].map((m) => ({ name: m[2]!, isPublic: m[1] !== undefined, at: m.index, hasMain: false }));
+  for (const main of stripped.matchAll(/\bstatic\s+(?:(?:public|final|synchronized|strictfp)\s+)*void\s+main\s*\(/g)) {
+    const owner = types.findLast((type) => type.at < main.index);
+    if (owner) owner.hasMain = true;
+  }
+  const publicType = types.find((type) => type.isPublic)?.name;
+  const runs = types.find((type) => type.isPublic && type.hasMain) ?? types.find((type) => type.hasMain);
+  const className = publicType ?? runs?.name ?? (types.some((type) => type.name === "Main") ? "Main" : types[0]?.name) ?? "Main";
+  const entryClass = runs?.name ?? className;
   const fileName = `${className}.java`;
   const bytes = Buffer.byteLength(`${className}.class`);
   const problem =
     bytes > MAX_FILE_NAME_BYTES
       ? `the class name ${className.slice(0, 40)}… is too long: a class file name may be at most ${MAX_FILE_NAME_BYTES} bytes (this one is ${bytes} bytes in UTF-8); shorten the public class name`
       : undefined;
-  return { fileName, entry: pkg ? `${pkg}.${className}` : className, ...(problem ? { problem } : {}) };
+  return { fileName, entry: pkg ? `${pkg}.${entryClass}` : entryClass, ...(problem ? { problem } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,7 +260,7 @@ export const LANGUAGES: LanguageSpec[] = [
     detect: () => gccFamily("gcc"),
     source: fixed("main.c"),
     compile: {
-      argv: ({ toolchain, source }) => [toolchain.paths.gcc!, "-std=c17", "-O2", "-pipe", "-o", "main", source.fileName, "-lm"],
+      argv: ({ toolchain, source, options }) => [toolchain.paths.gcc!, "-std=c17", "-O2", "-pipe", "-o", "main", source.fileName, ...options, "-lm"],
       artifact: "main",
       executable: true,
       maxArtifactBytes: 64 * MiB,
@@ -274,13 +286,14 @@ export const LANGUAGES: LanguageSpec[] = [
     },
     source: fixed("main.cpp"),
     compile: {
-      argv: ({ toolchain, source }) => [
+      argv: ({ toolchain, source, options }) => [
         toolchain.paths["g++"]!,
         ...CPP_FLAGS,
         ...(toolchain.paths.pch ? ["-I", toolchain.paths.pch] : []),
         "-o",
         "main",
         source.fileName,
+        ...options,
         "-lm",
       ],
       artifact: "main",
@@ -339,7 +352,7 @@ export const LANGUAGES: LanguageSpec[] = [
     compile: {
       // javac is itself a JVM: C1 only, serial GC and CDS start it about twice as fast. One jar
       // (zipped with Info-ZIP, ~2 ms, instead of `jar`, another JVM start) is the artifact.
-      argv: ({ toolchain, source }) => [
+      argv: ({ toolchain, source, options }) => [
         "/bin/sh",
         "-c",
         `"$@" && cd classes && exec ${toolchain.paths.zip} -q -r -X ../main.jar .`,
@@ -351,6 +364,7 @@ export const LANGUAGES: LanguageSpec[] = [
         "-encoding",
         "UTF-8",
         "-Xlint:none",
+        ...options,
         "-d",
         "classes",
         source.fileName,
@@ -407,7 +421,15 @@ export const LANGUAGES: LanguageSpec[] = [
     },
     source: fixed("main.go"),
     compile: {
-      argv: ({ toolchain, source }) => [toolchain.paths.go!, "build", "-o", "main", source.fileName],
+      // The package is every .go file beside the source (as `go build` in a directory would take them).
+      argv: ({ toolchain, source, files }) => [
+        toolchain.paths.go!,
+        "build",
+        "-o",
+        "main",
+        source.fileName,
+        ...files.filter((path) => !path.includes("/") && path.endsWith(".go") && !path.endsWith("_test.go")),
+      ],
       // Module-less single file; the build cache lives in this compile's own /tmp (nothing shared);
       // the standard library comes precompiled from the read-only GOROOT.
       env: {
@@ -451,11 +473,12 @@ export const LANGUAGES: LanguageSpec[] = [
     },
     source: fixed("main.rs"),
     compile: {
-      argv: ({ toolchain, source }) => [
+      // rustc refuses an edition or an optimisation level given twice: a request's replaces ours.
+      argv: ({ toolchain, source, options }) => [
         toolchain.paths.rustc!,
-        "--edition",
-        "2021",
-        "-O",
+        ...(options.some((o) => o.startsWith("--edition")) ? [] : ["--edition", "2021"]),
+        ...(options.some((o) => o === "-O" || o.includes("opt-level")) ? [] : ["-O"]),
+        ...options,
         "-C",
         "strip=debuginfo",
         "-o",
