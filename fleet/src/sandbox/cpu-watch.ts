@@ -1,0 +1,75 @@
+// The CPU-time limit of a whole run (every process and thread), enforced from the cgroup's CPU
+// accounting. The supervisor polls adaptively: it sleeps as long as the run could not possibly
+// reach its limit, assuming every core it may use is busy, so an idle or short program costs one
+// timer, and a run near its limit is checked every MIN_POLL_MS.
+import type { CpuShare } from "./cgroup/cpu-policy.ts";
+
+/** The shortest sleep between readings: how far past its limit a run can get, per core. */
+export const MIN_POLL_MS = 2;
+
+export interface CpuWatchOptions {
+  limitMs: number;
+  /** How many cores the run can keep busy at once (an upper bound: a higher one polls sooner). */
+  cores: number;
+  /** The cgroup's CPU usage so far, µs; throws when it cannot be read. */
+  readUsageUsec: () => number;
+  /** The run reached its limit (called at most once, with the reading that showed it). */
+  onExceeded: (usedUsec: number) => void;
+  /** The usage could not be read: the limit cannot be enforced (called at most once). */
+  onUnreadable: (message: string) => void;
+}
+
+/** How long to sleep before the next reading, given the CPU time still left. */
+export function nextPollDelayMs(remainingUsec: number, cores: number): number {
+  return Math.max(MIN_POLL_MS, Math.floor(remainingUsec / 1000 / Math.max(1, cores)));
+}
+
+/** Cores a run may keep busy at once under its slot's share (cpuset size, or the quota if lower). */
+export function busyCoresBound(share: CpuShare | undefined, fallback: number): number {
+  if (!share) return fallback;
+  const quota = share.quotaCores === undefined ? share.cpus.length : Math.ceil(share.quotaCores);
+  return Math.max(1, Math.min(share.cpus.length, quota));
+}
+
+export class CpuWatch {
+  readonly #options: CpuWatchOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+  /** Readings taken (evidence of the cost: a short run takes one or none). */
+  polls = 0;
+
+  constructor(options: CpuWatchOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    if (this.#stopped) return;
+    this.#check();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+  }
+
+  #check(): void {
+    if (this.#stopped) return;
+    const { limitMs, cores, readUsageUsec, onExceeded, onUnreadable } = this.#options;
+    let used: number;
+    try {
+      used = readUsageUsec();
+      this.polls++;
+    } catch (error) {
+      this.stop();
+      onUnreadable((error as Error).message);
+      return;
+    }
+    const remaining = limitMs * 1000 - used;
+    if (remaining <= 0) {
+      this.stop();
+      onExceeded(used);
+      return;
+    }
+    this.#timer = setTimeout(() => this.#check(), nextPollDelayMs(remaining, cores));
+  }
+}
