@@ -1,10 +1,20 @@
 // The names of files placed into /box: relative paths the launcher can create without a lookup
 // that a hostile name could steer (no "..", no absolute path, no name twice, no file where
 // another file needs a directory).
+//
+// The public API is stricter (segments of [A-Za-z0-9._-] in the files a request adds, checked
+// before a request reaches the sandbox); the sandbox accepts every name its launcher can create
+// safely, because the language layer names sources after the program (Java's `public class 你好`
+// is 你好.java, `class $Dollar_1` is $Dollar_1.java).
 import type { InputFile } from "./types.ts";
 
 export const MAX_INPUT_FILE_DEPTH = 8;
-const SEGMENT = /^[A-Za-z0-9._-]+$/;
+/**
+ * What the launcher refuses in a name (fleet/launcher valid_name): whitespace and control
+ * characters (they would break its status lines), `:` (its argument separator), `/` (a separator
+ * here), and a lone UTF-16 surrogate (no UTF-8 encoding: it would silently become U+FFFD).
+ */
+const UNSAFE_CHARACTER = /[\s\p{Cc}:\/]|\p{Cs}/u;
 /** NAME_MAX of the work dir's filesystem. */
 const MAX_SEGMENT_BYTES = 255;
 
@@ -24,8 +34,9 @@ export function inputFileNameProblem(name: unknown): string | undefined {
   for (const segment of segments) {
     if (segment === "") return "empty path segment (// or a trailing /)";
     if (segment === "." || segment === "..") return `"${segment}" segment`;
-    if (!SEGMENT.test(segment)) return `segment "${segment}" has characters outside [A-Za-z0-9._-]`;
-    if (segment.length > MAX_SEGMENT_BYTES) return `segment longer than ${MAX_SEGMENT_BYTES} bytes`;
+    const unsafe = UNSAFE_CHARACTER.exec(segment);
+    if (unsafe) return `segment ${JSON.stringify(segment)} has a character not allowed in a file name (${JSON.stringify(unsafe[0])})`;
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `segment longer than ${MAX_SEGMENT_BYTES} bytes`;
   }
   return undefined;
 }
