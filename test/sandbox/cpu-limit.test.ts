@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import { CpuWatch, MIN_POLL_MS, nextPollDelayMs } from "../../fleet/src/sandbox/cpu-watch.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import type { Limits } from "../../fleet/src/sandbox/types.ts";
@@ -42,9 +43,9 @@ describe("the CPU-time limit", { skip: !requireKernelQuiet() }, () => {
   });
 
   it("a program that sleeps 1.5 s under a 300 ms CPU limit is AC: the CPU limit is not a wall limit", async () => {
-    const { result } = await sh("sleep 1.5; echo woke", { cpuTimeMs: 300, wallTimeMs: 10_000 });
-    assert.equal(result.verdict, "AC", result.error_message ?? "");
-    assert.equal(result.stdout, "woke\n");
+    const { result } = await sandbox.run({ argv: ["/bin/sleep", "1.5"], limits: { ...RUN_LIMITS, cpuTimeMs: 300, wallTimeMs: 10_000 } });
+    assert.equal(result.verdict, "AC", `${result.error_message} (cgroup CPU ${result.evidence.cgroup.cpu_usage_usec} µs)`);
+    assert.equal(result.exit_code, 0);
     assert.ok(result.wall_time_secs >= 1.5, `wall ${result.wall_time_secs} s`);
     assert.ok(result.evidence.cgroup.cpu_usage_usec < 300_000, `cgroup CPU ${result.evidence.cgroup.cpu_usage_usec} µs`);
     assert.equal(result.evidence.limits?.cpu_time_ms, 300);
@@ -52,11 +53,11 @@ describe("the CPU-time limit", { skip: !requireKernelQuiet() }, () => {
   });
 
   it("the wall limit keeps its own cause, wall_timeout", async () => {
-    const { result } = await sh("sleep 5", { cpuTimeMs: 300, wallTimeMs: 400 });
+    const { result } = await sandbox.run({ argv: ["/bin/sleep", "5"], limits: { ...RUN_LIMITS, cpuTimeMs: 5_000, wallTimeMs: 400 } });
     assert.equal(result.verdict, "TLE");
     assert.equal(result.evidence.verdict_cause, "wall_timeout");
     assert.ok(result.evidence.judge_actions.includes("sigkill_on_wall_timeout"));
-    assert.deepEqual([result.evidence.limits?.wall_time_ms, result.evidence.limits?.cpu_time_ms], [400, 300]);
+    assert.deepEqual([result.evidence.limits?.wall_time_ms, result.evidence.limits?.cpu_time_ms], [400, 5_000]);
   });
 
   it("RLIMIT_CPU stays only a backstop, a second above the CPU limit", async () => {
@@ -72,6 +73,49 @@ describe("the CPU-time limit", { skip: !requireKernelQuiet() }, () => {
     });
     assert.equal(result.verdict, "MLE");
     assert.equal(result.evidence.limits?.memory_bytes, 64 * 1024 * 1024);
+  });
+});
+
+describe("the CPU watch's schedule (no kernel needed)", () => {
+  it("sleeps as long as every core busy could not reach the limit, never under the floor", () => {
+    assert.equal(nextPollDelayMs(10_000_000, 2), 5_000);
+    assert.equal(nextPollDelayMs(10_000_000, 1), 10_000);
+    assert.equal(nextPollDelayMs(1_000, 2), MIN_POLL_MS);
+    assert.equal(nextPollDelayMs(50_000, 0), 50);
+  });
+
+  it("counts from its first reading, fires once at the limit, and stops on an unreadable counter", async () => {
+    const readings = [7_000, 7_000 + 10_000, 7_000 + 30_000, 7_000 + 60_000, 7_000 + 90_000];
+    const exceeded: number[] = [];
+    await new Promise<void>((resolve) => {
+      const watch = new CpuWatch({
+        limitMs: 50,
+        cores: 1,
+        readUsageUsec: () => readings.shift() ?? Number.NaN,
+        onExceeded: (used) => {
+          exceeded.push(used);
+          resolve();
+        },
+        onUnreadable: () => assert.fail("the counter was readable"),
+      });
+      watch.start();
+      assert.equal(watch.baselineUsec, 7_000);
+    });
+    assert.deepEqual(exceeded, [60_000]);
+    assert.deepEqual(readings, [97_000], "no reading after the limit was reached");
+
+    const problems: string[] = [];
+    const broken = new CpuWatch({
+      limitMs: 50,
+      cores: 1,
+      readUsageUsec: () => {
+        throw new Error("ENOENT cpu.stat");
+      },
+      onExceeded: () => assert.fail("nothing was read"),
+      onUnreadable: (message) => problems.push(message),
+    });
+    broken.start();
+    assert.deepEqual(problems, ["ENOENT cpu.stat"]);
   });
 });
 

@@ -1,7 +1,9 @@
 // The CPU-time limit of a whole run (every process and thread), enforced from the cgroup's CPU
-// accounting. The supervisor polls adaptively: it sleeps as long as the run could not possibly
-// reach its limit, assuming every core it may use is busy, so an idle or short program costs one
-// timer, and a run near its limit is checked every MIN_POLL_MS.
+// accounting. It counts from the program's execve, like the wall timer: the reading taken then
+// (the launcher's setup in the run's cgroup) is the baseline. The supervisor polls adaptively: it
+// sleeps as long as the run could not possibly reach its limit, assuming every core it may use
+// is busy, so an idle or short program costs one reading and one timer, and a run near its limit
+// is checked every MIN_POLL_MS.
 import type { CpuShare } from "./cgroup/cpu-policy.ts";
 
 /** The shortest sleep between readings: how far past its limit a run can get, per core. */
@@ -13,7 +15,7 @@ export interface CpuWatchOptions {
   cores: number;
   /** The cgroup's CPU usage so far, µs; throws when it cannot be read. */
   readUsageUsec: () => number;
-  /** The run reached its limit (called at most once, with the reading that showed it). */
+  /** The program reached its limit (called at most once, with its CPU time then, µs). */
   onExceeded: (usedUsec: number) => void;
   /** The usage could not be read: the limit cannot be enforced (called at most once). */
   onUnreadable: (message: string) => void;
@@ -35,16 +37,28 @@ export class CpuWatch {
   readonly #options: CpuWatchOptions;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
-  /** Readings taken (evidence of the cost: a short run takes one or none). */
-  polls = 0;
+  /** The cgroup's usage when the watch started (µs): not the program's. */
+  baselineUsec = 0;
 
   constructor(options: CpuWatchOptions) {
     this.#options = options;
   }
 
+  /** Takes the baseline reading and starts polling. */
   start(): void {
     if (this.#stopped) return;
-    this.#check();
+    try {
+      this.baselineUsec = this.#read();
+    } catch (error) {
+      this.#unreadable(error);
+      return;
+    }
+    this.#schedule(this.#options.limitMs * 1000);
+  }
+
+  /** The program's CPU time (µs) in a reading of the cgroup's usage. */
+  programUsec(usageUsec: number): number {
+    return usageUsec - this.baselineUsec;
   }
 
   stop(): void {
@@ -54,22 +68,34 @@ export class CpuWatch {
 
   #check(): void {
     if (this.#stopped) return;
-    const { limitMs, cores, readUsageUsec, onExceeded, onUnreadable } = this.#options;
     let used: number;
     try {
-      used = readUsageUsec();
-      this.polls++;
+      used = this.programUsec(this.#read());
     } catch (error) {
-      this.stop();
-      onUnreadable((error as Error).message);
+      this.#unreadable(error);
       return;
     }
-    const remaining = limitMs * 1000 - used;
+    const remaining = this.#options.limitMs * 1000 - used;
     if (remaining <= 0) {
       this.stop();
-      onExceeded(used);
+      this.#options.onExceeded(used);
       return;
     }
-    this.#timer = setTimeout(() => this.#check(), nextPollDelayMs(remaining, cores));
+    this.#schedule(remaining);
+  }
+
+  #read(): number {
+    const usage = this.#options.readUsageUsec();
+    if (!Number.isFinite(usage)) throw new Error(`CPU usage reading ${usage} is not a number`);
+    return usage;
+  }
+
+  #schedule(remainingUsec: number): void {
+    this.#timer = setTimeout(() => this.#check(), nextPollDelayMs(remainingUsec, this.#options.cores));
+  }
+
+  #unreadable(error: unknown): void {
+    this.stop();
+    this.#options.onUnreadable(error instanceof Error ? error.message : String(error));
   }
 }

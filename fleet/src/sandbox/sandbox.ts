@@ -373,7 +373,7 @@ export class Sandbox {
       exit: report.exit,
       wallTimeout,
       // killed on a reading, or over the limit at the end (it exited between two readings)
-      cpuTimeout: cpuKilled || (!wallTimeout && report.started && readings.cpuUsageUsec >= limits.cpuTimeMs * 1000),
+      cpuTimeout: cpuKilled || (!wallTimeout && report.started && cpuWatch.programUsec(readings.cpuUsageUsec) >= limits.cpuTimeMs * 1000),
       oomKills: readings.oomKillEvents,
       pidsLimitHits: readings.pidsLimitHits,
       fileSizeLimitHits: report.fileSizeLimitHits,
