@@ -66,6 +66,13 @@ describe("the CPU-time limit", { skip: !requireKernelQuiet() }, () => {
     assert.match(result.stdout, /^Max cpu time\s+3\s+3\s+seconds/);
   });
 
+  it("a run without a usable CPU limit is refused before anything runs", async () => {
+    for (const cpuTimeMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, undefined]) {
+      await assert.rejects(sandbox.run({ argv: ["/bin/true"], limits: { ...RUN_LIMITS, cpuTimeMs: cpuTimeMs as number } }), /limits.cpuTimeMs must be a positive number/);
+    }
+    assert.equal(sandbox.health().ready, true);
+  });
+
   it("a run with a memory-limit kill stays MLE under a CPU limit (MLE outranks TLE)", async () => {
     const { result } = await sandbox.run({
       argv: ["/usr/bin/python3", "-c", "x = bytearray(512 * 1024 * 1024)"],

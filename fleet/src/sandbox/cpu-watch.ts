@@ -21,6 +21,13 @@ export interface CpuWatchOptions {
   onUnreadable: (message: string) => void;
 }
 
+/** A run's CPU-time limit must be a positive number of ms (a caller's bug otherwise: nothing runs). */
+export function checkCpuLimit(limitMs: unknown): void {
+  if (typeof limitMs !== "number" || !Number.isFinite(limitMs) || limitMs <= 0) {
+    throw new Error(`limits.cpuTimeMs must be a positive number of milliseconds, not ${String(limitMs)}`);
+  }
+}
+
 /** How long to sleep before the next reading, given the CPU time still left. */
 export function nextPollDelayMs(remainingUsec: number, cores: number): number {
   return Math.max(MIN_POLL_MS, Math.floor(remainingUsec / 1000 / Math.max(1, cores)));

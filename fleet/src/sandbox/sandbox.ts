@@ -13,7 +13,7 @@ import { ia32Control, probeIa32Entry } from "./ia32.ts";
 import { programFault } from "./program-fault.ts";
 import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
-import { busyCoresBound, CpuWatch } from "./cpu-watch.ts";
+import { busyCoresBound, checkCpuLimit, CpuWatch } from "./cpu-watch.ts";
 import { buildEvidence } from "./evidence.ts";
 import { checkInputFiles } from "./input-files.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig, type LauncherReport } from "./launcher.ts";
@@ -245,6 +245,7 @@ export class Sandbox {
   /** Rejects at once, before anything runs, when an input file's name is not a safe relative path. */
   async run(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
     checkInputFiles(spec.files ?? []);
+    checkCpuLimit(spec.limits.cpuTimeMs);
     const slot = await this.#acquire();
     try {
       return await this.#runInSlot(slot, spec, signal);
@@ -257,16 +258,15 @@ export class Sandbox {
     const { limits } = spec;
     const judgeActions: string[] = [];
     const cgroupControls: string[] = [];
-    let taken: RunCgroup;
+    let cgroup: RunCgroup;
     try {
-      taken = await this.#takeCgroup(slot, spec);
-      cgroupControls.push(...taken.controls);
+      cgroup = await this.#takeCgroup(slot, spec);
+      cgroupControls.push(...cgroup.controls);
     } catch (error) {
       const message = (error as Error).message;
       this.#markNotReady("cgroup", `cannot create a run cgroup: ${message}`);
       return failedSetup("cgroup", message, ["memory_limit", "process_limit", "cpu_accounting", "cpu_isolation"], limits);
     }
-    const cgroup = taken;
     const zygote = this.#zygote;
     const zygoteProblem = zygote ? zygote.problem : (this.#notReady.get("launcher") ?? "the launcher is not running");
     if (!zygote || zygoteProblem) {
