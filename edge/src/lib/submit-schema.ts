@@ -195,18 +195,23 @@ function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOption
   return { check, tests };
 }
 
+function utf8Text(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /** The checked request: code and stdin decoded, the options for the node, the record's format. */
 export function extendedInput(body: Body, plan: Plan): ExtendedInput {
   const used = EXTENDED_FIELDS.some((f) => body[f as keyof Extended] !== undefined);
   const enc = body.encoding ?? "utf8";
   let code = body.code;
   if (enc === "base64") {
-    try {
-      code = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(decode("code", body.code, enc));
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      throw bad("code", "code must be UTF-8 text once decoded from base64");
-    }
+    const text = utf8Text(decode("code", body.code, enc));
+    if (text === null) throw bad("code", "code must be UTF-8 text once decoded from base64");
+    code = text;
   }
   const stdinBytes = enc === "base64" ? decode("stdin", body.stdin ?? "", enc) : null;
   const language = canonicalLanguage(body.language);
@@ -224,7 +229,8 @@ export function extendedInput(body: Body, plan: Plan): ExtendedInput {
   for (const k of Object.keys(options) as (keyof RunOptions)[]) if (options[k] === undefined) delete options[k];
   return {
     code,
-    stdin: stdinBytes ? "" : (body.stdin ?? ""),
+    // Base64 stdin that is UTF-8 text also travels as text, for nodes that predate stdin_bytes.
+    stdin: stdinBytes ? (utf8Text(stdinBytes) ?? "") : (body.stdin ?? ""),
     stdin_bytes: stdinBytes ? stdinBytes.length : new TextEncoder().encode(body.stdin ?? "").length,
     ...(Object.keys(options).length > 0 ? { options } : {}),
     ...(used ? { format: { encoding: enc, named_version: body.version !== undefined, tests: body.tests !== undefined } } : {}),

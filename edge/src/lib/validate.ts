@@ -21,7 +21,7 @@ const submitSchema = z.strictObject({
   ...extendedShape,
 });
 
-export interface SubmitInput extends ExtendedInput {
+export interface SubmitInput extends Omit<ExtendedInput, "stdin_bytes"> {
   language: string;
 }
 
@@ -73,7 +73,8 @@ export function parseSubmit(body: Record<string, unknown>, plan: Plan = DEFAULT_
   if (input.stdin_bytes > MAX_STDIN_BYTES) {
     throw new HttpError(400, { error: `stdin too large: ${input.stdin_bytes} bytes (maximum ${MAX_STDIN_BYTES} bytes)` });
   }
-  return { language: parsed.data.language, ...input };
+  const { stdin_bytes: _stdinBytes, ...checked } = input;
+  return { language: parsed.data.language, ...checked };
 }
 
 /** `wait`: "true" → sync; absent or "false" → async; anything else → 400 (DESIGN §2). */
