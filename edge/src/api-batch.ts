@@ -46,11 +46,18 @@ async function submitItem(request: IRequest, env: Env, api: ApiContext, plan: Pl
     if (e instanceof HttpError && e.status === 400) return e.body as ItemOutcome;
     throw e;
   }
-  const outcome = await keyObject(env, api.caller.hash).submit({
-    language: input.language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin,
-    account_id: api.caller.account_id, project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: null,
-    wait_ms: 0, quota: quotaOf(plan), ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
-  });
+  let outcome: SubmitOutcome;
+  try {
+    outcome = await keyObject(env, api.caller.hash).submit({
+      language: input.language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin,
+      account_id: api.caller.account_id, project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: null,
+      wait_ms: 0, quota: quotaOf(plan), ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
+    });
+  } catch (e) {
+    // The items before this one are accepted already: this one alone fails (nothing of it was kept).
+    console.error("batch item failed inside the edge", e instanceof Error ? (e.stack ?? e.message) : String(e));
+    return { error: "internal error", message: "this submission failed inside the edge; it has been logged" };
+  }
   api.rate = outcome.rate;
   return itemFromOutcome(outcome, (item as Record<string, unknown>).language);
 }
