@@ -20,6 +20,7 @@ import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
 import { Waiters } from "../lib/waiters.ts";
 import { fleetRegistry, scheduler } from "../stubs.ts";
 import { enqueueInPools } from "../submission/pools.ts";
+import { runRequestFields } from "../submission/run-request.ts";
 import { SubmissionStore } from "../submission/store.ts";
 import type { Meta, Run } from "../submission/store.ts";
 import { afterTerminal } from "../submission/after-terminal.ts";
@@ -52,7 +53,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     this.#hops = {};
     const meta: Meta = {
       id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
-      language: input.language, created_ms: now, pool: input.pool,
+      language: input.language, created_ms: now, pool: input.pool, ...(input.format ? { format: input.format } : {}),
     };
     // The enqueue call goes out before the writes so that it is not held by the output gate; the
     // writes still happen before any other event can run here (same synchronous block), so a
@@ -60,9 +61,10 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.env, pool).enqueue(input.id, input.language, { pool, mayDecline });
     const first = enqueue(input.pool, true);
     store.kv.put("meta", meta);
-    store.kv.put("record", newRecord(input.id, input.language, now));
+    store.kv.put("record", newRecord(input.id, input.language, now, input.format));
     store.putBlob("code", input.code);
     store.putBlob("stdin", input.stdin);
+    if (input.options) store.putBlob("options", JSON.stringify(input.options));
     let r;
     try {
       const placed = await enqueueInPools(input.pool, first, enqueue);
@@ -197,7 +199,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     // watchdog recovers its outcome with GetResult.
     const req: DeepPartial<ExecuteRequest> = {
       submissionId: meta.id, language: meta.language, code: this.#store.blob("code"), stdin: this.#store.blob("stdin"),
-      detachOnDisconnect: true, tenantId: meta.project_id,
+      detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(this.#store.runOptions()),
     };
     const sentAt = Date.now();
     let firstAt = 0;
@@ -274,7 +276,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const rec = this.#store.bareRecord();
     const attempts = this.#store.kv.get<number>("attempts");
     const retried = attempts ? { attempts, schema_version: "1.1" } : {};
-    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now()), ...retried });
+    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now(), this.#store.meta()?.format), ...retried });
   }
 
   async #fail(why: string): Promise<void> {

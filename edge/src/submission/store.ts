@@ -4,6 +4,7 @@
 // before this layout kept their output in a `blobs` table, which is still read.
 import { ExecuteResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
+import type { RecordFormat } from "../contracts/submission.ts";
 import { BlobTable } from "../lib/blob-table.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
 
@@ -16,6 +17,8 @@ export interface Meta {
   created_ms: number;
   /** Absent in submissions made before pools. */
   pool?: string;
+  /** Present when the request used a field of record schema 1.1. */
+  format?: RecordFormat;
 }
 
 export interface Run {
@@ -57,6 +60,11 @@ export class SubmissionStore {
     }
   }
 
+  /** The request's 1.1 options as stored JSON, "" when it had none (never in the old blob table). */
+  runOptions(): string {
+    return this.#blobs.count("options") === undefined ? "" : this.#blobs.get("options");
+  }
+
   putBlob(name: string, value: string | null): void {
     this.#blobs.put(name, value);
   }
@@ -74,8 +82,10 @@ export class SubmissionStore {
   record(): ResultRecord | null {
     const rec = this.bareRecord();
     if (!rec) return null;
-    if (rec.job_status === "completed") return { ...rec, stdout: this.blob("stdout"), stderr: this.blob("stderr") };
-    return rec;
+    if (rec.job_status !== "completed") return rec;
+    const full = { ...rec, stdout: this.blob("stdout"), stderr: this.blob("stderr") };
+    // Per-test outputs can be large: kept as a blob of their own, like stdout and stderr.
+    return this.#blobs.count("tests") === undefined ? full : { ...full, tests: JSON.parse(this.#blobs.get("tests")) };
   }
 
   run(): Run | undefined {
@@ -101,13 +111,16 @@ export class SubmissionStore {
     this.#storage.transactionSync(() => {
       this.#blobs.put("stdout", rec.stdout);
       this.#blobs.put("stderr", rec.stderr);
-      this.kv.put("record", { ...rec, stdout: null, stderr: null });
+      const { tests, ...bare } = rec;
+      if (tests) this.#blobs.put("tests", JSON.stringify(tests));
+      this.kv.put("record", { ...bare, stdout: null, stderr: null });
       this.kv.put("expire", expireMs);
       this.kv.put("release", { run_slot: true, concurrency_unit: true } satisfies Pending);
       this.kv.put("hooks_init", true);
       this.kv.delete("run");
       this.#blobs.put("code", null);
       this.#blobs.put("stdin", null);
+      if (this.#blobs.count("options") !== undefined) this.#blobs.put("options", null);
     });
   }
 
