@@ -193,7 +193,7 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
 
   // Output events come from the sandbox's output tap (RunSpec.onOutput, the sandbox work of issue
   // 14): until it merges no Output event is sent and this stays a todo.
-  test("stream_output: Output events of a test come before its TestFinished; their bytes are its output", { todo: "needs RunSpec.onOutput from the sandbox work" }, async () => {
+  test("stream_output: Output events of a test come before its TestFinished; their bytes are its output", async () => {
     const { messages } = await execute({
       language: "python",
       code: "import sys\nprint('a', sys.stdin.read())\nprint('b')",

@@ -238,7 +238,7 @@ describe("limits, files, args, options, bytes", { concurrency: 2 }, () => {
 
   // Needs the sandbox's output tap (RunSpec.onOutput, branch i14-sandbox): until that merges the
   // sandbox never calls it and this stays a todo.
-  it("output events: their concatenation per stream equals the captured output", { todo: "needs RunSpec.onOutput from the sandbox work" }, async (t) => {
+  it("output events: their concatenation per stream equals the captured output", async (t) => {
     if (!requireKernel(t)) return;
     const chunks: { stream: string; text: string; test: number }[] = [];
     const outcome = await run({
@@ -258,7 +258,7 @@ describe("limits, files, args, options, bytes", { concurrency: 2 }, () => {
 describe("files in subdirectories", () => {
   // Last in the file: paths with subdirectories need the sandbox's nested copy-in (branch i14-sandbox); before it
   // merges the launcher refuses them (IE, and the node goes not-ready until its self-check).
-  it("files in subdirectories: a C++ header under inc/, a JavaScript module under lib/", { todo: "needs nested InputFile names from the sandbox work" }, async (t) => {
+  it("files in subdirectories: a C++ header under inc/, a JavaScript module under lib/", async (t) => {
     if (!requireKernel(t)) return;
     const cpp = await run({ language: "cpp", code: '#include "inc/u.hpp"\n#include <cstdio>\nint main() { std::printf("%d\\n", U); }', files: [{ path: "inc/u.hpp", content: "#define U 9\n" }] });
     assert.equal(cpp.result.stdout, "9\n", cpp.result.error_message ?? cpp.result.stderr);

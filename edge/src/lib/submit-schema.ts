@@ -4,21 +4,16 @@
 import { z } from "zod";
 import { fromBase64, toBase64 } from "../../../proto/base64.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
+import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
+import { argsProblem, fileTreeProblem, filesProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
-import { compilerOptionProblem } from "./compiler-options-hook.ts";
 import { HttpError } from "./http.ts";
 import { NODE_MAXIMA } from "./plan-caps.ts";
 import type { Plan } from "./plan-caps.ts";
 
-export const MAX_FILES = 32;
-export const MAX_FILES_BYTES = 1024 * 1024;
-export const MAX_PATH_DEPTH = 8;
-export const MAX_ARGS = 64;
-export const MAX_ARG_BYTES = 4096;
 export const MAX_COMPILER_OPTIONS = 32;
 export const MAX_EXPECTED_OUTPUT_BYTES = 1024 * 1024;
-const PATH_SEGMENT = /^[A-Za-z0-9._-]+$/;
 
 const encoding = z.enum(["utf8", "base64"]);
 const positive = z.number().int().min(1);
@@ -94,43 +89,20 @@ function mainSourceName(language: string | null, code: string): string | null {
   return language ? (fixed[language] ?? null) : null;
 }
 
-function checkPath(field: string, path: string): void {
-  const segments = path.split("/");
-  const ok = path.length > 0 && !path.startsWith("/") && segments.length <= MAX_PATH_DEPTH &&
-    segments.every((s) => PATH_SEGMENT.test(s) && s !== "." && s !== "..");
-  if (!ok) {
-    throw bad(field, `${field} must be a relative path of at most ${MAX_PATH_DEPTH} segments of [A-Za-z0-9._-], without '.' or '..' segments (got ${JSON.stringify(path.slice(0, 200))})`);
-  }
-}
-
 function files(body: Body, language: string | null, code: string): RunOptions["files"] {
   const list = body.files;
   if (!list) return undefined;
-  if (list.length > MAX_FILES) throw bad("files", `files has ${list.length} entries; at most ${MAX_FILES} are allowed`);
-  const main = mainSourceName(language, code);
-  const seen = new Set<string>();
-  let total = 0;
-  return list.map((f, i) => {
-    const field = `files[${i}]`;
-    checkPath(`${field}.path`, f.path);
-    if (seen.has(f.path)) throw bad(`${field}.path`, `${field}.path '${f.path}' appears twice`);
-    if (f.path === main) throw bad(`${field}.path`, `${field}.path '${f.path}' is the main source's file name`);
-    seen.add(f.path);
-    const content = decode(`${field}.content`, f.content, f.encoding ?? "utf8");
-    total += content.length;
-    if (total > MAX_FILES_BYTES) throw bad("files", `the files' contents exceed ${MAX_FILES_BYTES} bytes in all`);
-    return { path: f.path, content_b64: toBase64(content) };
-  });
+  const decoded = list.map((f, i) => ({ path: f.path, content: decode(`files[${i}].content`, f.content, f.encoding ?? "utf8") }));
+  const problem = filesProblem(decoded.map((f) => ({ path: f.path, size: f.content.length })), mainSourceName(language, code) ?? undefined) ??
+    fileTreeProblem(decoded.map((f) => f.path));
+  if (problem) throw bad("files", problem);
+  return decoded.map((f) => ({ path: f.path, content_b64: toBase64(f.content) }));
 }
 
 function args(list: string[] | undefined): string[] | undefined {
   if (!list) return undefined;
-  if (list.length > MAX_ARGS) throw bad("args", `args has ${list.length} entries; at most ${MAX_ARGS} are allowed`);
-  list.forEach((a, i) => {
-    if (a.includes("\0")) throw bad(`args[${i}]`, `args[${i}] contains a NUL character`);
-    const n = new TextEncoder().encode(a).length;
-    if (n > MAX_ARG_BYTES) throw bad(`args[${i}]`, `args[${i}] is ${n} bytes; at most ${MAX_ARG_BYTES} are allowed`);
-  });
+  const problem = argsProblem(list);
+  if (problem) throw bad("args", problem);
   return list;
 }
 
@@ -142,8 +114,12 @@ function compilerOptions(list: string[] | undefined, language: string | null): s
   list.forEach((o, i) => {
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(o)) throw bad(`compiler_options[${i}]`, `compiler_options[${i}] contains a control character`);
-    const problem = language ? compilerOptionProblem(language, o) : null;
-    if (problem) throw new HttpError(400, { error: `compiler_options[${i}] is not allowed`, message: problem });
+    if (language && disallowedCompilerOptions(language, [o]).length > 0) {
+      throw new HttpError(400, {
+        error: `compiler_options[${i}] is not allowed`,
+        message: `'${o}' is not an allowed compiler option for ${language} (see docs/languages.md)`,
+      });
+    }
   });
   return list;
 }
