@@ -3,6 +3,8 @@
 # Idempotent and quiet when everything is present. Debian/Ubuntu (apt-get) for the system
 # toolchains; Node 24 (javascript, typescript) is the project's own `node` npm dev dependency,
 # installed by `npm ci`. Exits non-zero with the exact command to run when it cannot install.
+# Extra versions and the curated libraries ("Versions and libraries" in docs/languages.md) are
+# best effort: one that cannot be installed is warned about and simply not offered.
 #
 #   scripts/provision.sh           install what is missing (needs root)
 #   scripts/provision.sh --check   only report; exit 1 if something is missing
@@ -112,10 +114,19 @@ build_pch() {
 # compiling a sample of our own on the host, once per JDK; the engine binds it read-only at
 # /opt/javac-cds only if `flags` matches. Keep JAVAC_FLAGS equal to JAVAC_JVM_FLAGS in table.ts.
 JAVAC_FLAGS="-J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -J-XX:-UsePerfData -J-Xmx640m -J-XX:ActiveProcessorCount=2"
-build_javac_cds() {
-  [ -x /usr/bin/javac ] || return 0
-  local home release dir tmp
-  home=$(dirname "$(dirname "$(readlink -f /usr/bin/javac)")")
+build_javac_cds() { # every JDK the node may offer: the system default and the others under /usr/lib/jvm
+  local javac home
+  declare -A seen=()
+  for javac in /usr/bin/javac /usr/lib/jvm/*/bin/javac; do
+    [ -x "$javac" ] || continue
+    home=$(dirname "$(dirname "$(readlink -f "$javac")")")
+    [ -z "${seen[$home]:-}" ] || continue
+    seen[$home]=1
+    build_javac_cds_for "$home"
+  done
+}
+build_javac_cds_for() { # build_javac_cds_for JDK_HOME
+  local home=$1 release dir tmp
   [ -f "$home/release" ] || return 0
   release=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"$/\1/p' "$home/release")
   [ -n "$release" ] || return 0
@@ -153,7 +164,7 @@ public class Sample {
 }
 JAVA
   # shellcheck disable=SC2086
-  if (cd "$tmp" && /usr/bin/javac $JAVAC_FLAGS -J-XX:ArchiveClassesAtExit="$tmp/javac.jsa" -d classes Sample.java >/dev/null 2>&1) && [ -f "$tmp/javac.jsa" ]; then
+  if (cd "$tmp" && "$home/bin/javac" $JAVAC_FLAGS -J-XX:ArchiveClassesAtExit="$tmp/javac.jsa" -d classes Sample.java >/dev/null 2>&1) && [ -f "$tmp/javac.jsa" ]; then
     rm -rf "$tmp/classes" "$tmp/Sample.java"
     printf '%s' "$JAVAC_FLAGS" > "$tmp/flags"
     chmod -R a+rX "$tmp"
@@ -164,12 +175,92 @@ JAVA
   fi
 }
 
+# Extra versions and curated libraries (docs/languages.md, "Versions and libraries"), best effort:
+# what cannot be installed is not offered, nothing else changes. Each is installed only if missing.
+#   - go: golang-$EXTRA_GO-go from Debian's backports suite (bookworm-backports), /usr/lib/go-$EXTRA_GO;
+#   - javascript/typescript: Node $EXTRA_NODE from the npm registry's platform package
+#     (node-linux-<arch>@$EXTRA_NODE: the bare binary, no install script) in $TOOLCHAINS/node-$EXTRA_NODE;
+#   - python: numpy (python3-numpy) into the system interpreter's dist-packages.
+# Java: Debian 12 has OpenJDK 17 only; a newer JDK already under /usr/lib/jvm is offered as well.
+EXTRA_GO=1.23
+EXTRA_NODE=22
+TOOLCHAINS=/opt/codecell-toolchains
+LIBRARY_PACKAGES=(python3-numpy)
+
+warn() { printf 'provision: warning: %s\n' "$*" >&2; }
+
+# The backports suite of this Debian release, as its own sources file (nothing else changes: apt
+# takes a package from backports only when no other suite has it).
+add_backports() {
+  local codename file=/etc/apt/sources.list.d/codecell-backports.sources
+  codename=$(. /etc/os-release 2>/dev/null && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}") || true
+  [ -n "$codename" ] || return 1
+  grep -rqs -- "$codename-backports" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
+  printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$codename" > "$file"
+  apt-get update -qq >/dev/null 2>&1 || true
+}
+
+apt_extra() { # apt_extra PACKAGE...: install, updating the lists once if they do not know a package
+  apt-cache show "$@" >/dev/null 2>&1 || apt-get update -qq >/dev/null 2>&1 || true
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
+}
+
+node_arch() {
+  case "$(uname -m)" in x86_64) echo x64 ;; aarch64) echo arm64 ;; *) return 1 ;; esac
+}
+
+install_extra_node() {
+  local dir="$TOOLCHAINS/node-$EXTRA_NODE" arch tmp tarball
+  if [ -x "$dir/bin/node" ] && "$dir/bin/node" -e "process.exit(process.versions.node.split('.')[0] === '$EXTRA_NODE' ? 0 : 1)" 2>/dev/null; then return 0; fi
+  arch=$(node_arch) && command -v npm >/dev/null 2>&1 || { warn "Node $EXTRA_NODE not installed (needs npm on x64/arm64)"; return 0; }
+  echo "provision: installing Node $EXTRA_NODE (npm node-linux-$arch@$EXTRA_NODE) into $dir" >&2
+  mkdir -p "$TOOLCHAINS"
+  chmod 755 "$TOOLCHAINS"
+  tmp=$(mktemp -d "$TOOLCHAINS/.build-XXXXXX")
+  if tarball=$(cd "$tmp" && npm pack --silent --ignore-scripts "node-linux-$arch@$EXTRA_NODE" 2>/dev/null | tail -1) &&
+    tar -xzf "$tmp/$tarball" -C "$tmp" package/bin/node package/LICENSE &&
+    "$tmp/package/bin/node" -e "process.exit(process.versions.node.split('.')[0] === '$EXTRA_NODE' ? 0 : 1)"; then
+    chown -R root:root "$tmp/package"
+    chmod -R go-w "$tmp/package"
+    rm -rf "$dir"
+    mv "$tmp/package" "$dir"
+    rm -rf "$tmp"
+  else
+    rm -rf "$tmp"
+    warn "could not install Node $EXTRA_NODE from the npm registry; javascript/typescript offer the other versions"
+  fi
+}
+
+install_extras() {
+  local absent=()
+  [ -x "/usr/lib/go-$EXTRA_GO/bin/go" ] || absent+=("go $EXTRA_GO")
+  [ -x "$TOOLCHAINS/node-$EXTRA_NODE/bin/node" ] || absent+=("Node $EXTRA_NODE")
+  [ -f /usr/lib/python3/dist-packages/numpy/__init__.py ] || absent+=("numpy")
+  [ ${#absent[@]} -eq 0 ] && return 0
+  if $check_only || [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    printf 'provision: note: optional versions/libraries not installed (%s); run as root:\n  scripts/provision.sh\n' "$(IFS=,; echo "${absent[*]}")" >&2
+    return 0
+  fi
+  if [ ! -x "/usr/lib/go-$EXTRA_GO/bin/go" ]; then
+    echo "provision: installing go $EXTRA_GO (golang-$EXTRA_GO-go from backports)" >&2
+    if ! add_backports || ! apt_extra "golang-$EXTRA_GO-go"; then
+      warn "could not install golang-$EXTRA_GO-go; go offers the other versions"
+    fi
+  fi
+  if [ ! -f /usr/lib/python3/dist-packages/numpy/__init__.py ]; then
+    echo "provision: installing ${LIBRARY_PACKAGES[*]}" >&2
+    apt_extra "${LIBRARY_PACKAGES[@]}" || warn "could not install ${LIBRARY_PACKAGES[*]}; python lists no such library"
+  fi
+  install_extra_node
+}
+
 # Node 24 comes with `npm ci` (which .ci/run and a fresh checkout run after this script): only a note.
 if ! $node_ok; then
   printf 'provision: note: javascript/typescript use the Node 24 of the `node` dev dependency, not installed yet; run:\n  npm ci\n' >&2
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
+  install_extras
   build_pch
   build_javac_cds
   exit 0
@@ -209,6 +300,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   rm -f "$log"
 fi
 
-
+install_extras
 build_pch
 build_javac_cds
