@@ -45,8 +45,8 @@ export function createFakeEngine(slots: number): Engine {
   return {
     slots,
     languages: () => [
-      { name: "python", version: "Python 3 (fake)" },
-      { name: "c", version: "gcc (fake)" },
+      { name: "python", version: "3.0.0-fake", aliases: ["Python 3 (fake)"], default: true, compiled: false, libraries: [] },
+      { name: "c", version: "0.0.0-fake", aliases: ["gcc (fake)"], default: true, compiled: true, libraries: [] },
     ],
     health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake" }),
     close: async () => {},
