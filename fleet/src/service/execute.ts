@@ -9,7 +9,7 @@ import type { FleetNode } from "./fleet-node.ts";
 import type { RunEvent } from "./run-registry.ts";
 import { fingerprint, startRun } from "./runner.ts";
 import type { CallContext } from "./types.ts";
-import { checkSource, parseSubmissionId, resolveLanguage } from "./validation.ts";
+import { checkSource, parseSubmissionId, resolveLanguage, resolveVersion } from "./validation.ts";
 
 export function toExecuteResponse(event: RunEvent): ExecuteResponse {
   switch (event.kind) {
@@ -33,9 +33,10 @@ export function createExecute(node: FleetNode) {
       }
     } else {
       checkSource(request.code, request.stdin);
+      const version = resolveVersion(language, request.version, node.engine.languages());
       if (node.draining) throw new ServiceError(Status.UNAVAILABLE, "node is draining");
       if (!node.engine.health().ready) throw new ServiceError(Status.UNAVAILABLE, "node is not ready");
-      run = startRun(node, { id, language, code: request.code, stdin: request.stdin, tenantId: request.tenantId });
+      run = startRun(node, { id, language, code: request.code, stdin: request.stdin, tenantId: request.tenantId, version });
     }
     if (request.detachOnDisconnect) run.detached = true;
 

@@ -20,7 +20,7 @@ export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireRes
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
     tests: [],
-    version: "",
+    version: outcome.version ?? "",
   };
 }
 

@@ -15,6 +15,8 @@ export interface Submission {
   stdin: string;
   /** ExecuteRequest.tenant_id: per-tenant shares on the node (the compile cache). */
   tenantId?: string;
+  /** The listed version to run (resolved from ExecuteRequest.version); absent: the default. */
+  version?: string;
 }
 
 export interface RunnerDeps {
@@ -71,7 +73,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const queueSecs = (started - admittedAt) / 1000;
   metrics.queueWait.observe(queueSecs);
   run.markStarted(startedAt);
-  const request = { language: submission.language, code: submission.code, stdin: submission.stdin, tenantId: submission.tenantId };
+  const request = { language: submission.language, code: submission.code, stdin: submission.stdin, tenantId: submission.tenantId, version: submission.version };
   let outcome;
   try {
     outcome = await engine.execute(request, run.abortController.signal);
