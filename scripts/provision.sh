@@ -176,16 +176,17 @@ JAVA
 }
 
 # Extra versions and curated libraries (docs/languages.md, "Versions and libraries"), best effort:
-# what cannot be installed is not offered, nothing else changes. Each is installed only if missing.
-#   - go: golang-$EXTRA_GO-go from Debian's backports suite (bookworm-backports), /usr/lib/go-$EXTRA_GO;
-#   - javascript/typescript: Node $EXTRA_NODE from the npm registry's platform package
-#     (node-linux-<arch>@$EXTRA_NODE: the bare binary, no install script) in $TOOLCHAINS/node-$EXTRA_NODE;
-#   - python: numpy (python3-numpy) into the system interpreter's dist-packages.
+# what cannot be installed is not offered, nothing else changes. Each is installed only if missing;
+# the node finds them at start-up by themselves (/usr/lib/go-*, $TOOLCHAINS/node-*, the packages' files).
+#   - go: golang-<v>-go from Debian's backports suite (bookworm-backports) → /usr/lib/go-<v>;
+#   - javascript/typescript: Node <major> from the npm registry's platform package
+#     node-linux-<arch>@<major> (the bare binary, no install script) → $TOOLCHAINS/node-<major>;
+#   - libraries: Debian packages (the node lists those named in fleet/src/languages/libraries.ts).
 # Java: Debian 12 has OpenJDK 17 only; a newer JDK already under /usr/lib/jvm is offered as well.
-EXTRA_GO=1.23
-EXTRA_NODE=22
-TOOLCHAINS=/opt/codecell-toolchains
+EXTRA_GO_VERSIONS=(1.23)
+EXTRA_NODE_MAJORS=(22)
 LIBRARY_PACKAGES=(python3-numpy)
+TOOLCHAINS=/opt/codecell-toolchains
 
 warn() { printf 'provision: warning: %s\n' "$*" >&2; }
 
@@ -205,21 +206,25 @@ apt_extra() { # apt_extra PACKAGE...: install, updating the lists once if they d
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
 }
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+
 node_arch() {
   case "$(uname -m)" in x86_64) echo x64 ;; aarch64) echo arm64 ;; *) return 1 ;; esac
 }
 
-install_extra_node() {
-  local dir="$TOOLCHAINS/node-$EXTRA_NODE" arch tmp tarball
-  if [ -x "$dir/bin/node" ] && "$dir/bin/node" -e "process.exit(process.versions.node.split('.')[0] === '$EXTRA_NODE' ? 0 : 1)" 2>/dev/null; then return 0; fi
-  arch=$(node_arch) && command -v npm >/dev/null 2>&1 || { warn "Node $EXTRA_NODE not installed (needs npm on x64/arm64)"; return 0; }
-  echo "provision: installing Node $EXTRA_NODE (npm node-linux-$arch@$EXTRA_NODE) into $dir" >&2
+node_is() { # node_is BINARY MAJOR
+  [ -x "$1" ] && "$1" -e "process.exit(process.versions.node.split('.')[0] === '$2' ? 0 : 1)" 2>/dev/null
+}
+
+install_extra_node() { # install_extra_node MAJOR
+  local major=$1 dir="$TOOLCHAINS/node-$1" arch tmp tarball
+  arch=$(node_arch) && command -v npm >/dev/null 2>&1 || { warn "Node $major not installed (needs npm on x64/arm64)"; return 0; }
+  echo "provision: installing Node $major (npm node-linux-$arch@$major) into $dir" >&2
   mkdir -p "$TOOLCHAINS"
   chmod 755 "$TOOLCHAINS"
   tmp=$(mktemp -d "$TOOLCHAINS/.build-XXXXXX")
-  if tarball=$(cd "$tmp" && npm pack --silent --ignore-scripts "node-linux-$arch@$EXTRA_NODE" 2>/dev/null | tail -1) &&
-    tar -xzf "$tmp/$tarball" -C "$tmp" package/bin/node package/LICENSE &&
-    "$tmp/package/bin/node" -e "process.exit(process.versions.node.split('.')[0] === '$EXTRA_NODE' ? 0 : 1)"; then
+  if tarball=$(cd "$tmp" && npm pack --silent --ignore-scripts "node-linux-$arch@$major" 2>/dev/null | tail -1) &&
+    tar -xzf "$tmp/$tarball" -C "$tmp" package/bin/node package/LICENSE && node_is "$tmp/package/bin/node" "$major"; then
     chown -R root:root "$tmp/package"
     chmod -R go-w "$tmp/package"
     rm -rf "$dir"
@@ -227,31 +232,30 @@ install_extra_node() {
     rm -rf "$tmp"
   else
     rm -rf "$tmp"
-    warn "could not install Node $EXTRA_NODE from the npm registry; javascript/typescript offer the other versions"
+    warn "could not install Node $major from the npm registry; javascript/typescript offer the other versions"
   fi
 }
 
 install_extras() {
-  local absent=()
-  [ -x "/usr/lib/go-$EXTRA_GO/bin/go" ] || absent+=("go $EXTRA_GO")
-  [ -x "$TOOLCHAINS/node-$EXTRA_NODE/bin/node" ] || absent+=("Node $EXTRA_NODE")
-  [ -f /usr/lib/python3/dist-packages/numpy/__init__.py ] || absent+=("numpy")
+  local v p absent=() go=() node=() libs=()
+  for v in "${EXTRA_GO_VERSIONS[@]}"; do [ -x "/usr/lib/go-$v/bin/go" ] || go+=("$v"); done
+  for v in "${EXTRA_NODE_MAJORS[@]}"; do node_is "$TOOLCHAINS/node-$v/bin/node" "$v" || node+=("$v"); done
+  for p in "${LIBRARY_PACKAGES[@]}"; do installed "$p" || libs+=("$p"); done
+  absent=(${go[@]/#/go } ${node[@]/#/node } "${libs[@]}")
   [ ${#absent[@]} -eq 0 ] && return 0
   if $check_only || [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    printf 'provision: note: optional versions/libraries not installed (%s); run as root:\n  scripts/provision.sh\n' "$(IFS=,; echo "${absent[*]}")" >&2
+    printf 'provision: note: optional versions/libraries not installed (%s); run as root:\n  scripts/provision.sh\n' "${absent[*]}" >&2
     return 0
   fi
-  if [ ! -x "/usr/lib/go-$EXTRA_GO/bin/go" ]; then
-    echo "provision: installing go $EXTRA_GO (golang-$EXTRA_GO-go from backports)" >&2
-    if ! add_backports || ! apt_extra "golang-$EXTRA_GO-go"; then
-      warn "could not install golang-$EXTRA_GO-go; go offers the other versions"
-    fi
+  for v in "${go[@]}"; do
+    echo "provision: installing go $v (golang-$v-go from backports)" >&2
+    { add_backports && apt_extra "golang-$v-go"; } || warn "could not install golang-$v-go; go offers the other versions"
+  done
+  if [ ${#libs[@]} -gt 0 ]; then
+    echo "provision: installing ${libs[*]}" >&2
+    apt_extra "${libs[@]}" || warn "could not install ${libs[*]}; those libraries are not listed"
   fi
-  if [ ! -f /usr/lib/python3/dist-packages/numpy/__init__.py ]; then
-    echo "provision: installing ${LIBRARY_PACKAGES[*]}" >&2
-    apt_extra "${LIBRARY_PACKAGES[@]}" || warn "could not install ${LIBRARY_PACKAGES[*]}; python lists no such library"
-  fi
-  install_extra_node
+  for v in "${node[@]}"; do install_extra_node "$v"; done
 }
 
 # Node 24 comes with `npm ci` (which .ci/run and a fresh checkout run after this script): only a note.
