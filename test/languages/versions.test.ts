@@ -4,9 +4,10 @@
 // versions apart, and the curated libraries (numpy) import and compute inside the sandbox.
 import assert from "node:assert/strict";
 import { existsSync, realpathSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Engine, ExecuteOutcome, LanguageInfo } from "../../fleet/src/engine.ts";
+import { detectToolchains } from "../../fleet/src/languages/toolchains.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
 
@@ -91,7 +92,7 @@ describe("language versions", { skip: !requireKernel(), concurrency: true }, () 
         const program = REPORTS_VERSION[info.name]!;
         for (const name of [info.version, ...info.aliases]) {
           const outcome = await run(info.name, program.code, name);
-          assert.equal(outcome.result.verdict, "AC", `${info.name} ${name}: ${outcome.result.stderr}`);
+          assert.equal(outcome.result.verdict, "AC", `${info.name} ${name}: ${outcome.result.error_message} (${outcome.result.evidence.verdict_cause}, exit ${outcome.result.exit_code}): ${outcome.result.stderr}`);
           assert.equal(outcome.version, info.version, `${info.name} ${name}`);
           assert.equal(outcome.result.stdout, `${program.printed(info.version)}\n`, `${info.name} ${name}`);
         }
@@ -132,6 +133,16 @@ describe("language versions", { skip: !requireKernel(), concurrency: true }, () 
     const again = await run("go", code, older!.aliases[0]);
     assert.equal(again.compileCacheHit, true, "the same version (by alias) hits");
     assert.equal(again.result.stdout, `go${older!.version}\n`);
+  });
+
+  it("a Go without a precompiled standard library compiles against the read-only std cache provisioning built", async () => {
+    const go = (await detectToolchains()).get("go")!;
+    for (const { toolchain } of go.versions) {
+      const goroot = dirname(dirname(toolchain.paths.go!));
+      if (existsSync(join(goroot, "pkg", "linux_amd64"))) continue; // Go < 1.20: precompiled in GOROOT
+      assert.equal(toolchain.paths.stdCache, "/opt/go-cache", `go ${toolchain.version}`);
+      assert.ok(toolchain.binds.some((b) => b.sandboxPath === "/opt/go-cache" && b.hostPath.endsWith(`/go${toolchain.version}/cache`)));
+    }
   });
 
   it("numpy imports offline and computes, from Debian's package", async () => {

@@ -333,10 +333,26 @@ async function jdkToolchain(home: string): Promise<Toolchain | undefined> {
   return { version, aliases, binds, paths };
 }
 
-/** A Go installation as a toolchain: its version from GOROOT/VERSION (no process), else from `go version`. */
+/** Keep equal to GO_STD_CACHE_ENV in scripts/provision.sh: the compile environment that the std cache was built with. */
+const GO_STD_CACHE_ENV = "CGO_ENABLED=0 GO111MODULE=off";
+const GO_STD_CACHE_ROOT = "/var/cache/codecell/go-build";
+
+/**
+ * A Go installation as a toolchain: its version from GOROOT/VERSION (no process), else from
+ * `go version`. Go ≥ 1.20 ships no precompiled standard library: scripts/provision.sh builds it
+ * once per version into a build cache that compiles read (read-only, at /opt/go-cache), if made
+ * with our environment; without it each compile rebuilds the packages it imports (seconds).
+ */
 async function goToolchain(go: string): Promise<Toolchain | undefined> {
   const version = match(readText(join(dirname(dirname(go)), "VERSION")), /^go(\d\S*)/) ?? match(await output(go, ["version"]), /go version go(\S+)/);
-  return version ? { version, aliases: [shortVersion(version, 2), `go${version}`], binds: [], paths: { go } } : undefined;
+  if (!version) return undefined;
+  const toolchain: Toolchain = { version, aliases: [shortVersion(version, 2), `go${version}`], binds: [], paths: { go } };
+  const stdCache = join(GO_STD_CACHE_ROOT, `go${version}`);
+  if (readText(join(stdCache, "flags")) === GO_STD_CACHE_ENV && statSync(join(stdCache, "cache"), { throwIfNoEntry: false })?.isDirectory()) {
+    toolchain.binds.push({ hostPath: join(stdCache, "cache"), sandboxPath: "/opt/go-cache" });
+    toolchain.paths.stdCache = "/opt/go-cache";
+  }
+  return toolchain;
 }
 
 async function rustToolchain(): Promise<Toolchain | undefined> {
@@ -508,9 +524,18 @@ export const LANGUAGES: LanguageSpec[] = [
     },
     source: fixed("main.go"),
     compile: {
-      argv: ({ toolchain, source }) => [toolchain.paths.go!, "build", "-o", "main", source.fileName],
-      // Module-less single file; the build cache lives in this compile's own /tmp (nothing shared);
-      // the standard library comes precompiled from the read-only GOROOT.
+      argv: ({ toolchain, source }) => [
+        // The read-only standard-library cache replaces the compile's own (Go ≥ 1.20; see goToolchain).
+        ...(toolchain.paths.stdCache ? ["/usr/bin/env", `GOCACHE=${toolchain.paths.stdCache}`] : []),
+        toolchain.paths.go!,
+        "build",
+        "-o",
+        "main",
+        source.fileName,
+      ],
+      // Module-less single file; the build cache lives in this compile's own /tmp (nothing shared),
+      // or is the read-only standard-library cache; Go < 1.20's standard library comes precompiled
+      // from the read-only GOROOT.
       env: {
         GO111MODULE: "off",
         CGO_ENABLED: "0",
