@@ -2,7 +2,7 @@
 // runs inside the sandbox; `detect` runs on the host at start-up to decide whether the language is
 // offered and where its toolchain lives. Flags and their reasons: docs/languages.md.
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Bind, Limits } from "../sandbox/types.ts";
@@ -146,12 +146,18 @@ export const TOOLCHAINS_DIR = "/opt/codecell-toolchains";
 /** Oldest Node offered: type stripping (TypeScript) without a flag since 22.18. */
 const MIN_NODE = [22, 18];
 
-/** A file under TOOLCHAINS_DIR is trusted only if root owns it and only root can write it and its directory. */
+/**
+ * A file under TOOLCHAINS_DIR is trusted (run on the host at start-up, bound into sandboxes) only
+ * if root owns it and every directory from it up to TOOLCHAINS_DIR, and only root can write them.
+ */
 function rootOnly(path: string): boolean {
+  const chain = [path];
+  while (chain.at(-1) !== TOOLCHAINS_DIR && chain.at(-1)!.startsWith(`${TOOLCHAINS_DIR}/`)) chain.push(dirname(chain.at(-1)!));
+  if (chain.at(-1) !== TOOLCHAINS_DIR) return false;
   try {
-    return [path, dirname(path)].every((p) => {
-      const stat = statSync(p);
-      return stat.uid === 0 && (stat.mode & 0o022) === 0;
+    return chain.every((p) => {
+      const stat = lstatSync(p);
+      return !stat.isSymbolicLink() && stat.uid === 0 && (stat.mode & 0o022) === 0;
     });
   } catch {
     return false;
