@@ -140,6 +140,15 @@ async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Ap
   return json(200, (await fleetRegistry(env).status()).languages, rateHeaders(api.rate));
 }
 
+/** Every (language, version) the ready nodes offer: what a submission's `version` may name. */
+async function runtimes(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const list = (await fleetRegistry(env).status()).runtimes.map((r) => ({
+    language: r.language, version: r.version, aliases: r.aliases, default: r.default, compiled: r.compiled, libraries: r.libraries,
+  }));
+  return json(200, list, rateHeaders(api.rate));
+}
+
 async function methodNotAllowed(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   throw new HttpError(405, { error: "method not allowed" }, rateHeaders(api.rate));
@@ -158,6 +167,7 @@ export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .get("/health", health)
   .get("/health/ready", ready)
   .get("/languages", languages)
+  .get("/runtimes", runtimes)
   .all("/submit", methodNotAllowed)
   .all("/submit/batch", methodNotAllowed)
   .all("/results", methodNotAllowed)
@@ -165,4 +175,5 @@ export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .all("/health", methodNotAllowed)
   .all("/health/ready", methodNotAllowed)
   .all("/languages", methodNotAllowed)
+  .all("/runtimes", methodNotAllowed)
   .all("*", notFound);

@@ -59,11 +59,19 @@ export interface TestOutcome {
   stderrBytes: Uint8Array;
 }
 
+/** One (language, version) the node offers: NodeInfo's Language. */
 export interface LanguageInfo {
   /** Canonical name, e.g. "cpp". */
   name: string;
-  /** Toolchain version as detected at start-up, e.g. "gcc 12.2.0". */
+  /** The toolchain's own version number, what a request's `version` selects, e.g. "12.2.0". */
   version: string;
+  /** Other names a request may use: a short form ("1.23"), the toolchain's own text ("go1.23.5"). */
+  aliases: string[];
+  /** The version a request without `version` gets (one per language). */
+  default: boolean;
+  compiled: boolean;
+  /** Curated libraries importable without network. */
+  libraries: string[];
 }
 
 export interface EngineHealth {
@@ -79,6 +87,8 @@ export interface EngineHealth {
 export interface ExecuteOutcome {
   /** Canonical language name. */
   language: string;
+  /** The version that ran (LanguageInfo.version). */
+  version?: string;
   result: ExecutionRecord;
   /** True when the compiled artifact came from the compile cache. */
   compileCacheHit: boolean;
@@ -87,12 +97,11 @@ export interface ExecuteOutcome {
   stderrBytes?: Uint8Array;
   /** Per-test outcomes, in order, when the request had tests (absent tests were not run). */
   tests?: TestOutcome[];
-  /** Toolchain version that ran (or would have run) the program. */
-  version?: string;
 }
 
 export interface Engine {
   execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome>;
+  /** Every (language, version) offered, each language's default first. */
   languages(): LanguageInfo[];
   health(): EngineHealth;
   /** Execution slots (concurrent runs). */

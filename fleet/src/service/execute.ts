@@ -11,7 +11,7 @@ import { findLanguage } from "../languages/table.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { startRun } from "./runner.ts";
 import type { CallContext } from "./types.ts";
-import { checkJudgeFields, checkSource, parseSubmissionId, resolveLanguage } from "./validation.ts";
+import { checkJudgeFields, checkSource, parseSubmissionId, resolveLanguage, resolveVersion } from "./validation.ts";
 
 export function toExecuteResponse(event: RunEvent): ExecuteResponse {
   switch (event.kind) {
@@ -40,9 +40,10 @@ export function createExecute(node: FleetNode) {
     } else {
       checkSource(request.code, request.stdin);
       checkJudgeFields(request, language, findLanguage(language)?.source(request.code).fileName);
+      const version = resolveVersion(language, request.version, node.engine.languages());
       if (node.draining) throw new ServiceError(Status.UNAVAILABLE, "node is draining");
       if (!node.engine.health().ready) throw new ServiceError(Status.UNAVAILABLE, "node is not ready");
-      run = startRun(node, { id, language, request });
+      run = startRun(node, { id, language, request, version });
     }
     if (request.detachOnDisconnect) run.detached = true;
 

@@ -17,6 +17,8 @@ export interface Submission {
   language: string;
   /** As received (already validated). */
   request: ExecuteRequest;
+  /** The listed version to run (resolved from request.version); absent: the default. */
+  version?: string;
 }
 
 const encoder = new TextEncoder();
@@ -70,6 +72,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const coalescer = new OutputCoalescer((output) => run.output(output));
   const request: EngineRequest = {
     ...toEngineRequest(submission.request, submission.language),
+    ...(submission.version ? { version: submission.version } : {}),
     ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
     onTest: (index: number, test: TestOutcome) => {
       coalescer.flush();

@@ -5,6 +5,8 @@ import { compilerOptionsProblem } from "../../../proto/compiler-options.ts";
 import { resolveLanguage as resolve } from "../../../proto/languages.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, UUID_PATTERN } from "../../../proto/limits.ts";
 import { MAX_TESTS, argsProblem, compareProblem, fileTreeProblem, filesProblem } from "../../../proto/submission-rules.ts";
+import { resolveVersion as resolveRuntime } from "../../../proto/runtimes.ts";
+import type { LanguageInfo } from "../engine.ts";
 import { ServiceError, Status } from "./errors.ts";
 
 /** An expected output longer than the capture cap could never match. */
@@ -26,6 +28,17 @@ export function resolveLanguage(requested: string, available: readonly string[])
     );
   }
   return canonical;
+}
+
+/** The listed version a request's `version` names ("" = the language's default), else INVALID_ARGUMENT. */
+export function resolveVersion(language: string, requested: string, offered: readonly LanguageInfo[]): string {
+  const runtimes = offered.map((info) => ({ ...info, language: info.name }));
+  const chosen = resolveRuntime(runtimes, language, requested);
+  if (chosen === null) {
+    const available = runtimes.filter((r) => r.language === language).map((r) => r.version);
+    throw new ServiceError(Status.INVALID_ARGUMENT, `unknown version "${requested.slice(0, 32)}" of ${language}; available: ${available.join(", ")}`);
+  }
+  return chosen.version;
 }
 
 export function checkSource(code: string, stdin: string): void {
