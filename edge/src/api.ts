@@ -13,6 +13,7 @@ import { UUID_PATTERN } from "../../proto/limits.ts";
 import { resolveLanguage } from "../../proto/languages.ts";
 import type { ResultRecord } from "../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseSubmit, parseWait } from "./lib/validate.ts";
+import { resultEvents } from "./events.ts";
 
 export interface ApiContext {
   caller: Caller;
@@ -134,6 +135,11 @@ async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   return json(200, rec, rateHeaders(api.rate));
 }
 
+async function events(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  return resultEvents(request, env, api.caller.account_id, rateHeaders(api.rate));
+}
+
 async function health(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   const s = await fleetRegistry(env).status();
@@ -184,11 +190,13 @@ async function notFound(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Api
 export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .post("/submit", submit)
   .get("/result/:id", result)
+  .get("/result/:id/events", events)
   .get("/health", health)
   .get("/health/ready", ready)
   .get("/languages", languages)
   .all("/submit", methodNotAllowed)
   .all("/result/:id", methodNotAllowed)
+  .all("/result/:id/events", methodNotAllowed)
   .all("/health", methodNotAllowed)
   .all("/health/ready", methodNotAllowed)
   .all("/languages", methodNotAllowed)
