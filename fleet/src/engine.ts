@@ -12,6 +12,8 @@ export interface EngineRequest {
   tenantId?: string;
   /** Narrows the server-side defaults; never widens them. */
   limits?: Partial<Limits>;
+  /** Called with the program's captured output as it is written (RunSpec.onOutput), not the compiler's. */
+  onOutput?: (stream: "stdout" | "stderr", data: Uint8Array) => void;
 }
 
 export interface LanguageInfo {

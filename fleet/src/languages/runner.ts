@@ -78,6 +78,7 @@ export async function compileAndRun(
         files,
         stdin: request.stdin,
         limits: runLimits,
+        onOutput: request.onOutput,
       },
       signal,
     );

@@ -3,6 +3,7 @@
 // Disconnect rule: when the last stream attached to an unfinished run ends early (client cancel,
 // disconnect, deadline), the run is killed, unless some Execute for the id set
 // detach_on_disconnect; then it runs on and its outcome is kept for GetResult.
+import { OutputStream } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecuteRequest, ExecuteResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { ServiceError, Status } from "./errors.ts";
 import type { FleetNode } from "./fleet-node.ts";
@@ -19,6 +20,10 @@ export function toExecuteResponse(event: RunEvent): ExecuteResponse {
       return { started: { startedAt: event.startedAt } };
     case "completed":
       return { completed: { result: event.result } };
+    case "output": {
+      const stream = event.stream === "stderr" ? OutputStream.OUTPUT_STREAM_STDERR : OutputStream.OUTPUT_STREAM_STDOUT;
+      return { output: { stream, data: event.data, testIndex: 0 } };
+    }
   }
 }
 
@@ -35,7 +40,7 @@ export function createExecute(node: FleetNode) {
       checkSource(request.code, request.stdin);
       if (node.draining) throw new ServiceError(Status.UNAVAILABLE, "node is draining");
       if (!node.engine.health().ready) throw new ServiceError(Status.UNAVAILABLE, "node is not ready");
-      run = startRun(node, { id, language, code: request.code, stdin: request.stdin, tenantId: request.tenantId });
+      run = startRun(node, { id, language, code: request.code, stdin: request.stdin, tenantId: request.tenantId, streamOutput: request.streamOutput });
     }
     if (request.detachOnDisconnect) run.detached = true;
 

@@ -6,6 +6,7 @@ import { ServiceError, Status } from "./errors.ts";
 export type RunEvent =
   | { kind: "queued"; position: number }
   | { kind: "started"; startedAt: Date }
+  | { kind: "output"; stream: "stdout" | "stderr"; data: Uint8Array }
   | { kind: "completed"; result: ExecutionResult };
 
 type Listener = (event: RunEvent | ServiceError) => void;
@@ -44,6 +45,11 @@ export class Run {
     this.state = "running";
     this.startedAt = startedAt;
     this.#publish({ kind: "started", startedAt });
+  }
+
+  /** Output as the program writes it (ExecuteRequest.stream_output): live streams only, never replayed. */
+  output(stream: "stdout" | "stderr", data: Uint8Array): void {
+    this.#publish({ kind: "output", stream, data });
   }
 
   complete(result: ExecutionResult): void {

@@ -6,6 +6,7 @@ import type { Metrics } from "./metrics.ts";
 import { internalErrorOutcome, resultToProto } from "./result-to-proto.ts";
 import { Run, type RunRegistry } from "./run-registry.ts";
 import type { Job, Scheduler } from "./scheduler.ts";
+import { OutputTap } from "./output-tap.ts";
 
 export interface Submission {
   id: string;
@@ -15,6 +16,8 @@ export interface Submission {
   stdin: string;
   /** ExecuteRequest.tenant_id: per-tenant shares on the node (the compile cache). */
   tenantId?: string;
+  /** ExecuteRequest.stream_output: publish the program's output as it is written. */
+  streamOutput?: boolean;
 }
 
 export interface RunnerDeps {
@@ -71,7 +74,8 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const queueSecs = (started - admittedAt) / 1000;
   metrics.queueWait.observe(queueSecs);
   run.markStarted(startedAt);
-  const request = { language: submission.language, code: submission.code, stdin: submission.stdin, tenantId: submission.tenantId };
+  const tap = submission.streamOutput ? new OutputTap(run) : undefined;
+  const request = { language: submission.language, code: submission.code, stdin: submission.stdin, tenantId: submission.tenantId, onOutput: tap?.take };
   let outcome;
   try {
     outcome = await engine.execute(request, run.abortController.signal);
@@ -79,6 +83,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     logger.error({ err: error, submission_id: run.id, language: run.language }, "engine failed");
     outcome = internalErrorOutcome(run.language, (performance.now() - started) / 1000);
   }
+  tap?.flush();
   const runSecs = (performance.now() - started) / 1000;
   run.complete(resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date() }));
   deps.registry.retain(run);
