@@ -1,13 +1,17 @@
-// Live delivery of a submission's events to the clients streaming them: one ReadableStream each,
-// fed as events are stored, with an SSE comment as heartbeat while nothing else flows. A client
-// that goes away cancels its stream, which drops it here (and the heartbeat with the last one). A
-// client that reads too slowly is cut off once too much waits for it; it resumes with Last-Event-ID.
+// Live delivery of a submission's events to the clients streaming them: one byte stream each, fed
+// as events are stored, with an SSE comment as heartbeat while nothing else flows. A client that
+// goes away makes its next write fail, which drops it here (and the heartbeat with the last one).
+// A client that reads too slowly is cut off once too much waits for it; it resumes with Last-Event-ID.
 import { sseComment } from "../lib/sse.ts";
 
-/** Bytes queued for one client before it is cut off. */
+/** Bytes written to one client and not yet read before it is cut off. */
 const MAX_BEHIND_BYTES = 8 * 1024 * 1024;
 
-type Sink = ReadableStreamDefaultController<Uint8Array>;
+interface Sink {
+  writer: WritableStreamDefaultWriter<Uint8Array>;
+  /** Bytes written and not yet taken by the reader. */
+  behind: number;
+}
 
 export class EventFeed {
   readonly #sinks = new Set<Sink>();
@@ -25,42 +29,43 @@ export class EventFeed {
 
   /** A stream that first carries `backlog`, then every event sent here; ended at once when `ended`. */
   open(backlog: Iterable<string>, ended: boolean): ReadableStream<Uint8Array> {
-    let sink: Sink | undefined;
-    return new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          sink = controller;
-          for (const frame of backlog) controller.enqueue(this.#encoder.encode(frame));
-          if (ended) return controller.close();
-          this.#sinks.add(controller);
-          this.#heartbeat();
-        },
-        cancel: () => {
-          if (sink) this.#drop(sink);
-        },
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
-    );
+    const pipe = new IdentityTransformStream();
+    const sink: Sink = { writer: pipe.writable.getWriter(), behind: 0 };
+    this.#sinks.add(sink);
+    for (const frame of backlog) this.#write(sink, this.#encoder.encode(frame));
+    if (ended) this.#close(sink);
+    else this.#heartbeat();
+    return pipe.readable;
   }
 
   send(frame: string): void {
     if (this.#sinks.size === 0) return;
     const bytes = this.#encoder.encode(frame);
-    for (const sink of this.#sinks) {
-      if ((sink.desiredSize ?? 0) < -MAX_BEHIND_BYTES) {
-        this.#drop(sink);
-        sink.error(new Error("the client fell too far behind; resume with Last-Event-ID"));
-      } else sink.enqueue(bytes);
-    }
+    for (const sink of this.#sinks) this.#write(sink, bytes);
   }
 
   /** Sends the last frame and ends every stream. */
   end(frame: string): void {
     this.send(frame);
-    for (const sink of [...this.#sinks]) {
+    for (const sink of [...this.#sinks]) this.#close(sink);
+  }
+
+  #write(sink: Sink, bytes: Uint8Array): void {
+    if (sink.behind > MAX_BEHIND_BYTES) {
       this.#drop(sink);
-      sink.close();
+      sink.writer.abort(new Error("the client fell too far behind; resume with Last-Event-ID")).catch(() => {});
+      return;
     }
+    sink.behind += bytes.length;
+    sink.writer.write(bytes).then(
+      () => (sink.behind -= bytes.length),
+      () => this.#drop(sink), // the reader is gone (the client disconnected)
+    );
+  }
+
+  #close(sink: Sink): void {
+    this.#drop(sink);
+    sink.writer.close().catch(() => {});
   }
 
   #drop(sink: Sink): void {

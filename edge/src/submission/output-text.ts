@@ -7,7 +7,7 @@ import type { Encoding } from "../../../proto/record.ts";
 
 export class OutputText {
   readonly #encoding: Encoding;
-  readonly #decoders = new Map<string, TextDecoder>();
+  readonly #decoders = new Map<string, InstanceType<typeof TextDecoder>>();
 
   constructor(encoding: Encoding) {
     this.#encoding = encoding;
