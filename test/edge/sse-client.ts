@@ -8,7 +8,7 @@ export interface SseEvent {
   id: number;
   event: string;
   data: any;
-  /** Client clock (ms) when the event's last line arrived. */
+  /** Client wall clock (ms, sub-ms resolution) when the event arrived. */
   at: number;
 }
 
@@ -50,7 +50,7 @@ export function openEvents(base: string, path: string, headers: Record<string, s
           else if (line.startsWith("event: ")) ev.event = line.slice(7);
           else if (line.startsWith("data: ")) data += line.slice(6);
         }
-        if (ev.event !== undefined) queue.push({ id: ev.id ?? 0, event: ev.event, data: JSON.parse(data), at: Date.now() });
+        if (ev.event !== undefined) queue.push({ id: ev.id ?? 0, event: ev.event, data: JSON.parse(data), at: performance.timeOrigin + performance.now() });
       };
       res.on("data", (chunk: string) => {
         if (status !== 200) {
