@@ -40,6 +40,8 @@ async function submit(code: string, language = "python"): Promise<string> {
   return r.json.id as string;
 }
 
+/** edge/src/submission/events.ts OUTPUT_EVENT_CAP (that module needs the Workers types). */
+const OUTPUT_EVENT_CAP = 1000;
 const strip = (evs: SseEvent[]) => evs.map(({ id, event, data }) => ({ id, event, data }));
 const stdoutOf = (evs: SseEvent[]) => evs.filter((e) => e.event === "stdout").map((e) => e.data.data as string).join("");
 
@@ -152,6 +154,20 @@ describe("event stream of a submission", () => {
     assert.ok(evs.filter((e) => e.event === "stdout").length > 1, "several chunks");
     assert.equal(Buffer.byteLength(stdoutOf(evs)), Buffer.byteLength(rec.stdout));
     assert.equal(stdoutOf(evs), rec.stdout, "same text, including the cut character at the end");
+  });
+
+  it("past the output-event cap the rest of the output comes as one chunk at the end; the whole still equals the record", async () => {
+    const code = "import sys, time\nfor i in range(1500):\n    sys.stdout.write('line %d\\n' % i); sys.stdout.flush(); time.sleep(0.002)";
+    const id = await submit(code);
+    const evs = await (await events(id)).rest();
+    assertWellFormed(evs);
+    const rec = (await c.result(id)).json;
+    const chunks = evs.filter((e) => e.event === "stdout");
+    assert.ok(chunks.length <= OUTPUT_EVENT_CAP + 1, `at most the cap and one held chunk, got ${chunks.length}`);
+    assert.equal(stdoutOf(evs), rec.stdout);
+    assert.match(rec.stdout, /line 1499\n$/);
+    const replay = await (await events(id)).rest();
+    assert.deepEqual(strip(replay), strip(evs), "the held chunk is stored like any other");
   });
 });
 

@@ -2,19 +2,22 @@
 // SSE frame under its sequence number (1, 2, ...). Writes are synchronous puts that the runtime
 // coalesces into the object's next commit: a chunk costs no storage round trip. The `completed`
 // event is only a mark: its data is the record, read when the event is sent.
+import { CHUNK_CHARS } from "../lib/chunks.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
 
 const LAST = "ev_last";
 const COMPLETED = "ev_completed";
-const OUTPUTS = "ev_outputs";
 
 export class EventLog {
   readonly #kv: SyncKvStorage;
-  readonly #frames: KvBlobs;
+  /** Frames too big for one value (a test's record with its output) are chunked. */
+  readonly #big: KvBlobs;
+  /** Output events appended by this instance (a run's output reaches only the instance that streams it). */
+  #outputs = 0;
 
   constructor(kv: SyncKvStorage) {
     this.#kv = kv;
-    this.#frames = new KvBlobs(kv);
+    this.#big = new KvBlobs(kv);
   }
 
   /** The last event's id (0: none yet). */
@@ -29,16 +32,20 @@ export class EventLog {
 
   /** Output events stored so far (the cap counts these). */
   get outputs(): number {
-    return this.#kv.get<number>(OUTPUTS) ?? 0;
+    return this.#outputs;
   }
 
   /** Stores the frame `make(id)` under the next id and returns it. */
   append(make: (id: number) => string, output = false): { id: number; frame: string } {
     const id = this.last + 1;
     const frame = make(id);
-    this.#frames.put(`ev:${id}`, frame);
+    if (frame.length <= CHUNK_CHARS) this.#kv.put(`ev:${id}`, frame);
+    else {
+      this.#big.put(`ev:${id}`, frame);
+      this.#kv.put(`ev:${id}`, null);
+    }
     this.#kv.put(LAST, id);
-    if (output) this.#kv.put(OUTPUTS, this.outputs + 1);
+    if (output) this.#outputs++;
     return { id, frame };
   }
 
@@ -53,6 +60,9 @@ export class EventLog {
   *replay(after: number, completed: (id: number) => string): Generator<string> {
     const done = this.completedId;
     const last = this.last;
-    for (let id = after + 1; id <= last; id++) yield id === done ? completed(id) : this.#frames.get(`ev:${id}`);
+    for (let id = after + 1; id <= last; id++) {
+      if (id === done) yield completed(id);
+      else yield this.#kv.get<string | null>(`ev:${id}`) ?? this.#big.get(`ev:${id}`);
+    }
   }
 }
