@@ -84,6 +84,21 @@ describe("event stream of a submission", () => {
     assert.deepEqual(evs.find((e) => e.event === "stdout")!.data, { data: "hello, events\n" }, "no test index without tests");
   });
 
+  it("a run without output: started then completed; replay, resume and the rate limit (one request each) without any chunk", async () => {
+    const id = await submit("x = 6 * 7");
+    const live = await (await events(id)).rest();
+    assertWellFormed(live);
+    assert.deepEqual(live.map((e) => e.event).filter((n) => n !== "queued"), ["started", "completed"]);
+    assert.deepEqual(live.at(-1)!.data, (await c.result(id)).json);
+    const again = await events(id);
+    const replay = await again.rest();
+    assert.deepEqual(strip(replay), strip(live), "after completion: the stored events, then completed, then the end");
+    const started = live.find((e) => e.event === "started")!.id;
+    const resumed = await events(id, { "last-event-id": String(started) });
+    assert.deepEqual(strip(await resumed.rest()), strip(live.filter((e) => e.id > started)));
+    assert.equal(Number(resumed.headers["ratelimit-remaining"]), Number(again.headers["ratelimit-remaining"]) - 1, "each stream counts once");
+  });
+
   it("chunks arrive while the program still runs (it prints, sleeps, prints)", async () => {
     const id = await submit('import sys, time\nsys.stdout.write("first\\n"); sys.stdout.flush()\ntime.sleep(1)\nprint("second")');
     const s = await events(id);
