@@ -1,5 +1,5 @@
 // A SubmissionDO's storage, all in its synchronous KV: meta, record, run and release markers; code,
-// stdin and output as chunked blobs. The submission's events are events.ts's. No table is made (creating one per
+// stdin and output as chunked blobs (its events: event-log.ts). No table is made (creating one per
 // submission cost measurable CPU), and a lookup of an unknown id writes nothing. Records written
 // before this layout kept their output in a `blobs` table, which is still read.
 import type { ResultRecord } from "../../../proto/record.ts";
