@@ -17,6 +17,7 @@ import type { ResultRecord } from "../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseWait } from "./lib/validate.ts";
 import type { SubmitInput } from "./lib/validate.ts";
 import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import { resultEvents } from "./events.ts";
 
 export type { ApiContext } from "./api-context.ts";
 export { countRequest, quotaExceeded, rateHeaders } from "./api-context.ts";
@@ -103,6 +104,11 @@ async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   return json(200, rec, rateHeaders(api.rate));
 }
 
+async function events(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  return resultEvents(request, env, api.caller.account_id, rateHeaders(api.rate));
+}
+
 async function health(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   const s = await fleetRegistry(env).status();
@@ -164,6 +170,7 @@ export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .post("/submit/batch", submitBatch)
   .get("/results", results)
   .get("/result/:id", result)
+  .get("/result/:id/events", events)
   .get("/health", health)
   .get("/health/ready", ready)
   .get("/languages", languages)
@@ -172,6 +179,7 @@ export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .all("/submit/batch", methodNotAllowed)
   .all("/results", methodNotAllowed)
   .all("/result/:id", methodNotAllowed)
+  .all("/result/:id/events", methodNotAllowed)
   .all("/health", methodNotAllowed)
   .all("/health/ready", methodNotAllowed)
   .all("/languages", methodNotAllowed)

@@ -1,8 +1,7 @@
 // A SubmissionDO's storage, all in its synchronous KV: meta, record, run and release markers; code,
-// stdin and output as chunked blobs; the node's streamed events. No table is made (creating one per
+// stdin and output as chunked blobs (its events: event-log.ts). No table is made (creating one per
 // submission cost measurable CPU), and a lookup of an unknown id writes nothing. Records written
 // before this layout kept their output in a `blobs` table, which is still read.
-import { ExecuteResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { RecordFormat } from "../contracts/submission.ts";
 import { BlobTable } from "../lib/blob-table.ts";
@@ -95,15 +94,6 @@ export class SubmissionStore {
   updateRun(patch: Partial<Run>): void {
     const run = this.run();
     if (run) this.kv.put("run", { ...run, ...patch });
-  }
-
-  persistEvent(ev: ExecuteResponse): void {
-    const kind = ev.completed ? "completed" : ev.started ? "started" : ev.queued ? "queued" : "unknown";
-    // Stored compact: the completed event's bulk (output) is persisted with the record itself.
-    const data = ev.completed ? null : ExecuteResponse.encode(ev).finish();
-    const seq = (this.kv.get<number>("events") ?? 0) + 1;
-    this.kv.put(`event:${seq}`, { at: Date.now(), kind, data });
-    this.kv.put("events", seq);
   }
 
   /** The terminal record, atomically: output stored, input dropped, release and webhook hand-off marked as to do. */
