@@ -94,12 +94,8 @@ describe("GET /api/runtimes", () => {
   });
 });
 
-// The edge half of `version` (validation, the SubmissionDO carrying it to ExecuteRequest.version) is
-// another branch of issue 14; until it is merged these two are todo (they run and report).
-const EDGE_THREADS_VERSION = "needs the edge's `version` field (submit validation and threading, issue 14)";
-
 describe("a submission's version", () => {
-  it("runs on the version it names (by version and by alias); without one, the default", { todo: EDGE_THREADS_VERSION }, async () => {
+  it("runs on the version it names (by version and by alias); without one, the default", async () => {
     const c = await client();
     const go = ((await c.call("GET", "/api/runtimes")).json as RuntimeEntry[]).filter((r) => r.language === "go");
     const other = go.find((v) => !v.default)!;
@@ -113,7 +109,7 @@ describe("a submission's version", () => {
     }
   });
 
-  it("an unknown version is a 400 naming the versions available, and nothing runs", { todo: EDGE_THREADS_VERSION }, async () => {
+  it("an unknown version is a 400 naming the versions available, and nothing runs", async () => {
     const c = await client();
     const r = await c.submit({ language: "go", code: GO_VERSION, version: "0.9" });
     assert.equal(r.status, 400, r.text);

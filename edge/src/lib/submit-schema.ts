@@ -6,7 +6,7 @@ import { fromBase64, toBase64 } from "../../../proto/base64.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
 import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
-import { argsProblem, fileTreeProblem, filesProblem } from "../../../proto/submission-rules.ts";
+import { MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
 import { HttpError } from "./http.ts";
 import { NODE_MAXIMA } from "./plan-caps.ts";
@@ -89,20 +89,39 @@ function mainSourceName(language: string | null, code: string): string | null {
   return language ? (fixed[language] ?? null) : null;
 }
 
+const PATH_RULE = "a file path is a relative path of at most 8 segments of [A-Za-z0-9._-], without '.' or '..' segments";
+
 function files(body: Body, language: string | null, code: string): RunOptions["files"] {
   const list = body.files;
   if (!list) return undefined;
-  const decoded = list.map((f, i) => ({ path: f.path, content: decode(`files[${i}].content`, f.content, f.encoding ?? "utf8") }));
-  const problem = filesProblem(decoded.map((f) => ({ path: f.path, size: f.content.length })), mainSourceName(language, code) ?? undefined) ??
-    fileTreeProblem(decoded.map((f) => f.path));
-  if (problem) throw bad("files", problem);
-  return decoded.map((f) => ({ path: f.path, content_b64: toBase64(f.content) }));
+  if (list.length > MAX_FILES) throw bad("files", `files has ${list.length} entries; at most ${MAX_FILES} are allowed`);
+  const main = mainSourceName(language, code);
+  const seen = new Set<string>();
+  let total = 0;
+  const out = list.map((f, i) => {
+    const field = `files[${i}]`;
+    const problem = filePathProblem(f.path);
+    if (problem) throw bad(`${field}.path`, `${field}.path: ${problem.replace(/^files: /, "")} (${PATH_RULE})`);
+    if (seen.has(f.path)) throw bad(`${field}.path`, `${field}.path '${f.path}' appears twice`);
+    if (f.path === main) throw bad(`${field}.path`, `${field}.path '${f.path}' is the main source's file name`);
+    seen.add(f.path);
+    const content = decode(`${field}.content`, f.content, f.encoding ?? "utf8");
+    total += content.length;
+    if (total > MAX_FILES_TOTAL_BYTES) throw bad("files", `the files' contents exceed ${MAX_FILES_TOTAL_BYTES} bytes in all`);
+    return { path: f.path, content_b64: toBase64(content) };
+  });
+  const tree = fileTreeProblem(out.map((f) => f.path));
+  if (tree) throw bad("files", tree);
+  return out;
 }
 
 function args(list: string[] | undefined): string[] | undefined {
   if (!list) return undefined;
-  const problem = argsProblem(list);
-  if (problem) throw bad("args", problem);
+  if (list.length > MAX_ARGS) throw bad("args", `args has ${list.length} entries; at most ${MAX_ARGS} are allowed`);
+  list.forEach((a, i) => {
+    const problem = argsProblem([a]);
+    if (problem) throw bad(`args[${i}]`, problem.replace("args[0]", `args[${i}]`));
+  });
   return list;
 }
 
