@@ -96,6 +96,7 @@ describe("POST /api/submit: the 1.1 fields are checked, and a bad one is a 400 n
     ["float_epsilon without float", { expected_output: "1", float_epsilon: 0.1 }, "invalid float_epsilon", /compare 'float'/],
     ["empty tests", { tests: [] }, "invalid tests", /tests/],
     ["tests above the default plan's cap", { tests: Array.from({ length: 51 }, () => ({})) }, "tests above the plan's cap", /tests has 51 entries; the plan 'default' allows at most 50/],
+    ["tests whose wall limits exceed the budget", { tests: Array.from({ length: 13 }, () => ({})) }, "tests exceed the wall-time budget", /13 tests × limits.wall_time_ms 10000 = 130000 ms/],
     ["unknown field in a test", { tests: [{ stdin: "", input: "x" }] }, "invalid request", /tests\[0\]\.input/],
     ["stop_on_first_failure not boolean", { tests: [{}], stop_on_first_failure: "yes" }, "invalid stop_on_first_failure", /stop_on_first_failure/],
     ["version not a string", { version: 3 }, "invalid version", /version/],

@@ -198,6 +198,24 @@ function utf8Text(bytes: Uint8Array): string | null {
   }
 }
 
+/**
+ * A submission's tests run one after another in one run slot: their wall limits together must fit
+ * the budget, so that one submission cannot hold a slot for longer than the edge waits for a run.
+ */
+export const TESTS_WALL_BUDGET_MS = 120_000;
+
+function checkTestsBudget(options: RunOptions): void {
+  const count = options.tests?.length ?? 0;
+  if (count === 0) return;
+  const wall = options.limits?.wall_time_ms || NODE_MAXIMA.max_wall_time_ms;
+  if (count * wall > TESTS_WALL_BUDGET_MS) {
+    throw new HttpError(400, {
+      error: "tests exceed the wall-time budget",
+      message: `${count} tests × limits.wall_time_ms ${wall} = ${count * wall} ms; a submission's tests may take at most ${TESTS_WALL_BUDGET_MS} ms of wall time in all: lower limits.wall_time_ms or split the tests`,
+    });
+  }
+}
+
 /** The checked request: code and stdin decoded, the options for the node, the record's format. */
 export function extendedInput(body: Body, plan: Plan): ExtendedInput {
   const used = EXTENDED_FIELDS.some((f) => body[f as keyof Extended] !== undefined);
@@ -222,6 +240,7 @@ export function extendedInput(body: Body, plan: Plan): ExtendedInput {
     binary_output: enc === "base64" ? true : undefined,
   };
   for (const k of Object.keys(options) as (keyof RunOptions)[]) if (options[k] === undefined) delete options[k];
+  checkTestsBudget(options);
   return {
     code,
     // Base64 stdin that is UTF-8 text also travels as text, for nodes that predate stdin_bytes.
