@@ -7,11 +7,10 @@ import type { ApiContext } from "./api-context.ts";
 import type { SubmitOutcome } from "./contracts/key.ts";
 import type { Env } from "./env.ts";
 import { HttpError, json, readJsonObject } from "./lib/http.ts";
-import { quotaOf } from "./lib/plans.ts";
 import type { Plan } from "./lib/plans.ts";
 import { MAX_SUBMIT_BODY_BYTES } from "./lib/validate.ts";
-import { choosePool } from "./pools.ts";
-import { fleetRegistry, keyObject, submissionObject } from "./stubs.ts";
+import { fleetRegistry, submissionObject } from "./stubs.ts";
+import { sendSubmission } from "./submit-core.ts";
 import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
 import type { StatusOnce } from "./submit-check.ts";
 import { UUID_PATTERN } from "../../proto/limits.ts";
@@ -48,17 +47,12 @@ async function submitItem(request: IRequest, env: Env, api: ApiContext, plan: Pl
   }
   let outcome: SubmitOutcome;
   try {
-    outcome = await keyObject(env, api.caller.hash).submit({
-      language: input.language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin,
-      account_id: api.caller.account_id, project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: null,
-      wait_ms: 0, quota: quotaOf(plan), ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
-    });
+    outcome = await sendSubmission(request as unknown as Request, env, api, plan, { input, idempotencyKey: null, waitMs: 0 });
   } catch (e) {
     // The items before this one are accepted already: this one alone fails (nothing of it was kept).
     console.error("batch item failed inside the edge", e instanceof Error ? (e.stack ?? e.message) : String(e));
     return { error: "internal error", message: "this submission failed inside the edge; it has been logged" };
   }
-  api.rate = outcome.rate;
   return itemFromOutcome(outcome, (item as Record<string, unknown>).language);
 }
 

@@ -2,21 +2,19 @@
 // against the key's rolling rate limit (submit counts inside KeyDO.submit to save a hop).
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
-import { REVOKED, countRequest, planFor, quotaExceeded, rateHeaders } from "./api-context.ts";
+import { countRequest, planFor, rateHeaders } from "./api-context.ts";
 import type { ApiContext } from "./api-context.ts";
 import { results, submitBatch } from "./api-batch.ts";
 import { config } from "./env.ts";
 import type { Env } from "./env.ts";
-import type { SubmitOutcome } from "./contracts/key.ts";
-import { choosePool } from "./pools.ts";
-import { fleetRegistry, keyObject, submissionObject } from "./stubs.ts";
+import { fleetRegistry, submissionObject } from "./stubs.ts";
 import { HttpError, json, readJsonObject } from "./lib/http.ts";
-import { quotaOf } from "./lib/plans.ts";
 import { UUID_PATTERN } from "../../proto/limits.ts";
 import type { ResultRecord } from "../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseWait } from "./lib/validate.ts";
 import type { SubmitInput } from "./lib/validate.ts";
-import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import { checkSubmission, statusOnce } from "./submit-check.ts";
+import { refusal, sendSubmission } from "./submit-core.ts";
 import { resultEvents } from "./events.ts";
 
 export type { ApiContext } from "./api-context.ts";
@@ -47,29 +45,14 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   }
 
   const t0 = Date.now();
-  const outcome: SubmitOutcome = await keyObject(env, api.caller.hash).submit({
-    language: input.language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
-    project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: idempotencyKey,
-    wait_ms: wait ? cfg.syncHoldMs : 0, quota: quotaOf(await planFor(env, api)),
-    ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
+  const outcome = await sendSubmission(request as unknown as Request, env, api, await planFor(env, api), {
+    input, idempotencyKey, waitMs: wait ? cfg.syncHoldMs : 0,
   });
-  api.rate = outcome.rate;
   const hops = outcome.kind === "created" ? Object.entries(outcome.hops ?? {}).map(([hop, ms]) => `, ${hop};dur=${ms}`).join("") : "";
   const headers = { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}${hops}` };
+  const refused = refusal(outcome, requested, headers);
+  if (refused) throw refused;
   switch (outcome.kind) {
-    case "revoked":
-      throw new HttpError(401, REVOKED);
-    case "rate_limited":
-      throw quotaExceeded(outcome.retry_after, outcome.reason, outcome.rate);
-    case "queue_full":
-      throw new HttpError(503, {
-        error: "queue full", message: `the execution queue is full (${outcome.queue_depth} pending); retry later`,
-        queue_depth: outcome.queue_depth,
-      }, { "retry-after": "1", ...headers });
-    case "unsupported": {
-      const e = unsupportedLanguage(String(requested), outcome.available);
-      throw new HttpError(400, e.body, headers);
-    }
     case "duplicate": {
       // Spec §4.1: the existing record, HTTP 202, no new execution.
       const rec = await submissionObject(env, outcome.id).get(api.caller.account_id);
@@ -90,6 +73,8 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
         job_status: rec?.job_status ?? "pending",
       }, headers);
     }
+    default:
+      throw new Error(`unexpected submit outcome ${outcome.kind}`);
   }
 }
 

@@ -6,6 +6,9 @@ import { handleDashboard } from "./dashboard/index.ts";
 import { apiRouter } from "./api.ts";
 import type { ApiContext } from "./api.ts";
 import { authenticate, authenticateOperator } from "./auth.ts";
+import { compatKey } from "./compat/credentials.ts";
+import { judge0Router } from "./compat/judge0/routes.ts";
+import { pistonRouter } from "./compat/piston/routes.ts";
 import type { Env } from "./env.ts";
 import { HttpError, errorResponse, json } from "./lib/http.ts";
 
@@ -28,6 +31,13 @@ async function handle(request: Request, env: Env, ctx: ExecutionContext): Promis
     const api: ApiContext = { caller, rate: null };
     const res = await apiRouter.fetch(rewrite(request, url, path), env, ctx, api);
     return res as Response;
+  }
+  // Judge0 CE and Piston v2 compatible routes (docs/migrating.md): the key as their clients send it.
+  const compat = path === "/judge0" || path.startsWith("/judge0/") ? judge0Router : path === "/piston" || path.startsWith("/piston/") ? pistonRouter : null;
+  if (compat) {
+    const caller = await authenticate(request, env, compatKey(request.headers));
+    const api: ApiContext = { caller, rate: null };
+    return (await compat.fetch(rewrite(request, url, path), env, ctx, api)) as Response;
   }
   // Operators' tools (docs/operators.md): the dashboard (session cookie) and fleet enrollment (node tokens).
   if (path === "/dashboard" || path.startsWith("/dashboard/")) {

@@ -24,6 +24,8 @@ export interface CreateInput {
 export interface RunOptions {
   stdin_b64?: string;
   limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number; processes: number; output_bytes: number };
+  /** The compile step's limits (0: the node's compile default). */
+  compile_limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number };
   files?: { path: string; content_b64: string }[];
   args?: string[];
   compiler_options?: string[];

@@ -53,10 +53,14 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
 }
 
 /** Parses a JSON object body: content type, UTF-8 and JSON syntax are checked here, shape by zod later. */
-export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+/**
+ * `anyMediaType`: the body is read as JSON whatever its declared type (the compatibility routes:
+ * the peers' clients send JSON as text/plain or with no type at all).
+ */
+export async function readJsonObject(request: Request, limit: number, anyMediaType = false): Promise<Record<string, unknown>> {
   const ct = (request.headers.get("content-type") ?? "").toLowerCase();
   const [mediaType, ...params] = ct.split(";").map((s) => s.trim());
-  if (mediaType !== "application/json") {
+  if (mediaType !== "application/json" && !anyMediaType) {
     throw new HttpError(415, { error: "unsupported media type", message: "the request body must be JSON (content-type: application/json)" });
   }
   const charset = params.find((p) => p.startsWith("charset="))?.slice(8).replace(/"/g, "");

@@ -16,6 +16,8 @@ export const MAX_COMPILER_OPTIONS = 32;
 export const MAX_EXPECTED_OUTPUT_BYTES = 1024 * 1024;
 
 const encoding = z.enum(["utf8", "base64"]);
+/** A node's compile-step limits, which a request's compile_limits may only narrow. */
+export const COMPILE_MAXIMA = { wall_time_ms: 30_000, cpu_time_ms: 60_000, memory_mb: 1024 } as const;
 const positive = z.number().int().min(1);
 
 /** The new fields' shapes; validate.ts adds them to the submit schema. */
@@ -34,6 +36,10 @@ export const extendedShape = {
   limits: z.strictObject({
     wall_time_ms: positive.optional(), cpu_time_ms: positive.optional(), memory_mb: positive.optional(),
     processes: positive.optional(), output_kb: positive.optional(),
+  }).optional(),
+  compile_limits: z.strictObject({
+    wall_time_ms: positive.max(COMPILE_MAXIMA.wall_time_ms).optional(), cpu_time_ms: positive.max(COMPILE_MAXIMA.cpu_time_ms).optional(),
+    memory_mb: positive.max(COMPILE_MAXIMA.memory_mb).optional(),
   }).optional(),
   files: z.array(z.strictObject({ path: z.string().max(1024), content: z.string(), encoding: encoding.optional() })).optional(),
   args: z.array(z.string()).optional(),
@@ -231,6 +237,10 @@ export function extendedInput(body: Body, plan: Plan): ExtendedInput {
   const options: RunOptions = {
     ...(stdinBytes ? { stdin_b64: body.stdin ?? "" } : {}),
     limits: limits(body, plan),
+    compile_limits: body.compile_limits ? {
+      wall_time_ms: body.compile_limits.wall_time_ms ?? 0, cpu_time_ms: body.compile_limits.cpu_time_ms ?? 0,
+      memory_bytes: (body.compile_limits.memory_mb ?? 0) * 1024 * 1024,
+    } : undefined,
     files: files(body, language, code),
     args: args(body.args),
     compiler_options: compilerOptions(body.compiler_options, language),

@@ -104,7 +104,7 @@ async function prepare(
           binds: toolchain.binds,
           files: [{ name: source.fileName, content: code }, ...extraFiles],
           outputFiles: [{ name: compile.artifact, maxBytes: compile.maxArtifactBytes }],
-          limits: COMPILE_LIMITS,
+          limits: narrowLimits(COMPILE_LIMITS, request.compileLimits),
         },
         signal,
       );

@@ -161,6 +161,11 @@ export interface ExecuteRequest {
   binaryOutput: boolean;
   /** Send Output events while the program writes (the API's event stream). */
   streamOutput: boolean;
+  /**
+   * Limits of the compile step (wall_time_ms, cpu_time_ms, memory_bytes); 0 = the node's compile
+   * default, which they only narrow.
+   */
+  compileLimits: RunLimits | undefined;
 }
 
 export interface RunLimits {
@@ -408,6 +413,7 @@ function createBaseExecuteRequest(): ExecuteRequest {
     stopOnFirstFailure: false,
     binaryOutput: false,
     streamOutput: false,
+    compileLimits: undefined,
   };
 }
 
@@ -463,6 +469,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.streamOutput !== false) {
       writer.uint32(136).bool(message.streamOutput);
+    }
+    if (message.compileLimits !== undefined) {
+      RunLimits.encode(message.compileLimits, writer.uint32(146).fork()).join();
     }
     return writer;
   },
@@ -616,6 +625,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.streamOutput = reader.bool();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.compileLimits = RunLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -652,6 +669,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.stopOnFirstFailure = object.stopOnFirstFailure ?? false;
     message.binaryOutput = object.binaryOutput ?? false;
     message.streamOutput = object.streamOutput ?? false;
+    message.compileLimits = (object.compileLimits !== undefined && object.compileLimits !== null)
+      ? RunLimits.fromPartial(object.compileLimits)
+      : undefined;
     return message;
   },
 };

@@ -1,0 +1,60 @@
+// What both compatibility layers do with a mapped request: check it like a native one, submit it
+// through the same admission, and wait for its record. Thin: the mapping is in judge0/ and piston/.
+import type { ApiContext } from "../api-context.ts";
+import { countRequest, planFor } from "../api-context.ts";
+import { config } from "../env.ts";
+import type { Env } from "../env.ts";
+import { isTerminal } from "../../../proto/record.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
+import type { Runtime } from "../../../proto/runtimes.ts";
+import { fleetRegistry, submissionObject } from "../stubs.ts";
+import { checkSubmission, statusOnce } from "../submit-check.ts";
+import type { StatusOnce } from "../submit-check.ts";
+import { refusal, sendSubmission } from "../submit-core.ts";
+
+export interface Submitted {
+  id: string;
+  /** The record when the submission waited and it is terminal. */
+  record: ResultRecord | null;
+}
+
+export function fleetStatus(env: Env): StatusOnce {
+  return statusOnce(() => fleetRegistry(env).status());
+}
+
+export async function runtimes(status: StatusOnce): Promise<Runtime[]> {
+  return (await status()).runtimes;
+}
+
+/**
+ * Checks and submits a native body. A refusal before admission still counts against the rate
+ * limit (every request counts); admission counts the submission itself.
+ */
+export async function submitNative(request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, wait: boolean, status: StatusOnce): Promise<Submitted> {
+  let input;
+  try {
+    input = await checkSubmission(body, await planFor(env, api), status);
+  } catch (e) {
+    if (api.rate === null) await countRequest(env, api);
+    throw e;
+  }
+  const outcome = await sendSubmission(request, env, api, await planFor(env, api), {
+    input, idempotencyKey: null, waitMs: wait ? config(env).syncHoldMs : 0,
+  });
+  const refused = refusal(outcome, body.language);
+  if (refused) throw refused;
+  if (outcome.kind !== "created" && outcome.kind !== "duplicate") throw new Error(`unexpected submit outcome ${outcome.kind}`);
+  const record = outcome.kind === "created" ? (outcome.record ?? null) : null;
+  return { id: outcome.id, record: record && isTerminal(record.job_status) ? record : null };
+}
+
+/** Polls the record until it is terminal or `budgetMs` passed (after the synchronous hold ran out). */
+export async function awaitRecord(env: Env, api: ApiContext, id: string, budgetMs: number): Promise<ResultRecord | null> {
+  const until = Date.now() + budgetMs;
+  let rec: ResultRecord | null = null;
+  for (let pause = 100; ; pause = Math.min(1_000, pause * 2)) {
+    rec = await submissionObject(env, id).get(api.caller.account_id);
+    if (!rec || isTerminal(rec.job_status) || Date.now() + pause > until) return rec;
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}

@@ -1,0 +1,166 @@
+// Judge0 CE 1.13 under /judge0 (docs/migrating.md): thin routes over our own submission path;
+// the mappings are in to-native.ts and from-native.ts.
+import { IttyRouter } from "itty-router";
+import type { IRequest } from "itty-router";
+import type { ApiContext } from "../../api-context.ts";
+import { countRequest, planFor, rateHeaders } from "../../api-context.ts";
+import type { Env } from "../../env.ts";
+import { HttpError, json, readJsonObject } from "../../lib/http.ts";
+import { projectEndpoints } from "../../lib/webhook-store.ts";
+import { submissionObject } from "../../stubs.ts";
+import { UUID_PATTERN } from "../../../../proto/limits.ts";
+import type { Runtime } from "../../../../proto/runtimes.ts";
+import { fleetStatus, runtimes, submitNative } from "../core.ts";
+import { judge0Submission, parseBase64Flag, parseFields } from "./from-native.ts";
+import { judge0Languages } from "./languages.ts";
+import { JUDGE0_STATUSES } from "./statuses.ts";
+import { judge0FieldError, judge0ToNative, parseJudge0Submission } from "./to-native.ts";
+
+type Args = [Env, ExecutionContext, ApiContext];
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** Our checks answer 400; a Judge0 client expects an invalid submission to be a 422. */
+function asJudge0Error(e: unknown): unknown {
+  return e instanceof HttpError && e.status === 400 ? new HttpError(422, e.body, e.headers) : e;
+}
+
+/** callback_url: only an endpoint registered for the key's project (no request names a URL we call). */
+async function checkCallback(env: Env, api: ApiContext, url: string | null): Promise<void> {
+  if (url === null) return;
+  const endpoints = await projectEndpoints(env.KEYS, api.caller.project_id);
+  if (!endpoints.some((e) => e.active && e.url === url)) {
+    throw judge0FieldError("callback_url", "is not a webhook endpoint registered for this project (codecell webhooks add); completions are delivered as signed webhooks to registered endpoints only");
+  }
+}
+
+async function createOne(request: IRequest, env: Env, api: ApiContext, item: unknown, base64: boolean, wait: boolean, rts: () => Promise<Runtime[]>, status: ReturnType<typeof fleetStatus>) {
+  const mapped = judge0ToNative(parseJudge0Submission(item), await rts(), base64);
+  await checkCallback(env, api, mapped.callbackUrl);
+  try {
+    return await submitNative(request as unknown as Request, env, api, mapped.body, wait, status);
+  } catch (e) {
+    throw asJudge0Error(e);
+  }
+}
+
+async function create(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  const url = new URL(request.url);
+  const base64 = parseBase64Flag(url.searchParams.get("base64_encoded"));
+  const wait = url.searchParams.get("wait") === "true";
+  const status = fleetStatus(env);
+  let submitted;
+  try {
+    const fields = parseFields(url.searchParams.get("fields"));
+    const body = await readJsonObject(request as unknown as Request, MAX_BODY_BYTES, true);
+    submitted = { ...(await createOne(request, env, api, body, base64, wait, () => runtimes(status), status)), fields };
+  } catch (e) {
+    if (api.rate === null) await countRequest(env, api);
+    throw e;
+  }
+  if (!wait) return json(201, { token: submitted.id }, rateHeaders(api.rate));
+  const rec = submitted.record ?? (await submissionObject(env, submitted.id).get(api.caller.account_id));
+  if (!rec) return json(201, { token: submitted.id }, rateHeaders(api.rate));
+  return json(201, judge0Submission(rec, await runtimes(status), submitted.fields, base64), rateHeaders(api.rate));
+}
+
+async function get(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const url = new URL(request.url);
+  const token = request.params.token ?? "";
+  const fields = parseFields(url.searchParams.get("fields"));
+  if (!UUID_PATTERN.test(token)) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
+  const rec = await submissionObject(env, token.toLowerCase()).get(api.caller.account_id);
+  if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
+  const rts = await runtimes(fleetStatus(env));
+  return json(200, judge0Submission(rec, rts, fields, parseBase64Flag(url.searchParams.get("base64_encoded"))), rateHeaders(api.rate));
+}
+
+async function createBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  const url = new URL(request.url);
+  const base64 = parseBase64Flag(url.searchParams.get("base64_encoded"));
+  let items: unknown[];
+  try {
+    const body = await readJsonObject(request as unknown as Request, MAX_BODY_BYTES, true);
+    const plan = await planFor(env, api);
+    if (!Array.isArray(body.submissions) || body.submissions.length === 0) throw judge0FieldError("submissions", "must be a non-empty array");
+    if (body.submissions.length > plan.max_batch) {
+      throw judge0FieldError("submissions", `has ${body.submissions.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}`);
+    }
+    items = body.submissions;
+  } catch (e) {
+    await countRequest(env, api);
+    throw e;
+  }
+  const status = fleetStatus(env);
+  const out: unknown[] = [];
+  // In order: the quota decisions follow the request's order; each item stands or falls alone.
+  for (const item of items) {
+    try {
+      out.push({ token: (await createOne(request, env, api, item, base64, false, () => runtimes(status), status)).id });
+    } catch (e) {
+      if (!(e instanceof HttpError) || e.status >= 500) throw e;
+      out.push(e.body);
+    }
+  }
+  if (api.rate === null) await countRequest(env, api);
+  return json(201, out, rateHeaders(api.rate));
+}
+
+async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const url = new URL(request.url);
+  const fields = parseFields(url.searchParams.get("fields"));
+  const base64 = parseBase64Flag(url.searchParams.get("base64_encoded"));
+  const tokens = (url.searchParams.get("tokens") ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+  const plan = await planFor(env, api);
+  if (tokens.length === 0) throw new HttpError(400, { error: "tokens is required: a comma-separated list of submission tokens" }, rateHeaders(api.rate));
+  if (tokens.length > plan.max_batch) {
+    throw new HttpError(400, { error: `tokens has ${tokens.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}` }, rateHeaders(api.rate));
+  }
+  const rts = await runtimes(fleetStatus(env));
+  const records = await Promise.all(tokens.map((t) => (UUID_PATTERN.test(t) ? submissionObject(env, t.toLowerCase()).get(api.caller.account_id) : null)));
+  return json(200, { submissions: records.map((r) => (r ? judge0Submission(r, rts, fields, base64) : null)) }, rateHeaders(api.rate));
+}
+
+async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const list = judge0Languages(await runtimes(fleetStatus(env))).map(({ id, name }) => ({ id, name }));
+  return json(200, list, rateHeaders(api.rate));
+}
+
+async function language(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const found = judge0Languages(await runtimes(fleetStatus(env))).find((l) => String(l.id) === request.params.id);
+  if (!found) throw new HttpError(404, { error: "language not found" }, rateHeaders(api.rate));
+  return json(200, { id: found.id, name: found.name, is_archived: false }, rateHeaders(api.rate));
+}
+
+async function statuses(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  return json(200, JUDGE0_STATUSES, rateHeaders(api.rate));
+}
+
+async function about(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  return json(200, {
+    version: "1.13.1", homepage: null, source_code: null, maintainer: "codecell",
+    compatibility: "Judge0 CE 1.13 API served by codecell; see docs/migrating.md",
+  }, rateHeaders(api.rate));
+}
+
+async function notFound(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  throw new HttpError(404, { error: "not found" }, rateHeaders(api.rate));
+}
+
+export const judge0Router = IttyRouter<IRequest, Args>({ base: "/judge0" })
+  .post("/submissions/batch", createBatch)
+  .get("/submissions/batch", getBatch)
+  .post("/submissions", create)
+  .get("/submissions/:token", get)
+  .get("/languages", languages)
+  .get("/languages/:id", language)
+  .get("/statuses", statuses)
+  .get("/about", about)
+  .all("*", notFound);

@@ -1,0 +1,52 @@
+// The one way a checked submission reaches its key's object (admission: rate, in-flight cap,
+// idempotency) and from there its SubmissionDO. The native routes and the compatibility routes
+// (Judge0, Piston) all submit through here.
+import type { ApiContext } from "./api-context.ts";
+import { REVOKED, quotaExceeded, rateHeaders } from "./api-context.ts";
+import type { SubmitOutcome } from "./contracts/key.ts";
+import type { Env } from "./env.ts";
+import { HttpError } from "./lib/http.ts";
+import { quotaOf } from "./lib/plans.ts";
+import type { Plan } from "./lib/plans.ts";
+import type { SubmitInput } from "./lib/validate.ts";
+import { choosePool } from "./pools.ts";
+import { keyObject } from "./stubs.ts";
+import { unsupportedLanguage } from "./submit-check.ts";
+
+export interface Admission {
+  input: SubmitInput;
+  idempotencyKey: string | null;
+  /** > 0: held until the record is terminal or this many ms passed. */
+  waitMs: number;
+}
+
+export async function sendSubmission(request: Request, env: Env, api: ApiContext, plan: Plan, a: Admission): Promise<SubmitOutcome> {
+  const { input } = a;
+  const outcome = await keyObject(env, api.caller.hash).submit({
+    language: input.language, pool: choosePool(request, env), code: input.code, stdin: input.stdin,
+    account_id: api.caller.account_id, project_id: api.caller.project_id, key_hash: api.caller.hash,
+    idempotency_key: a.idempotencyKey, wait_ms: a.waitMs, quota: quotaOf(plan),
+    ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
+  });
+  api.rate = outcome.rate;
+  return outcome;
+}
+
+/** The refusals every route answers alike: revoked key, quota, full queue, a language gone meanwhile. */
+export function refusal(outcome: SubmitOutcome, requestedLanguage: unknown, headers: Record<string, string> = rateHeaders(outcome.rate)): HttpError | null {
+  switch (outcome.kind) {
+    case "revoked":
+      return new HttpError(401, REVOKED);
+    case "rate_limited":
+      return quotaExceeded(outcome.retry_after, outcome.reason, outcome.rate);
+    case "queue_full":
+      return new HttpError(503, {
+        error: "queue full", message: `the execution queue is full (${outcome.queue_depth} pending); retry later`,
+        queue_depth: outcome.queue_depth,
+      }, { "retry-after": "1", ...headers });
+    case "unsupported":
+      return new HttpError(400, unsupportedLanguage(String(requestedLanguage), outcome.available).body, headers);
+    default:
+      return null;
+  }
+}
