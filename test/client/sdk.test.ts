@@ -1,16 +1,21 @@
 // The SDK (client/, @codecell/client) against the real local stack: submit, run with the 408
 // fallback, result, languages, 429 retried after Retry-After, errors as typed classes, abort,
 // webhook verification of a real delivery; batch, results, runtimes and events wait for the issue-14
-// routes and are skipped while the edge answers them with the router's 404.
+// routes and are skipped while the edge answers them with the router's 404. Then the packed package,
+// installed into an empty project, runs a submission.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { TestContext } from "node:test";
 import {
   AuthenticationError, Codecell, InvalidRequestError, NotFoundError, RateLimitError, WebhookVerificationError, verifyWebhook,
 } from "../../client/src/index.ts";
 import type { ResultRecord, StreamEvent } from "../../client/src/index.ts";
-import { sleep } from "../edge/harness.ts";
+import { ROOT, cleanup, sleep, tempDir } from "../edge/harness.ts";
 import { assertDocumented, assertSchema } from "../edge/openapi-check.ts";
+import { packAndInstall } from "./pack.ts";
 import { SYNC_HOLD_MS, recordingFetch, startStack } from "./stack.ts";
 import type { Stack } from "./stack.ts";
 
@@ -183,5 +188,46 @@ describe("@codecell/client against the real stack", () => {
     const resumed: StreamEvent[] = [];
     for await (const e of cc.events(accepted.id, { lastEventId: seen[0]!.id })) resumed.push(e);
     assert.deepEqual(resumed, seen.slice(1));
+  });
+});
+
+describe("the npm package", () => {
+  it("npm pack of client/ installs into an empty project, type-checks there and runs a submission", async () => {
+    const tmp = tempDir("sdk-pack");
+    try {
+      const { dir, files } = packAndInstall(tmp);
+      assert.ok(files.includes("dist/index.js") && files.includes("dist/index.d.ts") && files.includes("package.json"), files.join(" "));
+      assert.ok(!files.some((f) => f.startsWith("src/")), files.join(" "));
+      const { key } = await stack.ops.newKey();
+      writeFileSync(join(dir, "main.js"), [
+        'import { Codecell } from "@codecell/client";',
+        "const cc = new Codecell({ baseUrl: process.env.CODECELL_URL, apiKey: process.env.CODECELL_API_KEY });",
+        'const r = await cc.run({ language: "python", code: "print(sum(range(10)))" });',
+        "console.log(JSON.stringify({ verdict: r.verdict, stdout: r.stdout }));",
+      ].join("\n"));
+      const out = execFileSync(join(ROOT, "node_modules", ".bin", "node"), ["main.js"], {
+        cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
+        // wrangler dev's certificate is self-signed.
+        env: { ...process.env, CODECELL_URL: stack.edge.base, CODECELL_API_KEY: key, NODE_TLS_REJECT_UNAUTHORIZED: "0", NODE_NO_WARNINGS: "1" },
+      });
+      assert.deepEqual(JSON.parse(out), { verdict: "AC", stdout: "45\n" });
+      // The shipped types are real: a wrong field type is an error, the record is typed.
+      writeFileSync(join(dir, "check.ts"), [
+        'import { Codecell, RateLimitError, type ResultRecord } from "@codecell/client";',
+        'const cc = new Codecell({ baseUrl: "https://x", apiKey: "k" });',
+        'const r: Promise<ResultRecord> = cc.run({ language: "python", code: "1" });',
+        "// @ts-expect-error language must be a string",
+        'cc.submit({ language: 1, code: "1" });',
+        "export const n: number | null = new RateLimitError(429, { error: 'x' }, 1).retryAfter;",
+        "export { r };",
+      ].join("\n"));
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+        compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2023", "dom"], types: [], strict: true, noEmit: true },
+        files: ["check.ts"],
+      }));
+      execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    } finally {
+      cleanup(tmp);
+    }
   });
 });
