@@ -108,27 +108,50 @@ export class Codecell {
    * connection is resumed with Last-Event-ID, so no event is seen twice or missed.
    */
   async *events(id: string, opts: EventsOptions = {}): AsyncGenerator<StreamEvent> {
-    let last = opts.lastEventId;
-    let failures = 0;
-    for (;;) {
-      const res = await send(this.#t, "GET", `api/result/${encodeURIComponent(id)}/events`, {
-        headers: { accept: "text/event-stream", "last-event-id": last }, signal: opts.signal,
-      });
-      if (res.status !== 200 || !res.body) await expect(res, []);
-      try {
-        for await (const message of readSse(res.body!)) {
-          if (message.id !== null) last = message.id;
-          failures = 0;
-          const event = { id: message.id ?? "", event: message.event, data: JSON.parse(message.data) } as StreamEvent;
-          yield event;
-          if (event.event === "completed") return;
-        }
-      } catch (e) {
-        if (opts.signal?.aborted) throw opts.signal.reason;
-        if (e instanceof SyntaxError) throw e;
+    const state = { last: opts.lastEventId, progressed: false };
+    for (let failures = 0; ; ) {
+      state.progressed = false;
+      for await (const event of this.#connectEvents(id, state, opts.signal)) {
+        yield event;
+        if (event.event === "completed") return;
       }
-      if (++failures > (opts.maxReconnects ?? 5)) throw new ConnectionError(`event stream of ${id} dropped ${failures} times without progress`);
+      failures = state.progressed ? 1 : failures + 1;
+      if (failures > (opts.maxReconnects ?? 5)) throw new ConnectionError(`event stream of ${id} dropped ${failures} times without progress`);
       await sleep(Math.min(5_000, 250 * 2 ** (failures - 1)), opts.signal);
+    }
+  }
+
+  /** One connection of the event stream; ends quietly when the connection fails or drops. */
+  async *#connectEvents(id: string, state: { last?: string; progressed: boolean }, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+    let res: Response;
+    try {
+      res = await send(this.#t, "GET", `api/result/${encodeURIComponent(id)}/events`, {
+        headers: { accept: "text/event-stream", "last-event-id": state.last }, signal,
+      });
+    } catch (e) {
+      if (e instanceof ConnectionError) return;
+      throw e;
+    }
+    if (res.status !== 200 || !res.body) return void (await expect(res, []));
+    const messages = readSse(res.body);
+    try {
+      for (;;) {
+        let next: IteratorResult<{ id: string | null; event: string; data: string }>;
+        try {
+          next = await messages.next();
+        } catch {
+          if (signal?.aborted) throw signal.reason;
+          return;
+        }
+        if (next.done) return;
+        const message = next.value;
+        if (message.id !== null) state.last = message.id;
+        state.progressed = true;
+        yield { id: message.id ?? "", event: message.event, data: JSON.parse(message.data) } as StreamEvent;
+      }
+    } finally {
+      // Also when the caller stops iterating: the connection is closed.
+      await messages.return(undefined).catch(() => {});
     }
   }
 
