@@ -56,6 +56,12 @@ describe("docs/openapi.json", () => {
     for (const f of Object.keys(req.properties)) assert.equal(typeof req.properties[f].description, "string", `${f} undescribed`);
   });
 
+  it("every example in the document is valid against its own schema", () => {
+    const withExamples = Object.entries<{ examples?: unknown[] }>(DOCUMENT.components.schemas).filter(([, s]) => s.examples);
+    assert.ok(withExamples.length >= 2);
+    for (const [id, s] of withExamples) for (const ex of s.examples!) assertSchema(id, ex);
+  });
+
   it("event messages and paths are checked by the test helper", () => {
     assertSchema("ServerSentEvent", { id: "1", event: "queued", data: { position: 0 } });
     assert.throws(() => assertSchema("ServerSentEvent", { id: "1", event: "queued", data: {} }));

@@ -3,7 +3,7 @@
 // schemas are JSON Schema 2020-12, so no translation layer sits between validation and document.
 // Served at GET /api/openapi.json; `npm run openapi` writes it to docs/openapi.json.
 import { z } from "zod";
-import { FIELD_DOCS, requestComponents } from "./requests.ts";
+import { EXAMPLES, FIELD_DOCS, requestComponents } from "./requests.ts";
 import { ROUTES } from "./routes.ts";
 import type { ResponseDoc, RouteDoc } from "./routes.ts";
 import { components, errorBody } from "./schemas.ts";
@@ -31,6 +31,7 @@ function schemasOf(registry: typeof components, io: "input" | "output"): Record<
 }
 
 function describeFields(schemas: Record<string, Json>): void {
+  for (const [id, example] of Object.entries(EXAMPLES)) if (schemas[id]) schemas[id].examples = [example];
   for (const [id, fields] of Object.entries(FIELD_DOCS)) {
     const props = (schemas[id]?.properties ?? {}) as Record<string, Json>;
     for (const [name, text] of Object.entries(fields)) if (props[name] && !props[name].description) props[name].description = text;

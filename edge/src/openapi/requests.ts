@@ -35,3 +35,9 @@ export const FIELD_DOCS: Record<string, Record<string, string>> = {
     compiler_options: "Compiler options from the language's allow-list (at most 32)",
   },
 };
+
+/** An example body per request component (shown by /docs and used by generated clients' docs). */
+export const EXAMPLES: Record<string, unknown> = {
+  SubmitRequest: { language: "python", code: "print(input()[::-1])", stdin: "olleh" },
+  BatchRequest: { submissions: [{ language: "python", code: "print(1)" }, { language: "c", code: "int main(void){return 0;}" }] },
+};
