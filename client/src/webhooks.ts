@@ -1,6 +1,7 @@
 // Verifying codecell webhook deliveries (Standard Webhooks scheme). Dependency-free TypeScript that
-// runs in Node ≥ 20, Cloudflare Workers, Deno and browsers (WebCrypto only). Copy this file into a
-// receiver, or use the `standardwebhooks` npm package — both accept the same deliveries.
+// runs in Node ≥ 20, Cloudflare Workers, Deno and browsers (WebCrypto only); exported by the SDK
+// (@codecell/client). Copy this file into a receiver, or use the `standardwebhooks` npm package — both
+// accept the same deliveries.
 //
 //   const record = await verifyWebhook(process.env.CODECELL_WEBHOOK_SECRET!, rawBody, request.headers);
 //
