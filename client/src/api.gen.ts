@@ -191,7 +191,8 @@ export interface components {
       id: string;
       /** @constant */
       job_status: "pending";
-      queue_depth: number;
+      /** @description Pending submissions ahead (absent on an idempotent replay whose record is not readable yet) */
+      queue_depth?: number;
     };
     SyncTimeout: {
       /** @constant */

@@ -99,7 +99,9 @@ export const errorBody = named("Error", z.object({
 }), "Every error answer: {error, message?}");
 
 export const accepted = named("Accepted", z.object({
-  id: uuid(), job_status: z.literal("pending"), queue_depth: int(),
+  id: uuid(),
+  job_status: z.literal("pending"),
+  queue_depth: int().optional().meta({ description: "Pending submissions ahead (absent on an idempotent replay whose record is not readable yet)" }),
 }), "A submission accepted for asynchronous execution: poll GET /api/result/{id}");
 
 export const syncTimeout = named("SyncTimeout", z.object({
