@@ -184,7 +184,7 @@ const recorded = await engine.execute({ language: "c", code: CODE, stdin: "" });
 await engine.close();
 const stub: Engine = {
   slots: SLOTS,
-  languages: () => [{ name: "c", version: "stub" }],
+  languages: () => [{ name: "c", version: "stub", aliases: [], default: true, compiled: true, libraries: [] }],
   health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "stub" }),
   execute: async () => recorded,
   close: async () => {},

@@ -1,10 +1,13 @@
 // npm run bench:sandbox — the cost of isolation, measured side by side in one run:
 // (a) bare fork+exec of a static C hello, (b) the same under `unshare -pmn --fork --mount-proc`,
-// (c) the same through the full sandbox (cgroup, namespaces, root, limits, evidence, cleanup).
+// (c) the same through the full sandbox (cgroup, namespaces, root, limits, evidence, cleanup);
+// then what the CPU-time limit's poll adds to a run: (c) includes it, this isolates it.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { detectCgroupDriver } from "../fleet/src/sandbox/cgroup/detect.ts";
+import { CpuWatch } from "../fleet/src/sandbox/cpu-watch.ts";
 import { RUN_LIMITS } from "../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../fleet/src/sandbox/sandbox.ts";
 import { row, summarize, timeMany } from "./stats.ts";
@@ -55,3 +58,29 @@ console.log(row("(b) unshare -pmn --fork --mount-proc", unshared, bare));
 console.log(row("(c) full sandbox (cgroup, ns, root, limits, evidence)", full, bare));
 const added = summarize(full).median - summarize(bare).median;
 console.log(`target (c) - (a) <= 1.5 ms median: ${added <= 1.5 ? "met" : "missed"} (${added.toFixed(2)} ms)`);
+console.log(`CPU-time limit poll, per short run (one reading of the run cgroup's CPU usage, one timer): ${(await cpuPollCostUsec()).toFixed(1)} µs`);
+
+/** A short run's whole cost of the CPU-time limit: the watch started at execve and stopped at exit. */
+async function cpuPollCostUsec(): Promise<number> {
+  const driver = detectCgroupDriver(`codecell-bench/i${process.pid}-poll`);
+  if (typeof driver === "string") throw new Error(driver);
+  const problems = driver.problems();
+  if (problems.length > 0) throw new Error(problems.join("; "));
+  const cgroup = await driver.create("r0", { memoryBytes: RUN_LIMITS.memoryBytes, processes: RUN_LIMITS.processes, cpu: { mode: "dedicated", cpus: [driver.cpus()[0]!], quotaCores: undefined } });
+  const samples: number[] = [];
+  try {
+    for (let round = 0; round < 20; round++) {
+      const start = performance.now();
+      for (let i = 0; i < 1000; i++) {
+        const watch = new CpuWatch({ limitMs: RUN_LIMITS.cpuTimeMs, cores: 1, readUsageUsec: () => cgroup.cpuUsageUsec(), onExceeded: () => {}, onUnreadable: () => {} });
+        watch.start();
+        watch.stop();
+      }
+      samples.push(performance.now() - start); // ms per 1000 = µs per run
+    }
+  } finally {
+    await cgroup.destroy();
+    driver.close();
+  }
+  return summarize(samples).median;
+}

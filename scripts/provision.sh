@@ -3,6 +3,8 @@
 # Idempotent and quiet when everything is present. Debian/Ubuntu (apt-get) for the system
 # toolchains; Node 24 (javascript, typescript) is the project's own `node` npm dev dependency,
 # installed by `npm ci`. Exits non-zero with the exact command to run when it cannot install.
+# Extra versions and the curated libraries ("Versions and libraries" in docs/languages.md) are
+# best effort: one that cannot be installed is warned about and simply not offered.
 #
 #   scripts/provision.sh           install what is missing (needs root)
 #   scripts/provision.sh --check   only report; exit 1 if something is missing
@@ -112,10 +114,19 @@ build_pch() {
 # compiling a sample of our own on the host, once per JDK; the engine binds it read-only at
 # /opt/javac-cds only if `flags` matches. Keep JAVAC_FLAGS equal to JAVAC_JVM_FLAGS in table.ts.
 JAVAC_FLAGS="-J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -J-XX:-UsePerfData -J-Xmx640m -J-XX:ActiveProcessorCount=2"
-build_javac_cds() {
-  [ -x /usr/bin/javac ] || return 0
-  local home release dir tmp
-  home=$(dirname "$(dirname "$(readlink -f /usr/bin/javac)")")
+build_javac_cds() { # every JDK the node may offer: the system default and the others under /usr/lib/jvm
+  local javac home
+  declare -A seen=()
+  for javac in /usr/bin/javac /usr/lib/jvm/*/bin/javac; do
+    [ -x "$javac" ] || continue
+    home=$(dirname "$(dirname "$(readlink -f "$javac")")")
+    [ -z "${seen[$home]:-}" ] || continue
+    seen[$home]=1
+    build_javac_cds_for "$home"
+  done
+}
+build_javac_cds_for() { # build_javac_cds_for JDK_HOME
+  local home=$1 release dir tmp
   [ -f "$home/release" ] || return 0
   release=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"$/\1/p' "$home/release")
   [ -n "$release" ] || return 0
@@ -153,7 +164,7 @@ public class Sample {
 }
 JAVA
   # shellcheck disable=SC2086
-  if (cd "$tmp" && /usr/bin/javac $JAVAC_FLAGS -J-XX:ArchiveClassesAtExit="$tmp/javac.jsa" -d classes Sample.java >/dev/null 2>&1) && [ -f "$tmp/javac.jsa" ]; then
+  if (cd "$tmp" && "$home/bin/javac" $JAVAC_FLAGS -J-XX:ArchiveClassesAtExit="$tmp/javac.jsa" -d classes Sample.java >/dev/null 2>&1) && [ -f "$tmp/javac.jsa" ]; then
     rm -rf "$tmp/classes" "$tmp/Sample.java"
     printf '%s' "$JAVAC_FLAGS" > "$tmp/flags"
     chmod -R a+rX "$tmp"
@@ -164,14 +175,138 @@ JAVA
   fi
 }
 
+# Extra versions and curated libraries (docs/languages.md, "Versions and libraries"), best effort:
+# what cannot be installed is not offered, nothing else changes. Each is installed only if missing;
+# the node finds them at start-up by themselves (/usr/lib/go-*, $TOOLCHAINS/node-*, the packages' files).
+#   - go: golang-<v>-go from Debian's backports suite (bookworm-backports) → /usr/lib/go-<v>;
+#   - javascript/typescript: Node <major> from the npm registry's platform package
+#     node-linux-<arch>@<major> (the bare binary, no install script) → $TOOLCHAINS/node-<major>;
+#   - libraries: Debian packages (the node lists those named in fleet/src/languages/libraries.ts).
+# Java: Debian 12 has OpenJDK 17 only; a newer JDK already under /usr/lib/jvm is offered as well.
+EXTRA_GO_VERSIONS=(1.23)
+EXTRA_NODE_MAJORS=(22)
+LIBRARY_PACKAGES=(python3-numpy)
+TOOLCHAINS=/opt/codecell-toolchains
+
+warn() { printf 'provision: warning: %s\n' "$*" >&2; }
+
+# The backports suite of this Debian release, as its own sources file (nothing else changes: apt
+# takes a package from backports only when no other suite has it).
+add_backports() {
+  local codename file=/etc/apt/sources.list.d/codecell-backports.sources
+  codename=$(. /etc/os-release 2>/dev/null && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}") || true
+  [ -n "$codename" ] || return 1
+  grep -rqs -- "$codename-backports" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
+  printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$codename" > "$file"
+  apt-get update -qq >/dev/null 2>&1 || true
+}
+
+apt_extra() { # apt_extra PACKAGE...: install, updating the lists once if they do not know a package
+  apt-cache show "$@" >/dev/null 2>&1 || apt-get update -qq >/dev/null 2>&1 || true
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
+}
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+
+node_arch() {
+  case "$(uname -m)" in x86_64) echo x64 ;; aarch64) echo arm64 ;; *) return 1 ;; esac
+}
+
+node_is() { # node_is BINARY MAJOR
+  [ -x "$1" ] && "$1" -e "process.exit(process.versions.node.split('.')[0] === '$2' ? 0 : 1)" 2>/dev/null
+}
+
+install_extra_node() { # install_extra_node MAJOR
+  local major=$1 dir="$TOOLCHAINS/node-$1" arch tmp tarball
+  arch=$(node_arch) && command -v npm >/dev/null 2>&1 || { warn "Node $major not installed (needs npm on x64/arm64)"; return 0; }
+  echo "provision: installing Node $major (npm node-linux-$arch@$major) into $dir" >&2
+  mkdir -p "$TOOLCHAINS"
+  chmod 755 "$TOOLCHAINS"
+  tmp=$(mktemp -d "$TOOLCHAINS/.build-XXXXXX")
+  if tarball=$(cd "$tmp" && npm pack --silent --ignore-scripts "node-linux-$arch@$major" 2>/dev/null | tail -1) &&
+    tar -xzf "$tmp/$tarball" -C "$tmp" package/bin/node package/LICENSE && node_is "$tmp/package/bin/node" "$major"; then
+    chown -R root:root "$tmp/package"
+    chmod -R go-w "$tmp/package"
+    rm -rf "$dir"
+    mv "$tmp/package" "$dir"
+    rm -rf "$tmp"
+  else
+    rm -rf "$tmp"
+    warn "could not install Node $major from the npm registry; javascript/typescript offer the other versions"
+  fi
+}
+
+install_extras() {
+  local v p absent=() go=() node=() libs=()
+  for v in "${EXTRA_GO_VERSIONS[@]}"; do [ -x "/usr/lib/go-$v/bin/go" ] || go+=("$v"); done
+  for v in "${EXTRA_NODE_MAJORS[@]}"; do node_is "$TOOLCHAINS/node-$v/bin/node" "$v" || node+=("$v"); done
+  for p in "${LIBRARY_PACKAGES[@]}"; do installed "$p" || libs+=("$p"); done
+  absent=(${go[@]/#/go } ${node[@]/#/node } "${libs[@]}")
+  [ ${#absent[@]} -eq 0 ] && return 0
+  if $check_only || [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    printf 'provision: note: optional versions/libraries not installed (%s); run as root:\n  scripts/provision.sh\n' "${absent[*]}" >&2
+    return 0
+  fi
+  for v in "${go[@]}"; do
+    echo "provision: installing go $v (golang-$v-go from backports)" >&2
+    { add_backports && apt_extra "golang-$v-go"; } || warn "could not install golang-$v-go; go offers the other versions"
+  done
+  if [ ${#libs[@]} -gt 0 ]; then
+    echo "provision: installing ${libs[*]}" >&2
+    apt_extra "${libs[@]}" || warn "could not install ${libs[*]}; those libraries are not listed"
+  fi
+  for v in "${node[@]}"; do install_extra_node "$v"; done
+}
+
+# go: Go >= 1.20 ships no precompiled standard library, so every sandboxed compile (with a fresh
+# build cache) would rebuild fmt, runtime, ... (~10-30 s). Built once per Go version on the host
+# (`go build std`, Go's own sources: no untrusted input) into a build cache that the node binds
+# read-only as the compile's GOCACHE, only if `flags` matches. Keep GO_STD_CACHE_ENV equal to
+# table.ts.
+GO_STD_CACHE_ENV="CGO_ENABLED=0 GO111MODULE=off"
+build_go_std_cache() {
+  local go goroot version dir tmp
+  for go in /usr/lib/go-*/bin/go; do
+    [ -x "$go" ] || continue
+    goroot=$(dirname "$(dirname "$(readlink -f "$go")")")
+    [ -d "$goroot/pkg/$("$go" env GOOS)_$("$go" env GOARCH)" ] && continue # Go < 1.20: precompiled in GOROOT
+    version=$(sed -n '1s/^go//p' "$goroot/VERSION" 2>/dev/null)
+    [ -n "$version" ] || continue
+    dir="/var/cache/codecell/go-build/go$version"
+    if [ -d "$dir/cache" ] && [ "$(cat "$dir/flags" 2>/dev/null)" = "$GO_STD_CACHE_ENV" ]; then continue; fi
+    if $check_only; then
+      printf 'provision: the go %s standard-library cache is missing (optional; go %s compiles are slower); run:\n  scripts/provision.sh\n' "$version" "$version" >&2
+      continue
+    fi
+    [ "$(id -u)" -eq 0 ] || return 0
+    echo "provision: building the go $version standard-library cache" >&2
+    mkdir -p /var/cache/codecell/go-build
+    tmp=$(mktemp -d /var/cache/codecell/go-build/.build-XXXXXX)
+    # shellcheck disable=SC2086
+    if env -i PATH=/usr/bin:/bin HOME="$tmp" GOCACHE="$tmp/cache" GOPATH="$tmp/go" GOTOOLCHAIN=local GOTELEMETRY=off GOFLAGS= $GO_STD_CACHE_ENV \
+      "$go" build std >/dev/null 2>&1; then
+      rm -rf "$tmp/go" "$tmp/.config"
+      printf '%s' "$GO_STD_CACHE_ENV" > "$tmp/flags"
+      chmod -R a+rX,go-w "$tmp"
+      rm -rf "$dir"
+      mv "$tmp" "$dir"
+    else
+      rm -rf "$tmp"
+      warn "could not build the go $version standard-library cache (go $version still works, slower)"
+    fi
+  done
+}
+
 # Node 24 comes with `npm ci` (which .ci/run and a fresh checkout run after this script): only a note.
 if ! $node_ok; then
   printf 'provision: note: javascript/typescript use the Node 24 of the `node` dev dependency, not installed yet; run:\n  npm ci\n' >&2
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
+  install_extras
   build_pch
   build_javac_cds
+  build_go_std_cache
   exit 0
 fi
 
@@ -209,6 +344,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   rm -f "$log"
 fi
 
-
+install_extras
 build_pch
 build_javac_cds
+build_go_std_cache

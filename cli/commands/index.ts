@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { registerKeys } from "./keys.ts";
 import { registerNodes } from "./nodes.ts";
+import { registerPlans } from "./plans.ts";
 import { registerProjects } from "./projects.ts";
 import { registerUsage } from "./usage.ts";
 import { registerWebhooks } from "./webhooks.ts";
@@ -11,6 +12,7 @@ export function registerCommandGroups(program: Command): void {
   registerKeys(program);
   registerProjects(program);
   registerNodes(program);
+  registerPlans(program);
   registerUsage(program);
   registerWebhooks(program);
 }

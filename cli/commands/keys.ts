@@ -9,6 +9,7 @@ interface KeyView {
   project_id: string;
   account_id: string;
   tier: string;
+  plan?: string;
   fingerprint: string;
   created_at: string;
   key?: string;
@@ -22,11 +23,13 @@ export function registerKeys(program: Command): void {
     .description("create an API key in a project; the key is printed once and never again")
     .requiredOption("-p, --project <project_id>", "project the key belongs to")
     .option("-n, --name <name>", "a label for the key")
-    .action(async (opts: { project: string; name?: string }, cmd: Command) => {
-      const k = await client(cmd).request<KeyView>("POST", `/projects/${encodeURIComponent(opts.project)}/keys`, opts.name ? { name: opts.name } : {});
+    .option("--plan <name>", "the key's plan (codecell plans list); default: the default plan")
+    .action(async (opts: { project: string; name?: string; plan?: string }, cmd: Command) => {
+      const body = { ...(opts.name ? { name: opts.name } : {}), ...(opts.plan !== undefined ? { plan: opts.plan } : {}) };
+      const k = await client(cmd).request<KeyView>("POST", `/projects/${encodeURIComponent(opts.project)}/keys`, body);
       print(cmd, k, () =>
         [
-          `created key ${k.key_id} (${k.name || "unnamed"}) in project ${k.project_id}`,
+          `created key ${k.key_id} (${k.name || "unnamed"}) in project ${k.project_id}, plan ${k.plan ?? "default"}`,
           "",
           `  ${k.key}`,
           "",
@@ -42,7 +45,7 @@ export function registerKeys(program: Command): void {
     .action(async (opts: { project?: string }, cmd: Command) => {
       const q = opts.project ? `?project=${encodeURIComponent(opts.project)}` : "";
       const list = await client(cmd).request<KeyView[]>("GET", `/keys${q}`);
-      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["key_id", "name", "project_id", "fingerprint", "tier", "created_at"]));
+      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
     });
 
   keys
@@ -51,7 +54,7 @@ export function registerKeys(program: Command): void {
     .argument("<key_id>")
     .action(async (keyId: string, _opts: unknown, cmd: Command) => {
       const k = await client(cmd).request<KeyView>("GET", `/keys/${encodeURIComponent(keyId)}`);
-      print(cmd, k, () => table([k as unknown as Record<string, unknown>], ["key_id", "name", "project_id", "fingerprint", "tier", "created_at"]));
+      print(cmd, k, () => table([k as unknown as Record<string, unknown>], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
     });
 
   keys

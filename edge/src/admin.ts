@@ -12,6 +12,8 @@ import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sh
 import { createKeySchema, createProjectSchema, createWebhookSchema, parseWith, registerNodeSchema } from "./lib/validate.ts";
 import { z } from "zod";
 import { webhooksRouter } from "./admin-webhooks.ts";
+import { listPlans, putPlan, showPlan } from "./admin-plans.ts";
+import { DEFAULT_PLAN, loadPlan, planOf } from "./lib/plans.ts";
 import { nodeUrlProblem } from "./registry/node-url.ts";
 import { dashboard, fleetRegistry as fleet, keyObject as keyStub } from "./stubs.ts";
 
@@ -27,7 +29,7 @@ const BODY_LIMIT = 64 * 1024;
 
 function publicKey(m: KeyMeta) {
   return {
-    key_id: m.key_id, name: m.name, project_id: m.project_id, account_id: m.account_id, tier: m.tier,
+    key_id: m.key_id, name: m.name, project_id: m.project_id, account_id: m.account_id, tier: m.tier, plan: m.plan ?? DEFAULT_PLAN,
     fingerprint: keyFingerprint(m.hash), created_at: m.created_at,
   };
 }
@@ -71,6 +73,9 @@ async function showProject(request: IRequest, env: Env): Promise<Response> {
 async function createKey(request: IRequest, env: Env): Promise<Response> {
   const project = await getProject(env, request.params.id ?? "");
   const body = parseWith(createKeySchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
+  if (body.plan !== undefined && !(await loadPlan(env, body.plan))) {
+    throw new HttpError(400, { error: "unknown plan", message: `no plan named '${body.plan}'; create it first (PUT /admin/plans/${body.plan}, codecell plans set ${body.plan} …)` });
+  }
   let key = generateApiKey();
   if (body.key !== undefined) {
     // Importing a chosen key (DEV_API_KEY). Outside development it must have the production form.
@@ -88,7 +93,7 @@ async function createKey(request: IRequest, env: Env): Promise<Response> {
   }
   const meta: KeyMeta = {
     key_id: randomId("key_"), hash, project_id: project.id, account_id: project.account_id, name: body.name ?? "",
-    tier: "beta", created_at: new Date().toISOString(),
+    tier: "beta", created_at: new Date().toISOString(), ...(body.plan !== undefined && body.plan !== DEFAULT_PLAN ? { plan: body.plan } : {}),
   };
   await Promise.all([
     env.KEYS.put(`key:${hash}`, JSON.stringify(meta)),
@@ -136,13 +141,13 @@ async function rotateKey(request: IRequest, env: Env): Promise<Response> {
   return json(200, { ...publicKey(meta), key, rotated_at: new Date().toISOString(), previous_fingerprint: keyFingerprint(old.hash) });
 }
 
-function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, number>; in_flight: number; requests_last_minute: number; revoked?: boolean }) {
-  const cfg = config(env);
+async function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, number>; in_flight: number; requests_last_minute: number; revoked?: boolean }) {
+  const plan = await planOf(env, m);
   const c = u.counters;
   return {
     ...publicKey(m),
-    requests_last_minute: u.requests_last_minute, rate_limit_per_min: cfg.rateLimit,
-    in_flight: u.in_flight, max_in_flight: cfg.maxInFlight,
+    requests_last_minute: u.requests_last_minute, rate_limit_per_min: plan.rate_per_minute,
+    in_flight: u.in_flight, max_in_flight: plan.max_in_flight,
     rejected_429: (c.rejected_rate_limit ?? 0) + (c.rejected_concurrency ?? 0),
     rejected_rate_limit: c.rejected_rate_limit ?? 0, rejected_concurrency: c.rejected_concurrency ?? 0,
     totals: {
@@ -159,7 +164,7 @@ async function allUsage(request: IRequest, env: Env): Promise<Response> {
   if (project) await getProject(env, project);
   const ids = (await listAll(env, prefix)).map((n) => n.slice(prefix.length));
   const metas = (await Promise.all(ids.map((id) => env.KEYS.get<KeyMeta>(`keyid:${id}`, "json")))).filter((m): m is KeyMeta => m !== null);
-  const out = await Promise.all(metas.map(async (m) => usageView(env, m, await keyStub(env, m.hash).usage())));
+  const out = await Promise.all(metas.map(async (m) => await usageView(env, m, await keyStub(env, m.hash).usage())));
   return json(200, out);
 }
 
@@ -191,7 +196,7 @@ async function deleteKey(request: IRequest, env: Env): Promise<Response> {
 async function keyUsage(request: IRequest, env: Env): Promise<Response> {
   const m = await keyMeta(env, request.params.id ?? "");
   const usage = await keyStub(env, m.hash).usage();
-  return json(200, { ...usage, ...usageView(env, m, usage) });
+  return json(200, { ...usage, ...(await usageView(env, m, usage)) });
 }
 
 async function registerNode(request: IRequest, env: Env): Promise<Response> {
@@ -265,6 +270,9 @@ export const adminRouter = IttyRouter<IRequest, Args>({ base: "/admin" })
   .get("/enrollment-tokens", listEnrollmentTokens)
   .delete("/enrollment-tokens/:id", revokeEnrollmentToken)
   .get("/fleet", fleetStatus)
+  .get("/plans", listPlans)
+  .get("/plans/:name", showPlan)
+  .put("/plans/:name", putPlan)
   .all("*", () => {
     throw new HttpError(404, { error: "not found" });
   });

@@ -2,57 +2,33 @@
 // against the key's rolling rate limit (submit counts inside KeyDO.submit to save a hop).
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
-import type { Caller } from "./auth.ts";
+import { REVOKED, countRequest, planFor, quotaExceeded, rateHeaders } from "./api-context.ts";
+import type { ApiContext } from "./api-context.ts";
+import { results, submitBatch } from "./api-batch.ts";
 import { config } from "./env.ts";
 import type { Env } from "./env.ts";
-import type { RateInfo, SubmitOutcome } from "./contracts/key.ts";
+import type { SubmitOutcome } from "./contracts/key.ts";
 import { choosePool } from "./pools.ts";
 import { fleetRegistry, keyObject, submissionObject } from "./stubs.ts";
 import { HttpError, json, readJsonObject } from "./lib/http.ts";
+import { quotaOf } from "./lib/plans.ts";
 import { UUID_PATTERN } from "../../proto/limits.ts";
-import { resolveLanguage } from "../../proto/languages.ts";
 import type { ResultRecord } from "../../proto/record.ts";
-import { MAX_SUBMIT_BODY_BYTES, parseSubmit, parseWait } from "./lib/validate.ts";
+import { MAX_SUBMIT_BODY_BYTES, parseWait } from "./lib/validate.ts";
+import type { SubmitInput } from "./lib/validate.ts";
+import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import { resultEvents } from "./events.ts";
 
-export interface ApiContext {
-  caller: Caller;
-  rate: RateInfo | null;
-}
+export type { ApiContext } from "./api-context.ts";
+export { countRequest, quotaExceeded, rateHeaders } from "./api-context.ts";
 
 type Args = [Env, ExecutionContext, ApiContext];
-
-/** A key revoked or rotated away: the KeyDO refuses it even while KV or an isolate cache still knows it. */
-const REVOKED = { error: "unauthorized", message: "missing or invalid API key" };
-
-export function rateHeaders(rate: RateInfo | null): Record<string, string> {
-  if (!rate) return {};
-  return {
-    "ratelimit-limit": String(rate.limit),
-    "ratelimit-remaining": String(rate.remaining),
-    "ratelimit-reset": String(rate.reset_secs),
-    "ratelimit-policy": `${rate.limit};w=60`,
-  };
-}
-
-export function quotaExceeded(retryAfter: number, reason: string, rate: RateInfo | null): HttpError {
-  return new HttpError(429, { error: "quota exceeded", message: reason, retry_after: retryAfter }, {
-    "retry-after": String(retryAfter), ...rateHeaders(rate),
-  });
-}
-
-/** Counts a request against the key's rate limit; throws the 429. */
-export async function countRequest(env: Env, api: ApiContext): Promise<void> {
-  const h = await keyObject(env, api.caller.hash).hit();
-  if (!h.ok && h.revoked) throw new HttpError(401, REVOKED);
-  api.rate = h.rate;
-  if (!h.ok) throw quotaExceeded(h.retry_after, h.reason, h.rate);
-}
 
 async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   const cfg = config(env);
   let wait: boolean;
-  let input;
-  let language: string | null;
+  let input: SubmitInput;
+  let requested: unknown;
   let idempotencyKey: string | null;
   try {
     wait = parseWait(new URL(request.url));
@@ -61,15 +37,9 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
       throw new HttpError(400, { error: "invalid Idempotency-Key", message: "Idempotency-Key must be a UUID" });
     }
     idempotencyKey = idempotencyKey?.trim().toLowerCase() ?? null;
-    input = parseSubmit(await readJsonObject(request as unknown as Request, MAX_SUBMIT_BODY_BYTES));
-    language = resolveLanguage(input.language);
-    if (!language) {
-      const available = (await fleetRegistry(env).status()).languages;
-      throw new HttpError(400, {
-        error: `unsupported language '${input.language}'; available: ${available.join(", ") || "none right now"}`,
-        available,
-      });
-    }
+    const body = await readJsonObject(request as unknown as Request, MAX_SUBMIT_BODY_BYTES);
+    requested = body.language;
+    input = await checkSubmission(body, await planFor(env, api), statusOnce(() => fleetRegistry(env).status()));
   } catch (e) {
     // A rejected request still counts against the rate limit (spec §8: every request).
     await countRequest(env, api);
@@ -78,9 +48,10 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
 
   const t0 = Date.now();
   const outcome: SubmitOutcome = await keyObject(env, api.caller.hash).submit({
-    language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
+    language: input.language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin, account_id: api.caller.account_id,
     project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: idempotencyKey,
-    wait_ms: wait ? cfg.syncHoldMs : 0,
+    wait_ms: wait ? cfg.syncHoldMs : 0, quota: quotaOf(await planFor(env, api)),
+    ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
   });
   api.rate = outcome.rate;
   const hops = outcome.kind === "created" ? Object.entries(outcome.hops ?? {}).map(([hop, ms]) => `, ${hop};dur=${ms}`).join("") : "";
@@ -95,11 +66,10 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
         error: "queue full", message: `the execution queue is full (${outcome.queue_depth} pending); retry later`,
         queue_depth: outcome.queue_depth,
       }, { "retry-after": "1", ...headers });
-    case "unsupported":
-      throw new HttpError(400, {
-        error: `unsupported language '${input.language}'; available: ${outcome.available.join(", ") || "none right now"}`,
-        available: outcome.available,
-      }, headers);
+    case "unsupported": {
+      const e = unsupportedLanguage(String(requested), outcome.available);
+      throw new HttpError(400, e.body, headers);
+    }
     case "duplicate": {
       // Spec §4.1: the existing record, HTTP 202, no new execution.
       const rec = await submissionObject(env, outcome.id).get(api.caller.account_id);
@@ -132,6 +102,11 @@ async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   const rec = await submissionObject(env, id).get(api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
   return json(200, rec, rateHeaders(api.rate));
+}
+
+async function events(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  return resultEvents(request, env, api.caller.account_id, rateHeaders(api.rate));
 }
 
 async function health(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
@@ -171,6 +146,15 @@ async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Ap
   return json(200, (await fleetRegistry(env).status()).languages, rateHeaders(api.rate));
 }
 
+/** Every (language, version) the ready nodes offer: what a submission's `version` may name. */
+async function runtimes(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const list = (await fleetRegistry(env).status()).runtimes.map((r) => ({
+    language: r.language, version: r.version, aliases: r.aliases, default: r.default, compiled: r.compiled, libraries: r.libraries,
+  }));
+  return json(200, list, rateHeaders(api.rate));
+}
+
 async function methodNotAllowed(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   throw new HttpError(405, { error: "method not allowed" }, rateHeaders(api.rate));
@@ -183,13 +167,21 @@ async function notFound(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Api
 
 export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .post("/submit", submit)
+  .post("/submit/batch", submitBatch)
+  .get("/results", results)
   .get("/result/:id", result)
+  .get("/result/:id/events", events)
   .get("/health", health)
   .get("/health/ready", ready)
   .get("/languages", languages)
+  .get("/runtimes", runtimes)
   .all("/submit", methodNotAllowed)
+  .all("/submit/batch", methodNotAllowed)
+  .all("/results", methodNotAllowed)
   .all("/result/:id", methodNotAllowed)
+  .all("/result/:id/events", methodNotAllowed)
   .all("/health", methodNotAllowed)
   .all("/health/ready", methodNotAllowed)
   .all("/languages", methodNotAllowed)
+  .all("/runtimes", methodNotAllowed)
   .all("*", notFound);

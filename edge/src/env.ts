@@ -40,6 +40,8 @@ export interface Env {
   NODE_HEARTBEAT_MISSES?: string;
   /** Request location → first pool, e.g. "colo:FRA=eu,continent:NA=us" (scheduling/pool-routes.ts). */
   POOL_ROUTES?: string;
+  /** Heartbeat comment interval of event streams in ms (default 15000). */
+  SSE_HEARTBEAT_MS?: string;
 }
 
 export interface Config {

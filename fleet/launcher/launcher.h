@@ -165,6 +165,9 @@ int mounts_pivot(struct config *c);
 int mounts_proc(struct config *c);
 int mounts_seal(struct config *c);
 int valid_name(const char *name);
+/* Deepest relative path a --copy-in may name inside /box. */
+#define MAX_BOX_DEPTH 8
+int valid_box_path(const char *path);
 int valid_sandbox_path(const char *path);
 int copy_fd(int in, int out, uint64_t len, uint64_t *copied);
 

@@ -152,7 +152,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 			if (parse_u64(v, 10, &c->tmp_size) < 0 || c->tmp_size == 0)
 				return fail(CTL_TMP, EINVAL, "bad --tmp-size %s", v);
 		} else if (!strcmp(opt, "--copy-in")) {
-			if (split_last(v, &a, &m) < 0 || split_last(a, &a, &b) < 0 || !*a || !valid_name(b) ||
+			if (split_last(v, &a, &m) < 0 || split_last(a, &a, &b) < 0 || !*a || !valid_box_path(b) ||
 			    parse_u64(m, 8, &n) < 0 || n > 0777)
 				return fail(CTL_WORK_DIR, EINVAL, "bad --copy-in");
 			c->copy_ins[c->n_copy_ins++] =

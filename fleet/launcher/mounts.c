@@ -69,6 +69,29 @@ int valid_name(const char *name)
 	return 1;
 }
 
+/* A relative path inside /box ("lib/util.h"): at most MAX_BOX_DEPTH
+ * components, each a valid_name, separated by single slashes. */
+int valid_box_path(const char *path)
+{
+	if (strlen(path) >= PATH_MAX)
+		return 0;
+	char component[NAME_MAX + 1];
+	int depth = 0;
+	for (const char *p = path;; p++) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 0 || n > NAME_MAX || ++depth > MAX_BOX_DEPTH)
+			return 0;
+		memcpy(component, p, n);
+		component[n] = '\0';
+		if (!valid_name(component))
+			return 0;
+		if (!e)
+			return 1;
+		p = e;
+	}
+}
+
 /* An absolute sandbox path other than "/", without "." or ".." components. */
 int valid_sandbox_path(const char *path)
 {
@@ -360,11 +383,55 @@ int mounts_dev(struct config *c)
 	return r;
 }
 
+/* Opens the directory that holds NAME's last component, creating the missing
+ * directories on the way (owned by the program, 0755). Every step is an openat
+ * with O_NOFOLLOW|O_DIRECTORY from the previous one, so no symlink is followed;
+ * *LEAF points at the last component. Returns an O_PATH fd to close, or -1. */
+static int open_box_parent(struct config *c, const char *name, const char **leaf)
+{
+	int dir = fcntl(c->box_fd, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return fail(CTL_WORK_DIR, errno, "dup /box");
+	char component[NAME_MAX + 1];
+	const char *p = name;
+	for (const char *e; (e = strchr(p, '/')) != NULL; p = e + 1) {
+		size_t n = (size_t)(e - p);
+		memcpy(component, p, n);
+		component[n] = '\0';
+		int made = mkdirat(dir, component, 0755) == 0;
+		if (!made && errno != EEXIST) {
+			fail(CTL_WORK_DIR, errno, "mkdir in /box for %s", name);
+			close(dir);
+			return -1;
+		}
+		if (made && (fchownat(dir, component, c->uid, c->gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+			     fchmodat(dir, component, 0755, 0) < 0)) {
+			fail(CTL_WORK_DIR, errno, "own the directories of /box/%s", name);
+			close(dir);
+			return -1;
+		}
+		int next = openat(dir, component, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int err = errno;
+		close(dir);
+		if (next < 0)
+			return fail(CTL_WORK_DIR, err, "open the directories of /box/%s", name);
+		dir = next;
+	}
+	*leaf = p;
+	return dir;
+}
+
 static int copy_in_one(struct config *c, struct copy_in *ci)
 {
-	int out = openat(c->box_fd, ci->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, ci->mode);
+	const char *leaf;
+	int dir = open_box_parent(c, ci->name, &leaf);
+	if (dir < 0)
+		return -1;
+	int out = openat(dir, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, ci->mode);
+	int err = errno;
+	close(dir);
 	if (out < 0)
-		return fail(CTL_WORK_DIR, errno, "create /box/%s", ci->name);
+		return fail(CTL_WORK_DIR, err, "create /box/%s", ci->name);
 	int r = 0;
 	uint64_t copied;
 	if (copy_fd(ci->fd, out, UINT64_MAX, &copied) < 0)

@@ -2,23 +2,76 @@
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
 import type { ExecutionRecord, Limits } from "./sandbox/types.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
+import type { CompareMode } from "./judge/checker.ts";
 
 export interface EngineRequest {
   /** Canonical name or alias (spec §2.5); the result carries the canonical name. */
   language: string;
   code: string;
-  stdin: string;
+  /** Standard input of a run without tests (bytes when the request was binary). */
+  stdin: string | Uint8Array;
   /** The tenant (project) the run belongs to: per-tenant shares such as the compile cache. */
   tenantId?: string;
   /** Narrows the server-side defaults; never widens them. */
   limits?: Partial<Limits>;
+  /** Further files beside the main source, by relative path (present at compile and run time). */
+  files?: EngineFile[];
+  /** Program arguments (argv[1..]). */
+  args?: string[];
+  /** Allowed compiler options (proto/compiler-options.ts), appended to the compile command. */
+  compilerOptions?: string[];
+  /** Toolchain version asked for; empty or absent: the language's default. */
+  version?: string;
+  /** How output is judged; `expected` judges a run without tests. */
+  check?: EngineCheck;
+  /** Test cases: compile once, one fresh sandbox run per test. */
+  tests?: EngineTest[];
+  stopOnFirstFailure?: boolean;
+  /** Captured output as the program writes it; `test` is the 0-based test index (0 without tests). */
+  onOutput?: (stream: "stdout" | "stderr", data: Uint8Array, test: number) => void;
+  /** A test finished (requests with tests), in order. */
+  onTest?: (index: number, test: TestOutcome) => void;
 }
 
+export interface EngineFile {
+  path: string;
+  content: Uint8Array | string;
+}
+
+export interface EngineCheck {
+  compare: CompareMode;
+  /** Tolerance of `float`; absent: the checker's default. */
+  floatEpsilon?: number;
+  expected?: Uint8Array | string;
+}
+
+export interface EngineTest {
+  name: string;
+  stdin: Uint8Array | string;
+  expected?: Uint8Array | string;
+}
+
+/** One test's run, judged. */
+export interface TestOutcome {
+  name: string;
+  result: ExecutionRecord;
+  stdoutBytes: Uint8Array;
+  stderrBytes: Uint8Array;
+}
+
+/** One (language, version) the node offers: NodeInfo's Language. */
 export interface LanguageInfo {
   /** Canonical name, e.g. "cpp". */
   name: string;
-  /** Toolchain version as detected at start-up, e.g. "gcc 12.2.0". */
+  /** The toolchain's own version number, what a request's `version` selects, e.g. "12.2.0". */
   version: string;
+  /** Other names a request may use: a short form ("1.23"), the toolchain's own text ("go1.23.5"). */
+  aliases: string[];
+  /** The version a request without `version` gets (one per language). */
+  default: boolean;
+  compiled: boolean;
+  /** Curated libraries importable without network. */
+  libraries: string[];
 }
 
 export interface EngineHealth {
@@ -34,13 +87,21 @@ export interface EngineHealth {
 export interface ExecuteOutcome {
   /** Canonical language name. */
   language: string;
+  /** The version that ran (LanguageInfo.version). */
+  version?: string;
   result: ExecutionRecord;
   /** True when the compiled artifact came from the compile cache. */
   compileCacheHit: boolean;
+  /** The deciding run's raw output (absent when nothing ran). */
+  stdoutBytes?: Uint8Array;
+  stderrBytes?: Uint8Array;
+  /** Per-test outcomes, in order, when the request had tests (absent tests were not run). */
+  tests?: TestOutcome[];
 }
 
 export interface Engine {
   execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome>;
+  /** Every (language, version) offered, each language's default first. */
   languages(): LanguageInfo[];
   health(): EngineHealth;
   /** Execution slots (concurrent runs). */

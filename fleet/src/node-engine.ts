@@ -4,7 +4,7 @@ import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest
 import { CompileCache } from "./languages/cache.ts";
 import { compileAndRun } from "./languages/runner.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
-import { detectToolchains } from "./languages/toolchains.ts";
+import { detectToolchains, selectVersion } from "./languages/toolchains.ts";
 import { Sandbox } from "./sandbox/sandbox.ts";
 
 /** The node's engine: the language table and toolchains over one sandbox. */
@@ -16,7 +16,7 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
   return {
     slots,
     languages(): LanguageInfo[] {
-      return [...toolchains.values()].map((detected) => detected.info);
+      return [...toolchains.values()].flatMap((detected) => detected.versions.map((version) => version.info));
     },
     health(): EngineHealth {
       const health = sandbox.health();
@@ -31,7 +31,12 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       if (!language || !detected) {
         throw new UnsupportedLanguageError(request.language, [...toolchains.keys()]);
       }
-      return compileAndRun(sandbox, language, detected.toolchain, compileCache, request, signal);
+      const selected = selectVersion(detected, request.version ?? "");
+      if (!selected) {
+        throw new UnknownVersionError(language.name, request.version ?? "", detected.versions.map((v) => v.info.version));
+      }
+      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, request, signal);
+      return { ...outcome, version: selected.info.version };
     },
     close: () => sandbox.close(),
   };
@@ -42,6 +47,15 @@ export class UnsupportedLanguageError extends Error {
   constructor(language: string, available: string[]) {
     super(`unsupported language "${language}"; available: ${available.join(", ")}`);
     this.name = "UnsupportedLanguageError";
+    this.available = available;
+  }
+}
+
+export class UnknownVersionError extends Error {
+  readonly available: string[];
+  constructor(language: string, version: string, available: string[]) {
+    super(`unknown version "${version}" of ${language}; available: ${available.join(", ")}`);
+    this.name = "UnknownVersionError";
     this.available = available;
   }
 }

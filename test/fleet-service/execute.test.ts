@@ -87,6 +87,24 @@ describe("Execute over native gRPC", () => {
     assert.equal(result.stdout, "hello\n");
   });
 
+  test("version: a listed version or alias reaches the engine as the listed version; none means the default", async () => {
+    // A language the engine offers in two versions: the fake engine's python, the real one's javascript.
+    const hello: Record<string, string> = { python: "print(1)", javascript: "console.log(1)" };
+    const offered = node.engine.languages();
+    const language = Object.keys(hello).find((name) => offered.filter((l) => l.name === name).length >= 2)!;
+    const fallback = offered.find((l) => l.name === language && l.default)!;
+    const other = offered.find((l) => l.name === language && !l.default)!;
+    const cases = [[other.version, other.version], [other.aliases[0]!, other.version], ["", fallback.version], [fallback.aliases[0]!, fallback.version]] as const;
+    for (const [requested, expected] of cases) {
+      const before = node.engine.executed.length;
+      const { messages, error } = await collect(nativeExecute(client, { submission_id: randomUUID(), language, code: hello[language]!, version: requested }));
+      assert.equal(error, undefined);
+      assert.equal(messages.at(-1)!.completed.result.version, expected, "the result names the version that ran");
+      assert.equal(node.engine.executed.length, before + 1);
+      assert.equal(node.engine.executed.at(-1)!.version, expected, `requested "${requested}"`);
+    }
+  });
+
   test("more calls than slots: queued events with positions that move up, FIFO", async () => {
     const marker = `blocker-${randomUUID()}`;
     const blocker = nativeExecute(client, { submission_id: randomUUID(), language: "python", code: markedSleeper(marker), stdin: "" });
@@ -189,6 +207,7 @@ describe("Execute over native gRPC", () => {
       [{ submission_id: randomUUID(), language: "cobol", code: "x" }, /unsupported language "cobol"; available: .*python/],
       [{ submission_id: randomUUID(), language: "python", code: "x".repeat(64 * 1024 + 1) }, /code exceeds/],
       [{ submission_id: randomUUID(), language: "python", code: "x", stdin: "y".repeat(256 * 1024 + 1) }, /stdin exceeds/],
+      [{ submission_id: randomUUID(), language: "python", code: "x", version: "2.7" }, /^unknown version "2\.7" of python; available: \S/],
     ];
     for (const [request, message] of cases) {
       const { error } = await collect(nativeExecute(client, request));

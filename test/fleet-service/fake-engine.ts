@@ -45,8 +45,9 @@ export function createFakeEngine(slots: number): Engine {
   return {
     slots,
     languages: () => [
-      { name: "python", version: "Python 3 (fake)" },
-      { name: "c", version: "gcc (fake)" },
+      { name: "python", version: "3.0.0-fake", aliases: ["Python 3 (fake)"], default: true, compiled: false, libraries: [] },
+      { name: "python", version: "3.1.0-fake", aliases: ["3.1"], default: false, compiled: false, libraries: ["numpy"] },
+      { name: "c", version: "0.0.0-fake", aliases: ["gcc (fake)"], default: true, compiled: true, libraries: [] },
     ],
     health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake" }),
     close: async () => {},
@@ -71,7 +72,7 @@ export function createFakeEngine(slots: number): Engine {
             return;
           }
           const verdict = code === 0 ? "AC" : signalName ? "SIG" : "RE";
-          resolve({ language, compileCacheHit: false, result: result({ verdict, exit_code: code, stdout, stderr }) });
+          resolve({ language, version: request.version, compileCacheHit: false, result: result({ verdict, exit_code: code, stdout, stderr }) });
         });
       });
     },

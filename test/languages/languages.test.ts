@@ -138,8 +138,10 @@ const PROGRAMS: Record<string, Programs> = {
 describe("languages", { skip: !requireKernelQuiet(), concurrency: true }, () => {
   it("offers all eight languages with detected versions", () => {
     const offered = engine.languages();
-    assert.deepEqual(offered.map((l) => l.name).sort(), Object.keys(PROGRAMS).sort());
+    assert.deepEqual([...new Set(offered.map((l) => l.name))].sort(), Object.keys(PROGRAMS).sort());
     for (const { version } of offered) assert.match(version, /\d+\.\d+/);
+    // Versions and their selection: test/languages/versions.test.ts.
+    assert.deepEqual(offered.filter((l) => l.default).map((l) => l.name).sort(), Object.keys(PROGRAMS).sort());
   });
 
   for (const [language, p] of Object.entries(PROGRAMS)) {

@@ -9,6 +9,7 @@ const base: VerdictEvidence = {
   cancelled: false,
   exit: { kind: "exited", code: 0 },
   wallTimeout: false,
+  cpuTimeout: false,
   oomKills: 0,
   pidsLimitHits: 0,
   fileSizeLimitHits: 0,
@@ -51,6 +52,13 @@ describe("verdict engine", () => {
     assert.deepEqual([decision.verdict, decision.cause, decision.actor], ["TLE", "wall_timeout", "supervisor"]);
   });
 
+  it("TLE on CPU time is the supervisor's cpu_timeout, whatever the program's own end", () => {
+    for (const exit of [{ kind: "signaled" as const, signal: signals.SIGKILL }, { kind: "exited" as const, code: 0 }]) {
+      const decision = decide({ exit, cpuTimeout: true });
+      assert.deepEqual([decision.verdict, decision.cause, decision.actor], ["TLE", "cpu_timeout", "supervisor"]);
+    }
+  });
+
   it("FSE needs SIGXFSZ and a file at the limit; a self-raised SIGXFSZ is SIG", () => {
     assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGXFSZ }, fileSizeLimitHits: 1 }).verdict, "FSE");
     assert.equal(decide({ exit: { kind: "signaled", signal: signals.SIGXFSZ } }).verdict, "SIG");
@@ -61,6 +69,7 @@ describe("verdict engine", () => {
     const everything: Partial<VerdictEvidence> = {
       exit: { kind: "signaled", signal: signals.SIGXFSZ },
       wallTimeout: true,
+      cpuTimeout: true,
       oomKills: 1,
       pidsLimitHits: 2,
       fileSizeLimitHits: 1,
@@ -70,6 +79,8 @@ describe("verdict engine", () => {
     assert.equal(decide({ ...everything, oomKills: 0 }).verdict, "PLE");
     assert.equal(decide({ ...everything, oomKills: 0, pidsLimitHits: 0 }).verdict, "FSE");
     assert.equal(decide({ ...everything, oomKills: 0, pidsLimitHits: 0, fileSizeLimitHits: 0 }).verdict, "TLE");
+    assert.equal(decide({ ...everything, oomKills: 0, pidsLimitHits: 0, fileSizeLimitHits: 0, wallTimeout: false }).cause, "cpu_timeout");
+    assert.equal(decide({ ...everything, oomKills: 0, pidsLimitHits: 0, fileSizeLimitHits: 0, cpuTimeout: false }).cause, "wall_timeout");
   });
 
   it("a setup failure is IE naming the control, whatever else is known", () => {
@@ -124,6 +135,7 @@ describe("every decision, whole", () => {
     ["pids limit", { exit: { kind: "exited", code: 1 }, pidsLimitHits: 2 }, { verdict: "PLE", cause: "pids_limit", actor: "kernel", errorMessage: "process limit exceeded: the cgroup refused to create more processes or threads" }],
     ["file size", { exit: signaled(signals.SIGXFSZ), fileSizeLimitHits: 1 }, { verdict: "FSE", cause: "file_size_limit", actor: "kernel", errorMessage: "file size limit exceeded: a write went past the file-size limit" }],
     ["wall timer", { exit: signaled(signals.SIGKILL), wallTimeout: true }, { verdict: "TLE", cause: "wall_timeout", actor: "supervisor", errorMessage: "time limit exceeded: killed when the wall-clock limit expired" }],
+    ["CPU-time limit", { exit: signaled(signals.SIGKILL), cpuTimeout: true }, { verdict: "TLE", cause: "cpu_timeout", actor: "supervisor", errorMessage: "time limit exceeded: the run used its whole CPU-time limit" }],
     ["own SIGTERM", { exit: signaled(signals.SIGTERM) }, { verdict: "SIG", cause: "signal", actor: "runtime", errorMessage: "killed by SIGTERM, not sent by the platform" }],
     ["segfault", { exit: signaled(signals.SIGSEGV) }, { verdict: "RE", cause: "segmentation_fault", actor: "kernel", errorMessage: "runtime error: SIGSEGV (segmentation fault)" }],
     ["bus error", { exit: signaled(signals.SIGBUS) }, { verdict: "RE", cause: "bus_error", actor: "kernel", errorMessage: "runtime error: SIGBUS (bus error)" }],

@@ -12,6 +12,14 @@ export interface KeyMeta {
   name: string;
   tier: string;
   created_at: string;
+  /** The key's plan (lib/plans.ts); absent: "default". */
+  plan?: string;
+}
+
+/** The part of a key's plan its KeyDO enforces; absent: the config's numbers (the default plan). */
+export interface KeyQuota {
+  rate_per_minute: number;
+  max_in_flight: number;
 }
 
 export interface RateInfo {
@@ -34,6 +42,7 @@ export type SubmitOutcome =
 
 export interface SubmitRequest extends Omit<CreateInput, "id"> {
   idempotency_key: string | null;
+  quota?: KeyQuota;
 }
 
 export interface KeyUsage {
@@ -45,7 +54,7 @@ export interface KeyUsage {
 }
 
 export interface KeyRpc {
-  hit(): HitResult;
+  hit(quota?: KeyQuota): HitResult;
   submit(req: SubmitRequest): Promise<SubmitOutcome>;
   /** The submission reached a terminal state: its concurrency unit is free again. */
   release(id: string, status: string): void;

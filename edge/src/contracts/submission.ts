@@ -14,6 +14,33 @@ export interface CreateInput {
   pool: string;
   /** > 0: create holds until the record is terminal or this many ms passed (a synchronous submit). */
   wait_ms: number;
+  /** The request's fields beyond language/code/stdin (schema 1.1), ready for the ExecuteRequest. */
+  options?: RunOptions;
+  /** Present when the request used any field added in schema 1.1: how its record is written. */
+  format?: RecordFormat;
+}
+
+/** Bytes travel as base64 (RPC, storage as JSON). Limits are already checked against the key's plan. */
+export interface RunOptions {
+  stdin_b64?: string;
+  limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number; processes: number; output_bytes: number };
+  files?: { path: string; content_b64: string }[];
+  args?: string[];
+  compiler_options?: string[];
+  version?: string;
+  check?: { compare: string; float_epsilon: number; expected_b64?: string };
+  tests?: { name: string; stdin_b64: string; expected_b64?: string }[];
+  stop_on_first_failure?: boolean;
+  binary_output?: boolean;
+}
+
+/** How a schema 1.1 record is written: output encoding, whether it names its version, and lists tests. */
+export interface RecordFormat {
+  encoding: "utf8" | "base64";
+  /** The version the request named (resolved); the node's own answer wins when it gives one. */
+  version?: string;
+  named_version: boolean;
+  tests: boolean;
 }
 
 /** Where a synchronous submission's time went, in ms per hop (the Server-Timing header). */
@@ -30,6 +57,8 @@ export interface SubmissionRpc {
   prewarm(): boolean;
   /** The record, or null when unknown or owned by another account (null: any account). */
   get(accountId: string | null): ResultRecord | null;
+  /** The events after event `after` as text/event-stream bytes, live until completed; null when unknown or another account's. */
+  events(accountId: string, after: number): ReadableStream<Uint8Array> | null;
   /** The scheduler assigned a run slot on `node` to this queued submission. */
   dispatch(subId: string, node: NodeTarget): Promise<void>;
 }

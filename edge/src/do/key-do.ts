@@ -3,7 +3,7 @@
 // key: all checks and reservations below are synchronous SQLite statements with no await between
 // check and write, so concurrent requests cannot both pass a check that only one of them should.
 import { DurableObject } from "cloudflare:workers";
-import type { HitResult, KeyRpc, KeyUsage, RateInfo, SubmitOutcome, SubmitRequest } from "../contracts/key.ts";
+import type { HitResult, KeyQuota, KeyRpc, KeyUsage, RateInfo, SubmitOutcome, SubmitRequest } from "../contracts/key.ts";
 import type { CreateResult } from "../contracts/submission.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
@@ -54,26 +54,26 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     this.ctx.storage.kv.delete("revoked");
   }
 
-  #revokedRate(): RateInfo {
-    return { limit: this.#cfg.rateLimit, remaining: 0, reset_secs: 0 };
+  #revokedRate(quota: KeyQuota | undefined): RateInfo {
+    return { limit: quota?.rate_per_minute ?? this.#cfg.rateLimit, remaining: 0, reset_secs: 0 };
   }
 
-  /** Counts one request against the rolling window (every endpoint). */
-  hit(): HitResult {
-    if (this.#revoked) return { ok: false, revoked: true, retry_after: 0, reason: "the API key was revoked", rate: this.#revokedRate() };
-    const h = this.#rateCheck(Date.now());
+  /** Counts one request against the rolling window (every endpoint); `quota`: the key's plan (absent: the config's). */
+  hit(quota?: KeyQuota): HitResult {
+    if (this.#revoked) return { ok: false, revoked: true, retry_after: 0, reason: "the API key was revoked", rate: this.#revokedRate(quota) };
+    const h = this.#rateCheck(Date.now(), quota?.rate_per_minute ?? this.#cfg.rateLimit);
     if (h.ok) this.#recordHit(Date.now());
     return h;
   }
 
   /** The rate decision, read-only; a refusal is counted here, an accepted hit by #recordHit. */
-  #rateCheck(now: number): HitResult {
+  #rateCheck(now: number, limit: number): HitResult {
     const ts = this.ctx.storage.sql.exec<{ ts: number }>("SELECT ts FROM hits WHERE ts > ?", now - this.#cfg.rateWindowMs).toArray().map((r) => r.ts);
-    const d = slidingWindow(ts, now, this.#cfg.rateLimit, this.#cfg.rateWindowMs);
-    const rate: RateInfo = { limit: this.#cfg.rateLimit, remaining: d.remaining, reset_secs: d.resetSecs };
+    const d = slidingWindow(ts, now, limit, this.#cfg.rateWindowMs);
+    const rate: RateInfo = { limit, remaining: d.remaining, reset_secs: d.resetSecs };
     if (!d.allowed) {
       this.#count("rejected_rate_limit");
-      return { ok: false, retry_after: d.retryAfterSecs, reason: `rate limit of ${this.#cfg.rateLimit} requests per minute exceeded`, rate };
+      return { ok: false, retry_after: d.retryAfterSecs, reason: `rate limit of ${limit} requests per minute exceeded`, rate };
     }
     return { ok: true, rate };
   }
@@ -85,9 +85,9 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   }
 
   async submit(req: SubmitRequest): Promise<SubmitOutcome> {
-    if (this.#revoked) return { kind: "revoked", rate: this.#revokedRate() };
+    if (this.#revoked) return { kind: "revoked", rate: this.#revokedRate(req.quota) };
     const now = Date.now();
-    const h = this.#rateCheck(now);
+    const h = this.#rateCheck(now, req.quota?.rate_per_minute ?? this.#cfg.rateLimit);
     if (!h.ok) return { kind: "rate_limited", retry_after: h.retry_after, reason: h.reason, rate: h.rate };
     const rate = h.rate;
     const ik = req.idempotency_key;
@@ -107,14 +107,15 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     // Entries older than any run can last are leftovers of a release that never arrived.
     const staleBefore = now - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs;
     const inflight = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE since >= ?", staleBefore).one().n;
-    if (inflight >= this.#cfg.maxInFlight) {
+    const maxInFlight = req.quota?.max_in_flight ?? this.#cfg.maxInFlight;
+    if (inflight >= maxInFlight) {
       this.#recordHit(now);
       this.#count("rejected_concurrency");
-      return { kind: "rate_limited", retry_after: 1, reason: `at most ${this.#cfg.maxInFlight} submissions may be in flight per API key`, rate };
+      return { kind: "rate_limited", retry_after: 1, reason: `at most ${maxInFlight} submissions may be in flight per API key`, rate };
     }
     const warm = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM warm ORDER BY at LIMIT 1").toArray()[0];
     const id = warm?.id ?? crypto.randomUUID();
-    const { idempotency_key: _ik, ...rest } = req;
+    const { idempotency_key: _ik, quota: _quota, ...rest } = req;
     const sentAt = Date.now();
     // The create call goes out before this object's own writes: a Durable Object holds outgoing
     // messages until its pending writes are durable (output gate), which would add that flush to

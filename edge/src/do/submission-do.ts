@@ -10,8 +10,7 @@ import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../prot
 import { GrpcError, fleetMethods, serverStream, unary } from "../../../proto/grpc-web/client.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
-import { DEFAULT_POOL } from "../contracts/scheduler.ts";
-import type { NodeTarget } from "../contracts/scheduler.ts";
+import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
 import type { CreateInput, CreateResult, HopTimes, SubmissionRpc } from "../contracts/submission.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
@@ -20,10 +19,11 @@ import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
 import { Waiters } from "../lib/waiters.ts";
 import { fleetRegistry, scheduler } from "../stubs.ts";
 import { enqueueInPools } from "../submission/pools.ts";
-import { SubmissionStore } from "../submission/store.ts";
-import type { Meta, Run } from "../submission/store.ts";
-import { afterTerminal } from "../submission/after-terminal.ts";
-import type { TerminalWork } from "../submission/after-terminal.ts";
+import { runRequestFields } from "../submission/run-request.ts";
+import { SubmissionStore, type Meta, type Run } from "../submission/store.ts";
+import { afterTerminal, type TerminalWork } from "../submission/after-terminal.ts";
+import { requeueRun } from "../submission/requeue.ts";
+import { SubmissionEvents, heartbeatMs, streamFormat } from "../submission/events.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** Dispatches of one submission at most: a node lost mid-run is replaced once. */
@@ -33,6 +33,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #cfg: Config;
   #store: SubmissionStore;
   #waiters = new Waiters<ResultRecord | null>();
+  #events: SubmissionEvents;
   #stream: AbortController | null = null;
   /** Where this instance's submission spent its time (answered with a synchronous submit). */
   #hops: HopTimes = {};
@@ -41,6 +42,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     super(ctx, env);
     this.#cfg = config(env);
     this.#store = new SubmissionStore(ctx.storage);
+    this.#events = new SubmissionEvents(ctx.storage.kv, heartbeatMs(env));
   }
 
   // ---- RPC ----
@@ -52,7 +54,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     this.#hops = {};
     const meta: Meta = {
       id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
-      language: input.language, created_ms: now, pool: input.pool,
+      language: input.language, created_ms: now, pool: input.pool, ...(input.format ? { format: input.format } : {}),
     };
     // The enqueue call goes out before the writes so that it is not held by the output gate; the
     // writes still happen before any other event can run here (same synchronous block), so a
@@ -60,9 +62,10 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.env, pool).enqueue(input.id, input.language, { pool, mayDecline });
     const first = enqueue(input.pool, true);
     store.kv.put("meta", meta);
-    store.kv.put("record", newRecord(input.id, input.language, now));
+    store.kv.put("record", newRecord(input.id, input.language, now, input.format));
     store.putBlob("code", input.code);
     store.putBlob("stdin", input.stdin);
+    if (input.options) store.putBlob("options", JSON.stringify(input.options));
     let r;
     try {
       const placed = await enqueueInPools(input.pool, first, enqueue);
@@ -77,6 +80,8 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
       await this.#wipe();
       return r;
     }
+    // A dispatch racing with this call may have started the run (and said so) already.
+    if (this.#events.last === 0) this.#events.queued(r.kind === "queued" ? r.position : 0);
     // Watchdog: startRun arms it for a dispatched run; a queued one is armed here.
     if (r.kind === "dispatched") this.#startRun(r.node);
     else this.ctx.waitUntil(this.ctx.storage.setAlarm(Date.now() + this.#cfg.watchdogMs));
@@ -96,6 +101,13 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const meta = this.#store.meta();
     if (!meta || (accountId !== null && meta.account_id !== accountId)) return null;
     return this.#store.record();
+  }
+
+  /** The event stream after event `after` (Last-Event-ID), or null when unknown or another account's. */
+  events(accountId: string, after: number): ReadableStream<Uint8Array> | null {
+    const meta = this.#store.meta();
+    if (!meta || meta.account_id !== accountId) return null;
+    return this.#events.stream(after, () => this.#store.record());
   }
 
   /** Resolves with the record once terminal, or with the current record after `ms`. */
@@ -197,15 +209,16 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     // watchdog recovers its outcome with GetResult.
     const req: DeepPartial<ExecuteRequest> = {
       submissionId: meta.id, language: meta.language, code: this.#store.blob("code"), stdin: this.#store.blob("stdin"),
-      detachOnDisconnect: true, tenantId: meta.project_id,
+      detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(this.#store.runOptions()),
     };
+    const format = streamFormat(meta.format);
     const sentAt = Date.now();
     let firstAt = 0;
     try {
       for await (const ev of serverStream(node, fleetMethods.execute, req, abort.signal)) {
         if (!firstAt) this.#hops.node_first_event = (firstAt = Date.now()) - sentAt;
         if (ev.completed) this.#hops.node_run = Date.now() - firstAt;
-        this.#store.persistEvent(ev);
+        this.#events.fromNode(ev, format);
         if (ev.started) this.#markRunning(ev.started.startedAt);
         if (ev.completed?.result) {
           await this.#complete(ev.completed.result);
@@ -246,35 +259,25 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     await this.#requeue(run.node_id, why);
   }
 
-  /** A node refused before the program started, or was lost: back to the queue, within the submission's time budget. */
-  async #requeue(nodeId: string, reason: string): Promise<void> {
-    const kv = this.#store.kv;
-    const meta = this.#store.meta();
-    if (!meta) return;
-    kv.delete("run");
-    kv.put("refusals", (kv.get<number>("refusals") ?? 0) + 1);
-    if (Date.now() - meta.created_ms > this.#cfg.queueTimeoutMs) {
-      return this.#fail(`no fleet node could take the run within ${Math.round(this.#cfg.queueTimeoutMs / 1000)} s; the last one, ${nodeId}: ${reason}`);
-    }
-    const [r] = await Promise.all([
-      this.#scheduler().requeue(meta.id, meta.language, nodeId, reason),
-      fleetRegistry(this.env).nodeRefused(nodeId, reason).catch((e: unknown) => console.warn("could not mark the node not ready", nodeId, message(e))),
-    ]);
-    if (r.kind === "dispatched") this.#startRun(r.node);
-    else await this.ctx.storage.setAlarm(Date.now() + Math.min(this.#cfg.watchdogMs, 1_000));
+  /** A node refused before the program started, or was lost: back to the queue (requeue.ts). */
+  #requeue(nodeId: string, reason: string): Promise<void> {
+    const work = { env: this.env, cfg: this.#cfg, store: this.#store, storage: this.ctx.storage, startRun: (n: NodeTarget) => this.#startRun(n), fail: (why: string) => this.#fail(why) };
+    return requeueRun(work, nodeId, reason);
   }
 
   #markRunning(startedAt: Date | undefined): void {
     const rec = this.#store.bareRecord();
     if (!rec || rec.job_status !== "pending") return;
-    this.#store.kv.put("record", { ...rec, job_status: "running", started_at: startedAt ? startedAt.toISOString() : isoMs(Date.now()) });
+    const started_at = startedAt ? startedAt.toISOString() : isoMs(Date.now());
+    this.#store.kv.put("record", { ...rec, job_status: "running", started_at });
+    this.#events.started(started_at);
   }
 
   async #complete(result: ExecutionResult): Promise<void> {
     const rec = this.#store.bareRecord();
     const attempts = this.#store.kv.get<number>("attempts");
     const retried = attempts ? { attempts, schema_version: "1.1" } : {};
-    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now()), ...retried });
+    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now(), this.#store.meta()?.format), ...retried });
   }
 
   async #fail(why: string): Promise<void> {
@@ -287,6 +290,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     const meta = this.#store.meta();
     if (!meta) return;
     this.#store.commitTerminal(rec, Date.now() + this.#cfg.retentionMs);
+    this.#events.completed(rec);
     this.#waiters.wake(rec);
     this.#stream?.abort();
     await afterTerminal(this.#terminalWork(), meta);

@@ -3,6 +3,10 @@ import { z } from "zod";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, utf8Length } from "../../../proto/limits.ts";
 import { POOL_NAME, POOL_NAME_RULE } from "../contracts/scheduler.ts";
 import { HttpError } from "./http.ts";
+import { EXTENDED_FIELDS, extendedShape, extendedInput } from "./submit-schema.ts";
+import type { ExtendedInput } from "./submit-schema.ts";
+import { DEFAULT_CAPS } from "./plan-caps.ts";
+import type { Plan } from "./plan-caps.ts";
 
 /** JSON escaping can inflate text up to 6x (\u0000); 2 MiB leaves room for maximal code + stdin. */
 export const MAX_SUBMIT_BODY_BYTES = 2 * 1024 * 1024;
@@ -14,26 +18,42 @@ export const submitSchema = z.strictObject({
   language: str("language"),
   code: str("code"),
   stdin: str("stdin").optional(),
+  ...extendedShape,
 });
 
-export interface SubmitInput {
+export interface SubmitInput extends Omit<ExtendedInput, "stdin_bytes"> {
   language: string;
-  code: string;
-  stdin: string;
+}
+
+
+/** A field's path as the API documents it: `tests[2].stdin`. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i > 0 ? "." : ""}${String(p)}`)).join("");
 }
 
 export function issueText(error: z.ZodError): string {
   return error.issues
     .map((i) => {
-      if (i.code === "unrecognized_keys") return `unknown field(s): ${i.keys.join(", ")}`;
-      const path = i.path.join(".");
-      return i.code === "invalid_type" || !path ? i.message : `${path}: ${i.message}`;
+      if (i.code === "unrecognized_keys") return `unknown field(s): ${i.keys.map((k) => (i.path.length ? `${pathText(i.path)}.${k}` : k)).join(", ")}`;
+      const path = pathText(i.path);
+      const ownMessage = i.code === "invalid_type" && !EXTENDED_FIELDS.includes(String(i.path[0]));
+      return ownMessage || !path ? i.message : `${path}: ${i.message}`;
     })
     .join("; ");
 }
 
-/** Shape and limits of a submission (spec §2.5, §7, §8). The language is checked separately. */
-export function parseSubmit(body: Record<string, unknown>): SubmitInput {
+/** 400 body of a shape error: `invalid request`, or `invalid <field>` when it is one of the 1.1 fields. */
+function shapeError(error: z.ZodError): HttpError {
+  const first = error.issues[0];
+  const field = first && first.code !== "unrecognized_keys" && EXTENDED_FIELDS.includes(String(first.path[0])) ? pathText(first.path) : null;
+  return new HttpError(400, { error: field ? `invalid ${field}` : "invalid request", message: issueText(error) });
+}
+
+/**
+ * Shape and limits of a submission (spec §2.5, §7, §8; the 1.1 fields in submit-schema.ts) against
+ * the key's plan. The language and version are checked separately.
+ */
+export function parseSubmit(body: Record<string, unknown>, plan: Plan = DEFAULT_CAPS): SubmitInput {
   // Per-request webhook fields get their own message (spec §4.1): delivery targets come from the project.
   const webhookFields = ["webhook_url", "webhook_secret"].filter((f) => Object.hasOwn(body, f));
   if (webhookFields.length > 0) {
@@ -42,19 +62,19 @@ export function parseSubmit(body: Record<string, unknown>): SubmitInput {
     });
   }
   const parsed = submitSchema.safeParse(body);
-  if (!parsed.success) throw new HttpError(400, { error: "invalid request", message: issueText(parsed.error) });
-  const { language, code } = parsed.data;
-  const stdin = parsed.data.stdin ?? "";
-  if (code.length === 0) throw new HttpError(400, { error: "code must not be empty" });
-  const codeBytes = utf8Length(code);
+  if (!parsed.success) throw shapeError(parsed.error);
+  if (parsed.data.code.length === 0) throw new HttpError(400, { error: "code must not be empty" });
+  const input = extendedInput(parsed.data, plan);
+  if (input.code.length === 0) throw new HttpError(400, { error: "code must not be empty" });
+  const codeBytes = utf8Length(input.code);
   if (codeBytes > MAX_CODE_BYTES) {
     throw new HttpError(400, { error: `code too large: ${codeBytes} bytes (maximum ${MAX_CODE_BYTES} bytes)` });
   }
-  const stdinBytes = utf8Length(stdin);
-  if (stdinBytes > MAX_STDIN_BYTES) {
-    throw new HttpError(400, { error: `stdin too large: ${stdinBytes} bytes (maximum ${MAX_STDIN_BYTES} bytes)` });
+  if (input.stdin_bytes > MAX_STDIN_BYTES) {
+    throw new HttpError(400, { error: `stdin too large: ${input.stdin_bytes} bytes (maximum ${MAX_STDIN_BYTES} bytes)` });
   }
-  return { language, code, stdin };
+  const { stdin_bytes: _stdinBytes, ...checked } = input;
+  return { language: parsed.data.language, ...checked };
 }
 
 /** `wait`: "true" → sync; absent or "false" → async; anything else → 400 (DESIGN §2). */
@@ -75,6 +95,8 @@ export const createKeySchema = z.strictObject({
   name: z.string().max(100).optional(),
   // Import a known key (development: DEV_API_KEY). Format checked by the handler.
   key: z.string().min(16).max(128).optional(),
+  /** The key's plan (lib/plans.ts); checked to exist by the handler. */
+  plan: z.string().max(63).optional(),
 });
 
 export const createWebhookSchema = z.strictObject({

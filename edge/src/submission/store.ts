@@ -1,9 +1,9 @@
 // A SubmissionDO's storage, all in its synchronous KV: meta, record, run and release markers; code,
-// stdin and output as chunked blobs; the node's streamed events. No table is made (creating one per
+// stdin and output as chunked blobs (its events: event-log.ts). No table is made (creating one per
 // submission cost measurable CPU), and a lookup of an unknown id writes nothing. Records written
 // before this layout kept their output in a `blobs` table, which is still read.
-import { ExecuteResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
+import type { RecordFormat } from "../contracts/submission.ts";
 import { BlobTable } from "../lib/blob-table.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
 
@@ -16,6 +16,8 @@ export interface Meta {
   created_ms: number;
   /** Absent in submissions made before pools. */
   pool?: string;
+  /** Present when the request used a field of record schema 1.1. */
+  format?: RecordFormat;
 }
 
 export interface Run {
@@ -57,6 +59,11 @@ export class SubmissionStore {
     }
   }
 
+  /** The request's 1.1 options as stored JSON, "" when it had none (never in the old blob table). */
+  runOptions(): string {
+    return this.#blobs.count("options") === undefined ? "" : this.#blobs.get("options");
+  }
+
   putBlob(name: string, value: string | null): void {
     this.#blobs.put(name, value);
   }
@@ -74,8 +81,10 @@ export class SubmissionStore {
   record(): ResultRecord | null {
     const rec = this.bareRecord();
     if (!rec) return null;
-    if (rec.job_status === "completed") return { ...rec, stdout: this.blob("stdout"), stderr: this.blob("stderr") };
-    return rec;
+    if (rec.job_status !== "completed") return rec;
+    const full = { ...rec, stdout: this.blob("stdout"), stderr: this.blob("stderr") };
+    // Per-test outputs can be large: kept as a blob of their own, like stdout and stderr.
+    return this.#blobs.count("tests") === undefined ? full : { ...full, tests: JSON.parse(this.#blobs.get("tests")) };
   }
 
   run(): Run | undefined {
@@ -87,27 +96,21 @@ export class SubmissionStore {
     if (run) this.kv.put("run", { ...run, ...patch });
   }
 
-  persistEvent(ev: ExecuteResponse): void {
-    const kind = ev.completed ? "completed" : ev.started ? "started" : ev.queued ? "queued" : "unknown";
-    // Stored compact: the completed event's bulk (output) is persisted with the record itself.
-    const data = ev.completed ? null : ExecuteResponse.encode(ev).finish();
-    const seq = (this.kv.get<number>("events") ?? 0) + 1;
-    this.kv.put(`event:${seq}`, { at: Date.now(), kind, data });
-    this.kv.put("events", seq);
-  }
-
   /** The terminal record, atomically: output stored, input dropped, release and webhook hand-off marked as to do. */
   commitTerminal(rec: ResultRecord, expireMs: number): void {
     this.#storage.transactionSync(() => {
       this.#blobs.put("stdout", rec.stdout);
       this.#blobs.put("stderr", rec.stderr);
-      this.kv.put("record", { ...rec, stdout: null, stderr: null });
+      const { tests, ...bare } = rec;
+      if (tests) this.#blobs.put("tests", JSON.stringify(tests));
+      this.kv.put("record", { ...bare, stdout: null, stderr: null });
       this.kv.put("expire", expireMs);
       this.kv.put("release", { run_slot: true, concurrency_unit: true } satisfies Pending);
       this.kv.put("hooks_init", true);
       this.kv.delete("run");
       this.#blobs.put("code", null);
       this.#blobs.put("stdin", null);
+      if (this.#blobs.count("options") !== undefined) this.#blobs.put("options", null);
     });
   }
 

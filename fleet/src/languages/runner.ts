@@ -1,12 +1,25 @@
-// Compile (when the language needs it) and run, both inside the sandbox. A compiled artifact goes
-// through the compile cache: a hit skips the compiler; the run sees the artifact as a read-only bind.
-import type { ExecuteOutcome, EngineRequest } from "../engine.ts";
+// Compile (when the language needs it) once, then run, both inside the sandbox. A compiled
+// artifact goes through the compile cache: a hit skips the compiler; runs see the artifact as a
+// read-only bind. The request's files sit beside the main source at compile and run time. With
+// tests, judge/tests.ts runs the prepared program once per test.
+import type { EngineRequest, ExecuteOutcome } from "../engine.ts";
+import { judgeRun, runTests, type RunOnce } from "../judge/tests.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
-import type { Bind, ExecutionRecord, InputFile } from "../sandbox/types.ts";
+import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/types.ts";
+import { compilerOptionArgv } from "../../../proto/compiler-options.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
 import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./table.ts";
+
+/** A program ready to run: what every run of it (the single run, or each test) shares. */
+export interface PreparedProgram {
+  argv: string[];
+  env?: Record<string, string>;
+  binds: Bind[];
+  files: InputFile[];
+  limits: Limits;
+}
 
 export async function compileAndRun(
   sandbox: Sandbox,
@@ -16,75 +29,116 @@ export async function compileAndRun(
   request: EngineRequest,
   signal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
+  const outcome = (result: ExecutionRecord, compileCacheHit = false, extra: Partial<ExecuteOutcome> = {}): ExecuteOutcome => ({
+    language: language.name,
+    result,
+    compileCacheHit,
+    ...(request.tests?.length ? { tests: [] } : {}),
+    ...(request.version ? { version: request.version } : {}),
+    ...extra,
+  });
+  const runLimits = narrowLimits(RUN_LIMITS, request.limits);
+  const prepared = await prepare(sandbox, language, toolchain, cache, request, runLimits, signal);
+  if ("failed" in prepared) return outcome(prepared.failed);
+  try {
+    const { program, compileCacheHit } = prepared;
+    const { onOutput } = request;
+    const runOnce: RunOnce = (stdin, test) =>
+      sandbox.run(
+        {
+          ...program,
+          stdin,
+          ...(onOutput ? { onOutput: (stream: "stdout" | "stderr", data: Uint8Array) => onOutput(stream, data, test) } : {}),
+        },
+        signal,
+      );
+    if (request.tests?.length) {
+      const judged = await runTests(runOnce, request, signal);
+      return outcome(judged.result, compileCacheHit, { tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes });
+    }
+    const ran = await runOnce(request.stdin, 0);
+    const result = judgeRun(ran.result, ran.stdoutBytes, request.check?.expected, request.check);
+    return outcome(result, compileCacheHit, { stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes });
+  } finally {
+    prepared.release();
+  }
+}
+
+type Prepared = { failed: ExecutionRecord } | { program: PreparedProgram; compileCacheHit: boolean; release(): void };
+
+/** Compiles (or finds in the cache) and assembles the run command; a failure is the record to return. */
+async function prepare(
+  sandbox: Sandbox,
+  language: LanguageSpec,
+  toolchain: Toolchain,
+  cache: CompileCache | undefined,
+  request: EngineRequest,
+  runLimits: Limits,
+  signal?: AbortSignal,
+): Promise<Prepared> {
   // A leading byte-order mark (Windows editors write one) is not part of the program; javac refuses it.
   const code = request.code.replace(/^\uFEFF/, "");
   const source = language.source(code);
-  const runLimits = narrowLimits(RUN_LIMITS, request.limits);
-  const files: InputFile[] = [];
+  if (source.problem) {
+    const refused = notRun({ verdict: "RE", cause: "compile_error", actor: "runtime", errorMessage: source.problem }, [], runLimits);
+    return { failed: { ...refused.result, stderr: `${source.problem}\n` } };
+  }
+  const extraFiles: InputFile[] = (request.files ?? []).map((file) => ({ name: file.path, content: file.content }));
+  const files: InputFile[] = [...extraFiles];
   const binds: Bind[] = [...toolchain.binds];
   let artifactPath = "";
   let compileCacheHit = false;
   let lease: CacheLease | undefined;
-  if (source.problem) {
-    const refused = notRun({ verdict: "RE", cause: "compile_error", actor: "runtime", errorMessage: source.problem }, [], runLimits);
-    return { language: language.name, result: { ...refused.result, stderr: `${source.problem}\n` }, compileCacheHit: false };
-  }
-  try {
-    if (language.compile) {
-      const { compile } = language;
-      const argv = compile.argv({ toolchain, source });
-      const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code]);
-      lease = cache?.lookup(key);
-      compileCacheHit = lease !== undefined;
+  if (language.compile) {
+    const { compile } = language;
+    const options = (request.compilerOptions ?? []).flatMap(compilerOptionArgv);
+    const argv = compile.argv({ toolchain, source, options, files: extraFiles.map((file) => file.name) });
+    const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
+    lease = cache?.lookup(key);
+    compileCacheHit = lease !== undefined;
+    if (!lease) {
+      const compiled = await sandbox.run(
+        {
+          argv,
+          env: compile.env,
+          binds: toolchain.binds,
+          files: [{ name: source.fileName, content: code }, ...extraFiles],
+          outputFiles: [{ name: compile.artifact, maxBytes: compile.maxArtifactBytes }],
+          limits: COMPILE_LIMITS,
+        },
+        signal,
+      );
+      const artifact = compiled.outputFiles.get(compile.artifact);
+      if (compiled.result.verdict !== "AC" || !artifact) return { failed: compileFailure(compiled.result, artifact !== undefined) };
+      if (compile.executable && !isProgramImage(artifact)) return { failed: noProgram(compiled.result, compile.noProgramHint) };
+      lease = cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
       if (!lease) {
-        const compiled = await sandbox.run(
-          {
-            argv,
-            env: compile.env,
-            binds: toolchain.binds,
-            files: [{ name: source.fileName, content: code }],
-            outputFiles: [{ name: compile.artifact, maxBytes: compile.maxArtifactBytes }],
-            limits: COMPILE_LIMITS,
-          },
-          signal,
-        );
-        const artifact = compiled.outputFiles.get(compile.artifact);
-        if (compiled.result.verdict !== "AC" || !artifact) {
-          return { language: language.name, result: compileFailure(compiled.result, artifact !== undefined), compileCacheHit: false };
-        }
-        if (compile.executable && !isProgramImage(artifact)) {
-          return { language: language.name, result: noProgram(compiled.result, compile.noProgramHint), compileCacheHit: false };
-        }
-        lease = cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
-        if (!lease) {
-          // Not cacheable (too big, disk full): this run gets a private copy instead.
-          files.push({ name: compile.artifact, content: artifact, executable: compile.executable });
-          artifactPath = `/box/${compile.artifact}`;
-        }
+        // Not cacheable (too big, disk full): the runs get a private copy instead.
+        files.push({ name: compile.artifact, content: artifact, executable: compile.executable });
+        artifactPath = `/box/${compile.artifact}`;
       }
-      if (lease) {
-        artifactPath = `${ARTIFACT_DIR}/${compile.artifact}`;
-        binds.push({ hostPath: lease.path, sandboxPath: artifactPath });
-      }
-    } else {
-      files.push({ name: source.fileName, content: code });
     }
-    const context = { toolchain, source, artifactPath, limits: runLimits };
-    const ran = await sandbox.run(
-      {
-        argv: language.run.argv(context),
-        env: language.run.env?.(context),
-        binds,
-        files,
-        stdin: request.stdin,
-        limits: runLimits,
-      },
-      signal,
-    );
-    return { language: language.name, result: ran.result, compileCacheHit };
-  } finally {
-    lease?.release();
+    if (lease) {
+      artifactPath = `${ARTIFACT_DIR}/${compile.artifact}`;
+      binds.push({ hostPath: lease.path, sandboxPath: artifactPath });
+    }
+  } else {
+    files.unshift({ name: source.fileName, content: code });
   }
+  const context = { toolchain, source, artifactPath, limits: runLimits };
+  const program: PreparedProgram = {
+    argv: [...language.run.argv(context), ...(request.args ?? [])],
+    env: language.run.env?.(context),
+    binds,
+    files,
+    limits: runLimits,
+  };
+  return { program, compileCacheHit, release: () => lease?.release() };
+}
+
+/** The files' paths and contents, for the compile cache key. */
+function filesDigest(files: InputFile[]): string[] {
+  return files.map((file) => `${file.name}\0${CompileCache.key(Buffer.from(file.content).toString("base64"))}`);
 }
 
 /** An ELF executable or position-independent executable: what a build of a program makes. */

@@ -1,6 +1,7 @@
 // Assembles spec §2.3's evidence object from what the kernel and the supervisor recorded.
 import type { CgroupReadings } from "./cgroup/driver.ts";
-import type { Evidence } from "./types.ts";
+import type { AppliedLimits } from "../../../proto/record.ts";
+import type { Evidence, Limits } from "./types.ts";
 import type { VerdictDecision } from "./verdict.ts";
 
 export interface EvidenceInput {
@@ -13,6 +14,19 @@ export interface EvidenceInput {
   lifecycle: { reapStatus: string; containment: string; zombies: number };
   judgeActions: string[];
   collectionErrors: string[];
+  /** The limits the run was held to. */
+  limits: Limits;
+}
+
+/** evidence.limits: the run's limits in the record's units. */
+export function appliedLimits(limits: Limits): AppliedLimits {
+  return {
+    wall_time_ms: limits.wallTimeMs,
+    cpu_time_ms: limits.cpuTimeMs,
+    memory_bytes: limits.memoryBytes,
+    processes: limits.processes,
+    output_bytes: limits.outputBytes,
+  };
 }
 
 /**
@@ -62,5 +76,6 @@ export function buildEvidence(input: EvidenceInput): Evidence {
     },
     judge_actions: input.judgeActions,
     collection_errors: input.collectionErrors,
+    limits: appliedLimits(input.limits),
   };
 }

@@ -10,6 +10,7 @@ export function failedSetup(control: string, message: string, missing: string[],
     cancelled: false,
     exit: undefined,
     wallTimeout: false,
+    cpuTimeout: false,
     oomKills: 0,
     pidsLimitHits: 0,
     fileSizeLimitHits: 0,
@@ -50,6 +51,7 @@ export function notRun(decision: VerdictDecision, missing: string[], limits: Run
       lifecycle: { reapStatus: "clean", containment: "ok", zombies: 0 },
       judgeActions: [],
       collectionErrors: [],
+      limits,
     }),
   };
   return { result, outputFiles: new Map(), stdoutBytes: new Uint8Array(), stderrBytes: new Uint8Array(), discardedBytes: { stdout: 0, stderr: 0 } };

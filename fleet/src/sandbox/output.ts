@@ -1,17 +1,24 @@
 import type { Readable } from "node:stream";
 import type { OutputIntegrity } from "./types.ts";
 
+/** Receives each captured chunk as it arrives; never more than the capture keeps. */
+export type OutputTap = (data: Buffer) => void;
+
 /** Captures up to `cap` bytes of a stream, drains and counts the rest (never back-pressures the program). */
 export class CappedCapture {
   readonly #cap: number;
   readonly #chunks: Buffer[] = [];
   #captured = 0;
+  #tap: OutputTap | undefined;
   total = 0;
   error: string | undefined;
+  /** The tap threw: the first message (the capture itself goes on). */
+  tapError: string | undefined;
   readonly done: Promise<void>;
 
-  constructor(stream: Readable, cap: number) {
+  constructor(stream: Readable, cap: number, tap?: OutputTap) {
     this.#cap = cap;
+    this.#tap = tap;
     this.done = new Promise((resolve) => {
       stream.on("data", (chunk: Buffer) => this.#take(chunk));
       stream.on("error", (error) => {
@@ -29,6 +36,22 @@ export class CappedCapture {
     const kept = chunk.length <= room ? chunk : chunk.subarray(0, room);
     this.#chunks.push(kept);
     this.#captured += kept.length;
+    this.#deliver(kept);
+  }
+
+  #deliver(kept: Buffer): void {
+    if (!this.#tap || kept.length === 0) return;
+    try {
+      // a copy: the receiver may keep or change it without touching the captured bytes
+      this.#tap(Buffer.from(kept));
+    } catch (error) {
+      this.tapError ??= error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** No chunk is delivered after this (the run's outcome is about to be returned). */
+  closeTap(): void {
+    this.#tap = undefined;
   }
 
   /** The drainer's count of what the program wrote (it forwards only the first `cap` bytes). */

@@ -13,7 +13,9 @@ import { ia32Control, probeIa32Entry } from "./ia32.ts";
 import { programFault } from "./program-fault.ts";
 import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
+import { busyCoresBound, checkCpuLimit, CpuWatch } from "./cpu-watch.ts";
 import { buildEvidence } from "./evidence.ts";
+import { checkInputFiles } from "./input-files.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig, type LauncherReport } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
@@ -240,7 +242,10 @@ export class Sandbox {
     return false;
   }
 
+  /** Rejects at once, before anything runs, when an input file's name is not a safe relative path. */
   async run(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+    checkInputFiles(spec.files ?? []);
+    checkCpuLimit(spec.limits.cpuTimeMs);
     const slot = await this.#acquire();
     try {
       return await this.#runInSlot(slot, spec, signal);
@@ -253,7 +258,7 @@ export class Sandbox {
     const { limits } = spec;
     const judgeActions: string[] = [];
     const cgroupControls: string[] = [];
-    let cgroup: RunCgroup | undefined;
+    let cgroup: RunCgroup;
     try {
       cgroup = await this.#takeCgroup(slot, spec);
       cgroupControls.push(...cgroup.controls);
@@ -271,10 +276,13 @@ export class Sandbox {
     }
     const staged = this.#stage(slot, spec);
     const launched = zygote.launch(this.#launcherConfig(slot, spec, cgroup, staged.copyIn, staged.copyOut), staged.stdinPath);
-    const stdout = new CappedCapture(launched.stdout, limits.outputBytes);
-    const stderr = new CappedCapture(launched.stderr, limits.outputBytes);
+    const onOutput = spec.onOutput;
+    const stdout = new CappedCapture(launched.stdout, limits.outputBytes, onOutput && ((data) => onOutput("stdout", data)));
+    const stderr = new CappedCapture(launched.stderr, limits.outputBytes, onOutput && ((data) => onOutput("stderr", data)));
 
     let wallTimeout = false;
+    let cpuKilled = false;
+    let cpuUnreadable: string | undefined;
     let cancelled = false;
     const stop = (action: string) => {
       judgeActions.push(action);
@@ -282,12 +290,28 @@ export class Sandbox {
     };
     const setupTimer = setTimeout(() => stop("sigkill_on_setup_timeout"), SETUP_TIMEOUT_MS);
     let wallTimer: NodeJS.Timeout | undefined;
+    const cpuWatch = new CpuWatch({
+      limitMs: limits.cpuTimeMs,
+      cores: busyCoresBound(slot.cpu, availableParallelism()),
+      readUsageUsec: () => cgroup.cpuUsageUsec(),
+      onExceeded: () => {
+        if (wallTimeout || cancelled) return;
+        cpuKilled = true;
+        stop("sigkill_on_cpu_limit");
+      },
+      onUnreadable: (message) => {
+        cpuUnreadable = `the run's CPU usage could not be read, so its CPU-time limit could not be enforced: ${message}`;
+        stop("sigkill_on_cpu_accounting_failure");
+      },
+    });
     launched.onStarted(() => {
       clearTimeout(setupTimer);
       wallTimer = setTimeout(() => {
+        if (cpuKilled) return;
         wallTimeout = true;
         stop("sigkill_on_wall_timeout");
       }, limits.wallTimeMs);
+      cpuWatch.start();
     });
     const onAbort = () => {
       cancelled = true;
@@ -299,8 +323,11 @@ export class Sandbox {
     await launched.finished;
     clearTimeout(setupTimer);
     clearTimeout(wallTimer);
+    cpuWatch.stop();
     signal?.removeEventListener("abort", onAbort);
     await Promise.all([stdout.done, stderr.done]);
+    stdout.closeTap();
+    stderr.closeTap();
 
     const report = launched.report;
     stdout.setWrittenTotal(report.outputTotals.out);
@@ -326,7 +353,7 @@ export class Sandbox {
     const notRunnable = programFault(report.failure, spec.argv[0]);
     // The environment is applied by execve itself: a refused exec leaves it the only one unapplied.
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control) && !(notRunnable && control === "environment"));
-    const internalError = launcherInternalError(report, readings);
+    const internalError = cpuUnreadable ?? launcherInternalError(report, readings);
     // A control that failed, or a program that started without every control reported applied.
     const setupFailure = notRunnable
       ? undefined
@@ -345,6 +372,8 @@ export class Sandbox {
       cancelled,
       exit: report.exit,
       wallTimeout,
+      // killed on a reading, or over the limit at the end (it exited between two readings)
+      cpuTimeout: cpuKilled || (!wallTimeout && report.started && cpuWatch.programUsec(readings.cpuUsageUsec) >= limits.cpuTimeMs * 1000),
       oomKills: readings.oomKillEvents,
       pidsLimitHits: readings.pidsLimitHits,
       fileSizeLimitHits: report.fileSizeLimitHits,
@@ -389,6 +418,7 @@ export class Sandbox {
         lifecycle,
         judgeActions,
         collectionErrors: [...readings.errors, ...report.unparsed],
+        limits,
       }),
     };
     return { result, outputFiles, stdoutBytes, stderrBytes, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
@@ -471,8 +501,9 @@ export class Sandbox {
   #launcherConfig(slot: Slot, spec: RunSpec, cgroup: RunCgroup, copyIn: LauncherConfig["copyIn"], copyOut: Map<string, string>): LauncherConfig {
     const { limits } = spec;
     const layout = this.#layout;
-    // RLIMIT_CPU is only a backstop: every core busy for the whole wall limit, plus a second.
-    const cpuBackstopSecs = Math.ceil((limits.wallTimeMs / 1000) * availableParallelism()) + 1;
+    // RLIMIT_CPU (per process) is only a backstop behind the supervisor's cgroup-wide CPU limit: a
+    // second past it, or every core busy for the whole wall limit plus a second if that is less.
+    const cpuBackstopSecs = Math.min(Math.ceil(limits.cpuTimeMs / 1000) + 1, Math.ceil((limits.wallTimeMs / 1000) * availableParallelism()) + 1);
     return {
       uid: slot.id,
       gid: slot.id,

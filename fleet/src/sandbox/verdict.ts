@@ -17,6 +17,11 @@ export interface VerdictEvidence {
   exit: ProgramExit | undefined;
   /** The supervisor's wall timer fired and it killed the sandbox. */
   wallTimeout: boolean;
+  /**
+   * The run's CPU time (the cgroup's accounting, every process and thread) reached the CPU-time
+   * limit: the supervisor killed it on a reading, or the last reading showed it over the limit.
+   */
+  cpuTimeout: boolean;
   oomKills: number;
   pidsLimitHits: number;
   /** Regular files in the writable mounts that reached RLIMIT_FSIZE. */
@@ -67,6 +72,9 @@ export function decideVerdict(evidence: VerdictEvidence): VerdictDecision {
   }
   if (exit.kind === "signaled" && exit.signal === signals.SIGXFSZ && evidence.fileSizeLimitHits > 0) {
     return decided("FSE", "file_size_limit", "kernel", "file size limit exceeded: a write went past the file-size limit");
+  }
+  if (evidence.cpuTimeout) {
+    return decided("TLE", "cpu_timeout", "supervisor", "time limit exceeded: the run used its whole CPU-time limit");
   }
   if (evidence.wallTimeout) {
     return decided("TLE", "wall_timeout", "supervisor", "time limit exceeded: killed when the wall-clock limit expired");

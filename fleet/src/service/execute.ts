@@ -7,9 +7,11 @@ import type { ExecuteRequest, ExecuteResponse } from "../../../proto/gen/codecel
 import { ServiceError, Status } from "./errors.ts";
 import type { FleetNode } from "./fleet-node.ts";
 import type { RunEvent } from "./run-registry.ts";
-import { fingerprint, startRun } from "./runner.ts";
+import { findLanguage } from "../languages/table.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { startRun } from "./runner.ts";
 import type { CallContext } from "./types.ts";
-import { checkSource, parseSubmissionId, resolveLanguage } from "./validation.ts";
+import { checkJudgeFields, checkSource, parseSubmissionId, resolveLanguage, resolveVersion } from "./validation.ts";
 
 export function toExecuteResponse(event: RunEvent): ExecuteResponse {
   switch (event.kind) {
@@ -17,6 +19,10 @@ export function toExecuteResponse(event: RunEvent): ExecuteResponse {
       return { queued: { position: event.position } };
     case "started":
       return { started: { startedAt: event.startedAt } };
+    case "output":
+      return { output: event.output };
+    case "test":
+      return { test: { index: event.index, result: event.result } };
     case "completed":
       return { completed: { result: event.result } };
   }
@@ -28,14 +34,16 @@ export function createExecute(node: FleetNode) {
     const language = resolveLanguage(request.language, node.engine.languages().map((entry) => entry.name));
     let run = node.registry.get(id);
     if (run) {
-      if (run.fingerprint !== fingerprint(language, request.code, request.stdin)) {
+      if (run.fingerprint !== fingerprint(request, language)) {
         throw new ServiceError(Status.ALREADY_EXISTS, "submission id already used for a different request");
       }
     } else {
       checkSource(request.code, request.stdin);
+      checkJudgeFields(request, language, findLanguage(language)?.source(request.code).fileName);
+      const version = resolveVersion(language, request.version, node.engine.languages());
       if (node.draining) throw new ServiceError(Status.UNAVAILABLE, "node is draining");
       if (!node.engine.health().ready) throw new ServiceError(Status.UNAVAILABLE, "node is not ready");
-      run = startRun(node, { id, language, code: request.code, stdin: request.stdin, tenantId: request.tenantId });
+      run = startRun(node, { id, language, request, version });
     }
     if (request.detachOnDisconnect) run.detached = true;
 

@@ -1,26 +1,53 @@
 // The engine's outcome as the wire message: the contract's mapping (proto/record-wire.ts) plus
 // what only the service knows (submission id, times, compile cache).
-import type { ExecutionResult as WireResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { ExecutionResult as WireResult, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { executionToWire } from "../../../proto/record-wire.ts";
-import type { ExecuteOutcome } from "../engine.ts";
+import type { ExecuteOutcome, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord } from "../sandbox/types.ts";
 
 export interface RunTimes {
   submissionId: string;
   startedAt: Date;
   completedAt: Date;
+  /** ExecuteRequest.binary_output: raw output bytes beside the text. */
+  binaryOutput?: boolean;
 }
+
+const encoder = new TextEncoder();
+
+/** Raw bytes when asked; a record with no program run behind it (a compile error) has only its text. */
+const rawOutput = (binary: boolean | undefined, result: ExecutionRecord, stdout: Uint8Array | undefined, stderr: Uint8Array | undefined) =>
+  binary ? { stdoutBytes: stdout ?? encoder.encode(result.stdout), stderrBytes: stderr ?? encoder.encode(result.stderr) } : {};
 
 export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireResult {
   return {
     submissionId: times.submissionId,
     language: outcome.language,
     ...executionToWire(outcome.result),
+    ...rawOutput(times.binaryOutput, outcome.result, outcome.stdoutBytes, outcome.stderrBytes),
     startedAt: times.startedAt,
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
-    tests: [],
-    version: "",
+    tests: (outcome.tests ?? []).map((test) => testToProto(test, times.binaryOutput)),
+    version: outcome.version ?? "",
+  };
+}
+
+/** One test's run (ids, language and times left empty: the enclosing result has them). */
+export function testToProto(test: TestOutcome, binaryOutput?: boolean): WireTest {
+  return {
+    name: test.name,
+    result: {
+      submissionId: "",
+      language: "",
+      ...executionToWire(test.result),
+      ...rawOutput(binaryOutput, test.result, test.stdoutBytes, test.stderrBytes),
+      startedAt: undefined,
+      completedAt: undefined,
+      compileCacheHit: false,
+      tests: [],
+      version: "",
+    },
   };
 }
 

@@ -1,11 +1,13 @@
 // Runs by submission id: live state for attached streams, and completed outcomes kept for a while
 // so that a retried Execute or a GetResult after a broken stream finds them.
-import type { ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { ExecutionResult, Output, TestResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { ServiceError, Status } from "./errors.ts";
 
 export type RunEvent =
   | { kind: "queued"; position: number }
   | { kind: "started"; startedAt: Date }
+  | { kind: "output"; output: Output }
+  | { kind: "test"; index: number; result: TestResult }
   | { kind: "completed"; result: ExecutionResult };
 
 type Listener = (event: RunEvent | ServiceError) => void;
@@ -21,6 +23,8 @@ export class Run {
   position = 0;
   startedAt: Date | undefined;
   result: ExecutionResult | undefined;
+  /** Tests finished so far: a stream that attaches later still sees every TestFinished. */
+  readonly finishedTests: { index: number; result: TestResult }[] = [];
   /** Survives its streams (ExecuteRequest.detach_on_disconnect). */
   detached = false;
   readonly #listeners = new Set<Listener>();
@@ -44,6 +48,16 @@ export class Run {
     this.state = "running";
     this.startedAt = startedAt;
     this.#publish({ kind: "started", startedAt });
+  }
+
+  /** Output as written; live streams only (a later stream or GetResult has the whole record). */
+  output(output: Output): void {
+    this.#publish({ kind: "output", output });
+  }
+
+  testFinished(index: number, result: TestResult): void {
+    this.finishedTests.push({ index, result });
+    this.#publish({ kind: "test", index, result });
   }
 
   complete(result: ExecutionResult): void {
@@ -89,7 +103,8 @@ export class Run {
   #snapshot(): RunEvent[] {
     if (this.state === "queued") return [{ kind: "queued", position: this.position }];
     const started: RunEvent = { kind: "started", startedAt: this.startedAt! };
-    return this.state === "running" ? [started] : [started, { kind: "completed", result: this.result! }];
+    const tests: RunEvent[] = this.finishedTests.map(({ index, result }) => ({ kind: "test", index, result }));
+    return this.state === "running" ? [started, ...tests] : [started, ...tests, { kind: "completed", result: this.result! }];
   }
 
   #publish(event: RunEvent | ServiceError): void {

@@ -1,9 +1,13 @@
-// Admits a submission to the scheduler and drives it through the engine to a kept outcome.
-import { createHash } from "node:crypto";
-import type { Engine } from "../engine.ts";
+// Admits a submission to the scheduler and drives it through the engine to a kept outcome,
+// publishing its output (when asked) and test events on the way.
+import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { Engine, EngineRequest, TestOutcome } from "../engine.ts";
+import { toEngineRequest } from "./engine-request.ts";
+import { fingerprint } from "./fingerprint.ts";
 import type { Logger } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
-import { internalErrorOutcome, resultToProto } from "./result-to-proto.ts";
+import { OutputCoalescer } from "./output-coalescer.ts";
+import { internalErrorOutcome, resultToProto, testToProto } from "./result-to-proto.ts";
 import { Run, type RunRegistry } from "./run-registry.ts";
 import type { Job, Scheduler } from "./scheduler.ts";
 
@@ -11,11 +15,13 @@ export interface Submission {
   id: string;
   /** Canonical name. */
   language: string;
-  code: string;
-  stdin: string;
-  /** ExecuteRequest.tenant_id: per-tenant shares on the node (the compile cache). */
-  tenantId?: string;
+  /** As received (already validated). */
+  request: ExecuteRequest;
+  /** The listed version to run (resolved from request.version); absent: the default. */
+  version?: string;
 }
+
+const encoder = new TextEncoder();
 
 export interface RunnerDeps {
   engine: Engine;
@@ -25,19 +31,10 @@ export interface RunnerDeps {
   logger: Logger;
 }
 
-export function fingerprint(language: string, code: string, stdin: string): string {
-  return createHash("sha256")
-    .update(`${language}\0${code.length}\0`)
-    .update(code)
-    .update("\0")
-    .update(stdin)
-    .digest("base64url");
-}
-
 /** Registers and schedules a new run; throws RESOURCE_EXHAUSTED when the queue is full. */
 export function startRun(deps: RunnerDeps, submission: Submission): Run {
   const { registry, scheduler } = deps;
-  const run = new Run(submission.id, submission.language, fingerprint(submission.language, submission.code, submission.stdin));
+  const run = new Run(submission.id, submission.language, fingerprint(submission.request, submission.language));
   const admittedAt = performance.now();
   const job: Job = {
     run: () => execute(deps, run, submission, admittedAt),
@@ -71,7 +68,17 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const queueSecs = (started - admittedAt) / 1000;
   metrics.queueWait.observe(queueSecs);
   run.markStarted(startedAt);
-  const request = { language: submission.language, code: submission.code, stdin: submission.stdin, tenantId: submission.tenantId };
+  const { binaryOutput, streamOutput } = submission.request;
+  const coalescer = new OutputCoalescer((output) => run.output(output));
+  const request: EngineRequest = {
+    ...toEngineRequest(submission.request, submission.language),
+    ...(submission.version ? { version: submission.version } : {}),
+    ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
+    onTest: (index: number, test: TestOutcome) => {
+      coalescer.flush();
+      run.testFinished(index, testToProto(test, binaryOutput));
+    },
+  };
   let outcome;
   try {
     outcome = await engine.execute(request, run.abortController.signal);
@@ -80,7 +87,13 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     outcome = internalErrorOutcome(run.language, (performance.now() - started) / 1000);
   }
   const runSecs = (performance.now() - started) / 1000;
-  run.complete(resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date() }));
+  if (streamOutput && outcome.stdoutBytes === undefined) {
+    // No program ran (a compile error): its diagnostics are the output, so the stream has them too.
+    coalescer.write("stdout", encoder.encode(outcome.result.stdout), 0);
+    coalescer.write("stderr", encoder.encode(outcome.result.stderr), 0);
+  }
+  coalescer.flush();
+  run.complete(resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput }));
   deps.registry.retain(run);
   metrics.runs.inc({ language: outcome.language, verdict: outcome.result.verdict });
   metrics.runDuration.observe({ language: outcome.language }, runSecs);

@@ -1,7 +1,16 @@
-// Request validation that needs no engine call: submission ids, sizes, language aliases (spec §2.5).
+// Request validation that needs no engine call: submission ids, sizes, language aliases (spec §2.5),
+// and the judge fields (files, args, compiler options, tests, checks; proto/submission-rules.ts).
+import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { compilerOptionsProblem } from "../../../proto/compiler-options.ts";
 import { resolveLanguage as resolve } from "../../../proto/languages.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, UUID_PATTERN } from "../../../proto/limits.ts";
+import { MAX_TESTS, argsProblem, compareProblem, fileTreeProblem, filesProblem } from "../../../proto/submission-rules.ts";
+import { resolveVersion as resolveRuntime } from "../../../proto/runtimes.ts";
+import type { LanguageInfo } from "../engine.ts";
 import { ServiceError, Status } from "./errors.ts";
+
+/** An expected output longer than the capture cap could never match. */
+const MAX_EXPECTED_BYTES = 1024 * 1024;
 
 /** Returns the id in canonical (lower-case) form. */
 export function parseSubmissionId(value: string): string {
@@ -21,6 +30,17 @@ export function resolveLanguage(requested: string, available: readonly string[])
   return canonical;
 }
 
+/** The listed version a request's `version` names ("" = the language's default), else INVALID_ARGUMENT. */
+export function resolveVersion(language: string, requested: string, offered: readonly LanguageInfo[]): string {
+  const runtimes = offered.map((info) => ({ ...info, language: info.name }));
+  const chosen = resolveRuntime(runtimes, language, requested);
+  if (chosen === null) {
+    const available = runtimes.filter((r) => r.language === language).map((r) => r.version);
+    throw new ServiceError(Status.INVALID_ARGUMENT, `unknown version "${requested.slice(0, 32)}" of ${language}; available: ${available.join(", ")}`);
+  }
+  return chosen.version;
+}
+
 export function checkSource(code: string, stdin: string): void {
   if (code.length === 0) throw new ServiceError(Status.INVALID_ARGUMENT, "code must not be empty");
   if (Buffer.byteLength(code, "utf8") > MAX_CODE_BYTES) {
@@ -29,4 +49,35 @@ export function checkSource(code: string, stdin: string): void {
   if (Buffer.byteLength(stdin, "utf8") > MAX_STDIN_BYTES) {
     throw new ServiceError(Status.INVALID_ARGUMENT, `stdin exceeds ${MAX_STDIN_BYTES} bytes`);
   }
+}
+
+/**
+ * The judge fields of a request (files, args, compiler options, tests, check, stdin bytes): each
+ * problem is INVALID_ARGUMENT naming the field. `mainFileName` is the main source's file name.
+ */
+export function checkJudgeFields(request: ExecuteRequest, language: string, mainFileName: string | undefined): void {
+  const problem =
+    (request.stdinBytes && request.stdinBytes.byteLength > MAX_STDIN_BYTES ? `stdin_bytes exceeds ${MAX_STDIN_BYTES} bytes` : null) ??
+    filesProblem(request.files.map((file) => ({ path: file.path, size: file.content.byteLength })), mainFileName) ??
+    fileTreeProblem(request.files.map((file) => file.path)) ??
+    argsProblem(request.args) ??
+    compilerOptionsProblem(language, request.compilerOptions) ??
+    testsProblem(request) ??
+    compareProblem(request.check?.compare ?? "", request.check?.floatEpsilon ?? 0);
+  if (problem !== null) throw new ServiceError(Status.INVALID_ARGUMENT, problem);
+}
+
+function testsProblem(request: ExecuteRequest): string | null {
+  const { tests } = request;
+  if (tests.length > MAX_TESTS) return `tests has ${tests.length} entries; at most ${MAX_TESTS} are allowed`;
+  if (tests.length > 0 && request.check?.expectedOutput !== undefined) {
+    return "check.expected_output is for a run without tests; put each test's expected output in the test";
+  }
+  for (const [index, test] of tests.entries()) {
+    if (test.stdin.byteLength > MAX_STDIN_BYTES) return `tests[${index}].stdin exceeds ${MAX_STDIN_BYTES} bytes`;
+    if ((test.expectedOutput?.byteLength ?? 0) > MAX_EXPECTED_BYTES) return `tests[${index}].expected_output exceeds ${MAX_EXPECTED_BYTES} bytes`;
+    if (Buffer.byteLength(test.name) > 256) return `tests[${index}].name is longer than 256 bytes`;
+  }
+  if ((request.check?.expectedOutput?.byteLength ?? 0) > MAX_EXPECTED_BYTES) return `check.expected_output exceeds ${MAX_EXPECTED_BYTES} bytes`;
+  return null;
 }

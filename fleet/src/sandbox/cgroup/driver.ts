@@ -43,6 +43,8 @@ export interface RunCgroup {
   /** Rewrites the limits of a cgroup no process has used yet (a spare made for other limits). */
   setLimits(limits: CgroupLimits): void;
   read(): CgroupReadings;
+  /** CPU time used so far by every process in the cgroup, in µs (throws when it cannot be read). */
+  cpuUsageUsec(): number;
   /** Pids still in the cgroup. */
   pids(): number[];
   /** SIGKILL to every process in the cgroup. */

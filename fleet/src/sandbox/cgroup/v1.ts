@@ -164,19 +164,23 @@ class RunCgroupV1 implements RunCgroup {
 
   read(): CgroupReadings {
     const errors: string[] = [];
-    const { memory, pids, cpuacct } = this.dirs;
+    const { memory, pids } = this.dirs;
     const oomKills = collect(errors, "memory.oom_control", () => readKeyed(join(memory, "memory.oom_control")).get("oom_kill") ?? NaN);
     return {
       memoryLimitBytes: collect(errors, "memory.limit_in_bytes", () => readNumber(join(memory, "memory.limit_in_bytes"))),
       memoryPeakBytes: collect(errors, "memory.max_usage_in_bytes", () => readNumber(join(memory, "memory.max_usage_in_bytes"))),
       oomEvents: oomKills,
       oomKillEvents: oomKills,
-      cpuUsageUsec: Math.round(collect(errors, "cpuacct.usage", () => readNumber(join(cpuacct, "cpuacct.usage"))) / 1000),
+      cpuUsageUsec: collect(errors, "cpuacct.usage", () => this.cpuUsageUsec()),
       processCount: collect(errors, "pids.current", () => readNumber(join(pids, "pids.current"))),
       processLimit: this.limits.processes,
       pidsLimitHits: collect(errors, "pids.events", () => readKeyed(join(pids, "pids.events")).get("max") ?? NaN),
       errors,
     };
+  }
+
+  cpuUsageUsec(): number {
+    return Math.round(readNumber(join(this.dirs.cpuacct, "cpuacct.usage")) / 1000);
   }
 
   /** The program's processes (the pids hierarchy holds them all, and nothing of the launcher's). */

@@ -124,12 +124,18 @@ class RunCgroupV2 implements RunCgroup {
       memoryPeakBytes: collect(errors, "memory.peak", () => readNumber(file("memory.peak"))),
       oomEvents: collect(errors, "memory.events oom", () => events.get("oom") ?? NaN),
       oomKillEvents: collect(errors, "memory.events oom_kill", () => events.get("oom_kill") ?? NaN),
-      cpuUsageUsec: collect(errors, "cpu.stat", () => readKeyed(file("cpu.stat")).get("usage_usec") ?? NaN),
+      cpuUsageUsec: collect(errors, "cpu.stat", () => this.cpuUsageUsec()),
       processCount: collect(errors, "pids.current", () => readNumber(file("pids.current"))),
       processLimit: this.limits.processes,
       pidsLimitHits: collect(errors, "pids.events", () => readKeyed(file("pids.events")).get("max") ?? NaN),
       errors,
     };
+  }
+
+  cpuUsageUsec(): number {
+    const usage = readKeyed(join(this.#dir, "cpu.stat")).get("usage_usec");
+    if (usage === undefined || !Number.isFinite(usage)) throw new Error("cpu.stat has no usage_usec");
+    return usage;
   }
 
   pids(): number[] {

@@ -1,0 +1,125 @@
+// POST /api/submit/batch and GET /api/results: many submissions in one request. Each batch item
+// is checked alone and submitted alone through the key's KeyDO, so each counts against the rate
+// limit and the in-flight cap like a submit of its own; a bad or refused item does not stop the others.
+import type { IRequest } from "itty-router";
+import { REVOKED, countRequest, planFor, rateHeaders } from "./api-context.ts";
+import type { ApiContext } from "./api-context.ts";
+import type { SubmitOutcome } from "./contracts/key.ts";
+import type { Env } from "./env.ts";
+import { HttpError, json, readJsonObject } from "./lib/http.ts";
+import { quotaOf } from "./lib/plans.ts";
+import type { Plan } from "./lib/plans.ts";
+import { MAX_SUBMIT_BODY_BYTES } from "./lib/validate.ts";
+import { choosePool } from "./pools.ts";
+import { fleetRegistry, keyObject, submissionObject } from "./stubs.ts";
+import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import type { StatusOnce } from "./submit-check.ts";
+import { UUID_PATTERN } from "../../proto/limits.ts";
+
+/** A batch carries up to max_batch submissions of up to 2 MiB each in principle; this bounds the body. */
+export const MAX_BATCH_BODY_BYTES = 8 * 1024 * 1024;
+
+type ItemOutcome = { id: string; job_status: "pending" } | { error: string; message?: string; [k: string]: unknown };
+
+function itemFromOutcome(o: SubmitOutcome, requested: unknown): ItemOutcome {
+  switch (o.kind) {
+    case "created":
+    case "duplicate":
+      return { id: o.id, job_status: "pending" };
+    case "rate_limited":
+      return { error: "quota exceeded", message: o.reason, retry_after: o.retry_after };
+    case "queue_full":
+      return { error: "queue full", message: `the execution queue is full (${o.queue_depth} pending); retry later`, queue_depth: o.queue_depth };
+    case "unsupported":
+      return { ...unsupportedLanguage(String(requested), o.available).body } as ItemOutcome;
+    case "revoked":
+      throw new HttpError(401, REVOKED);
+  }
+}
+
+async function submitItem(request: IRequest, env: Env, api: ApiContext, plan: Plan, item: unknown, status: StatusOnce): Promise<ItemOutcome> {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return { error: "invalid request", message: "each submission must be a JSON object" };
+  let input;
+  try {
+    input = await checkSubmission(item as Record<string, unknown>, plan, status);
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 400) return e.body as ItemOutcome;
+    throw e;
+  }
+  let outcome: SubmitOutcome;
+  try {
+    outcome = await keyObject(env, api.caller.hash).submit({
+      language: input.language, pool: choosePool(request as unknown as Request, env), code: input.code, stdin: input.stdin,
+      account_id: api.caller.account_id, project_id: api.caller.project_id, key_hash: api.caller.hash, idempotency_key: null,
+      wait_ms: 0, quota: quotaOf(plan), ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
+    });
+  } catch (e) {
+    // The items before this one are accepted already: this one alone fails (nothing of it was kept).
+    console.error("batch item failed inside the edge", e instanceof Error ? (e.stack ?? e.message) : String(e));
+    return { error: "internal error", message: "this submission failed inside the edge; it has been logged" };
+  }
+  api.rate = outcome.rate;
+  return itemFromOutcome(outcome, (item as Record<string, unknown>).language);
+}
+
+/** Checks of the batch as a whole; its items are checked one by one afterwards. */
+function batchItems(request: IRequest, body: Record<string, unknown>, plan: Plan): unknown[] {
+  const url = new URL(request.url);
+  if (url.searchParams.has("wait")) {
+    throw new HttpError(400, { error: "invalid wait parameter", message: "a batch is always asynchronous: wait is not accepted; poll GET /api/results?ids=…" });
+  }
+  if (request.headers.get("idempotency-key") !== null) {
+    throw new HttpError(400, { error: "invalid Idempotency-Key", message: "Idempotency-Key is not accepted on a batch" });
+  }
+  const extra = Object.keys(body).filter((k) => k !== "submissions");
+  if (extra.length > 0) throw new HttpError(400, { error: "invalid request", message: `unknown field(s): ${extra.join(", ")}` });
+  const items = body.submissions;
+  if (!Array.isArray(items)) throw new HttpError(400, { error: "invalid submissions", message: "submissions must be an array of submissions" });
+  if (items.length === 0) throw new HttpError(400, { error: "invalid submissions", message: "submissions must not be empty" });
+  if (items.length > plan.max_batch) {
+    throw new HttpError(400, {
+      error: "submissions above the plan's cap", message: `submissions has ${items.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}`,
+    });
+  }
+  return items;
+}
+
+export async function submitBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  let items: unknown[];
+  let plan: Plan;
+  try {
+    plan = await planFor(env, api);
+    items = batchItems(request, await readJsonObject(request as unknown as Request, MAX_BATCH_BODY_BYTES), plan);
+  } catch (e) {
+    await countRequest(env, api);
+    throw e;
+  }
+  const status = statusOnce(() => fleetRegistry(env).status());
+  const out: ItemOutcome[] = [];
+  // In order, one after another: the quota decisions then follow the request's order.
+  for (const item of items) out.push(await submitItem(request, env, api, plan, item, status));
+  // Every item was refused before reaching the key's object: the request still counts once.
+  if (api.rate === null) await countRequest(env, api);
+  return json(202, { submissions: out }, rateHeaders(api.rate));
+}
+
+export async function results(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  const plan = await planFor(env, api);
+  const values = new URL(request.url).searchParams.getAll("ids");
+  const ids = values.length === 1 ? values[0]!.split(",").map((s) => s.trim()) : [];
+  if (ids.length === 0 || ids.some((id) => id === "")) {
+    throw new HttpError(400, { error: "invalid ids", message: "ids must be given once, as comma-separated submission ids" }, rateHeaders(api.rate));
+  }
+  if (ids.length > plan.max_batch) {
+    throw new HttpError(400, {
+      error: "ids above the plan's cap", message: `ids has ${ids.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}`,
+    }, rateHeaders(api.rate));
+  }
+  const bad = ids.find((id) => !UUID_PATTERN.test(id));
+  if (bad !== undefined) {
+    throw new HttpError(400, { error: "invalid ids", message: `every id must be a UUID; '${bad.slice(0, 64)}' is not` }, rateHeaders(api.rate));
+  }
+  const records = await Promise.all(ids.map(async (id) => (await submissionObject(env, id).get(api.caller.account_id)) ?? { id, error: "submission not found" }));
+  return json(200, { results: records }, rateHeaders(api.rate));
+}

@@ -1,0 +1,25 @@
+// A plan's shape and the fleet node's own maxima, apart from KV and config (lib/plans.ts) so that
+// request validation stays pure (unit tested under Node).
+
+/** What a fleet node allows at most; a plan (and so a request) may only narrow it. */
+export const NODE_MAXIMA = {
+  max_wall_time_ms: 10_000, max_cpu_time_ms: 10_000, max_memory_mb: 256, max_processes: 64, max_output_kb: 1024,
+} as const;
+
+export interface Plan {
+  name: string;
+  rate_per_minute: number;
+  max_in_flight: number;
+  max_wall_time_ms: number;
+  max_cpu_time_ms: number;
+  max_memory_mb: number;
+  max_processes: number;
+  max_output_kb: number;
+  max_tests: number;
+  max_batch: number;
+}
+
+/** The caps a submission is checked against when no plan is given: the default plan's. */
+export const DEFAULT_CAPS: Plan = {
+  name: "default", rate_per_minute: 60, max_in_flight: 10, ...NODE_MAXIMA, max_tests: 50, max_batch: 20,
+};

@@ -1,0 +1,70 @@
+// Plans: named sets of caps an API key is held to, stored in KV as `plan:<name>`. A key's KV record
+// names its plan; a key without one has "default", whose values are the config's (today's numbers)
+// unless an operator stored `plan:default`. The caps can only narrow what a fleet node allows.
+import { z } from "zod";
+import { config } from "../env.ts";
+import type { Env } from "../env.ts";
+import type { KeyQuota } from "../contracts/key.ts";
+import { NODE_MAXIMA } from "./plan-caps.ts";
+import type { Plan } from "./plan-caps.ts";
+
+export type { Plan } from "./plan-caps.ts";
+
+export const DEFAULT_PLAN = "default";
+export const PLAN_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export const PLAN_NAME_RULE = "a plan name is 1-63 characters of a-z, 0-9, '_' and '-', starting with a letter or digit";
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/** The body of PUT /admin/plans/:name: every field optional, merged over the plan as it is (or the default). */
+export const planUpdateSchema = z.strictObject({
+  rate_per_minute: int(1, 1_000_000).optional(),
+  max_in_flight: int(1, 100_000).optional(),
+  max_wall_time_ms: int(1, NODE_MAXIMA.max_wall_time_ms).optional(),
+  max_cpu_time_ms: int(1, NODE_MAXIMA.max_cpu_time_ms).optional(),
+  max_memory_mb: int(1, NODE_MAXIMA.max_memory_mb).optional(),
+  max_processes: int(1, NODE_MAXIMA.max_processes).optional(),
+  max_output_kb: int(1, NODE_MAXIMA.max_output_kb).optional(),
+  max_tests: int(1, 100).optional(),
+  max_batch: int(1, 100).optional(),
+});
+export type PlanUpdate = z.infer<typeof planUpdateSchema>;
+
+export function defaultPlan(env: Env): Plan {
+  const cfg = config(env);
+  return {
+    name: DEFAULT_PLAN, rate_per_minute: cfg.rateLimit, max_in_flight: cfg.maxInFlight, ...NODE_MAXIMA, max_tests: 50, max_batch: 20,
+  };
+}
+
+/** Per-isolate cache like auth's: saves a KV read per request; a PUT here forgets its entry at once. */
+const cache = new Map<string, { plan: Plan | null; until: number }>();
+const CACHE_MS = 10_000;
+
+/** The stored plan, the default plan (config) when `name` is "default" and none is stored, else null. */
+export async function loadPlan(env: Env, name: string): Promise<Plan | null> {
+  const hit = cache.get(name);
+  if (hit && hit.until > Date.now()) return hit.plan;
+  const stored = await env.KEYS.get<Plan>(`plan:${name}`, "json");
+  const plan = stored ? { ...defaultPlan(env), ...stored, name } : name === DEFAULT_PLAN ? defaultPlan(env) : null;
+  if (cache.size > 1_000) cache.clear();
+  cache.set(name, { plan, until: Date.now() + CACHE_MS });
+  return plan;
+}
+
+/** The plan of a key (its KV record's `plan`); a plan that vanished from KV falls back to the default one. */
+export async function planOf(env: Env, key: { plan?: string }): Promise<Plan> {
+  const plan = await loadPlan(env, key.plan ?? DEFAULT_PLAN);
+  if (plan) return plan;
+  console.warn("a key names a plan that is not stored; the default plan applies", key.plan);
+  return (await loadPlan(env, DEFAULT_PLAN)) ?? defaultPlan(env);
+}
+
+export async function savePlan(env: Env, plan: Plan): Promise<void> {
+  await env.KEYS.put(`plan:${plan.name}`, JSON.stringify(plan));
+  cache.delete(plan.name);
+}
+
+export function quotaOf(plan: Plan): KeyQuota {
+  return { rate_per_minute: plan.rate_per_minute, max_in_flight: plan.max_in_flight };
+}

@@ -1,0 +1,252 @@
+// The fields of POST /api/submit added with record schema 1.1 (docs/api.md): their shape (zod),
+// then what zod cannot say (base64, paths, sizes, the plan's caps), then the RunOptions they become
+// for the ExecuteRequest. Every refusal is a 400 naming the field.
+import { z } from "zod";
+import { fromBase64, toBase64 } from "../../../proto/base64.ts";
+import { canonicalLanguage } from "../../../proto/languages.ts";
+import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
+import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
+import { MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
+import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
+import { HttpError } from "./http.ts";
+import { NODE_MAXIMA } from "./plan-caps.ts";
+import type { Plan } from "./plan-caps.ts";
+
+export const MAX_COMPILER_OPTIONS = 32;
+export const MAX_EXPECTED_OUTPUT_BYTES = 1024 * 1024;
+
+const encoding = z.enum(["utf8", "base64"]);
+const positive = z.number().int().min(1);
+
+/** The new fields' shapes; validate.ts adds them to the submit schema. */
+export const extendedShape = {
+  version: z.string().min(1).max(64).optional(),
+  encoding: encoding.optional(),
+  expected_output: z.string().optional(),
+  compare: z.enum(["exact", "lines", "tokens", "float"]).optional(),
+  float_epsilon: z.number().gt(0).lte(1).optional(),
+  tests: z.array(z.strictObject({
+    name: z.string().min(1).max(100).optional(),
+    stdin: z.string().optional(),
+    expected_output: z.string().optional(),
+  })).min(1).optional(),
+  stop_on_first_failure: z.boolean().optional(),
+  limits: z.strictObject({
+    wall_time_ms: positive.optional(), cpu_time_ms: positive.optional(), memory_mb: positive.optional(),
+    processes: positive.optional(), output_kb: positive.optional(),
+  }).optional(),
+  files: z.array(z.strictObject({ path: z.string().max(1024), content: z.string(), encoding: encoding.optional() })).optional(),
+  args: z.array(z.string()).optional(),
+  compiler_options: z.array(z.string().min(1).max(256)).optional(),
+};
+
+export const EXTENDED_FIELDS = Object.keys(extendedShape);
+type Extended = { [K in keyof typeof extendedShape]?: z.infer<(typeof extendedShape)[K]> };
+type Body = Extended & { language: string; code: string; stdin?: string };
+
+/** What the submit route needs from the request once its new fields are checked. */
+export interface ExtendedInput {
+  code: string;
+  /** Decoded size of stdin (checked by the caller against MAX_STDIN_BYTES). */
+  stdin_bytes: number;
+  /** The stdin text when utf8 (base64 stdin travels in options.stdin_b64). */
+  stdin: string;
+  options?: RunOptions;
+  /** Present when any new field was used (record schema 1.1). */
+  format?: RecordFormat;
+}
+
+const bad = (field: string, message: string) => new HttpError(400, { error: `invalid ${field}`, message });
+
+function decode(field: string, text: string, enc: "utf8" | "base64"): Uint8Array {
+  if (enc === "utf8") return new TextEncoder().encode(text);
+  const bytes = fromBase64(text);
+  if (!bytes) throw bad(field, `${field} is not valid base64 (RFC 4648 standard alphabet, padded, no whitespace)`);
+  return bytes;
+}
+
+function capped(field: string, bytes: Uint8Array, max: number): Uint8Array {
+  if (bytes.length > max) throw bad(field, `${field} is ${bytes.length} bytes; at most ${max} bytes are allowed`);
+  return bytes;
+}
+
+/** A field above what the key's plan allows: the design's exact wording. */
+function aboveCap(field: string, value: number, cap: number, plan: Plan): HttpError {
+  return new HttpError(400, {
+    error: `${field} above the plan's cap`, message: `${field} is ${value}; the plan '${plan.name}' allows at most ${cap}`,
+  });
+}
+
+/** The main source's file name, which no extra file may take (Java's follows its public class; the node checks it too). */
+function mainSourceName(language: string | null, code: string): string | null {
+  const fixed: Record<string, string> = {
+    python: "main.py", c: "main.c", cpp: "main.cpp", javascript: "main.js", typescript: "main.ts", go: "main.go", rust: "main.rs",
+  };
+  if (language === "java") {
+    const m = /public\s+(?:(?:final|abstract)\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)/.exec(code);
+    return m ? `${m[1]}.java` : null;
+  }
+  return language ? (fixed[language] ?? null) : null;
+}
+
+const PATH_RULE = "a file path is a relative path of at most 8 segments of [A-Za-z0-9._-], without '.' or '..' segments";
+
+function files(body: Body, language: string | null, code: string): RunOptions["files"] {
+  const list = body.files;
+  if (!list) return undefined;
+  if (list.length > MAX_FILES) throw bad("files", `files has ${list.length} entries; at most ${MAX_FILES} are allowed`);
+  const main = mainSourceName(language, code);
+  const seen = new Set<string>();
+  let total = 0;
+  const out = list.map((f, i) => {
+    const field = `files[${i}]`;
+    const problem = filePathProblem(f.path);
+    if (problem) throw bad(`${field}.path`, `${field}.path: ${problem.replace(/^files: /, "")} (${PATH_RULE})`);
+    if (seen.has(f.path)) throw bad(`${field}.path`, `${field}.path '${f.path}' appears twice`);
+    if (f.path === main) throw bad(`${field}.path`, `${field}.path '${f.path}' is the main source's file name`);
+    seen.add(f.path);
+    const content = decode(`${field}.content`, f.content, f.encoding ?? "utf8");
+    total += content.length;
+    if (total > MAX_FILES_TOTAL_BYTES) throw bad("files", `the files' contents exceed ${MAX_FILES_TOTAL_BYTES} bytes in all`);
+    return { path: f.path, content_b64: toBase64(content) };
+  });
+  const tree = fileTreeProblem(out.map((f) => f.path));
+  if (tree) throw bad("files", tree);
+  return out;
+}
+
+function args(list: string[] | undefined): string[] | undefined {
+  if (!list) return undefined;
+  if (list.length > MAX_ARGS) throw bad("args", `args has ${list.length} entries; at most ${MAX_ARGS} are allowed`);
+  list.forEach((a, i) => {
+    const problem = argsProblem([a]);
+    if (problem) throw bad(`args[${i}]`, problem.replace("args[0]", `args[${i}]`));
+  });
+  return list;
+}
+
+function compilerOptions(list: string[] | undefined, language: string | null): string[] | undefined {
+  if (!list) return undefined;
+  if (list.length > MAX_COMPILER_OPTIONS) {
+    throw bad("compiler_options", `compiler_options has ${list.length} entries; at most ${MAX_COMPILER_OPTIONS} are allowed`);
+  }
+  list.forEach((o, i) => {
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(o)) throw bad(`compiler_options[${i}]`, `compiler_options[${i}] contains a control character`);
+    if (language && disallowedCompilerOptions(language, [o]).length > 0) {
+      throw new HttpError(400, {
+        error: `compiler_options[${i}] is not allowed`,
+        message: `'${o}' is not an allowed compiler option for ${language} (see docs/languages.md)`,
+      });
+    }
+  });
+  return list;
+}
+
+/**
+ * The limits sent to the node: each the request's value, else the plan's cap where the plan is
+ * narrower than the node's own default, else 0 (the node's default). undefined when all are 0.
+ */
+function limits(body: Body, plan: Plan): RunOptions["limits"] {
+  const l = body.limits ?? {};
+  const pick = (field: keyof typeof l, value: number | undefined, cap: number, nodeMax: number): number => {
+    if (value !== undefined && value > cap) throw aboveCap(`limits.${field}`, value, cap, plan);
+    return value ?? (cap < nodeMax ? cap : 0);
+  };
+  const out = {
+    wall_time_ms: pick("wall_time_ms", l.wall_time_ms, plan.max_wall_time_ms, NODE_MAXIMA.max_wall_time_ms),
+    cpu_time_ms: pick("cpu_time_ms", l.cpu_time_ms, plan.max_cpu_time_ms, NODE_MAXIMA.max_cpu_time_ms),
+    memory_bytes: pick("memory_mb", l.memory_mb, plan.max_memory_mb, NODE_MAXIMA.max_memory_mb) * 1024 * 1024,
+    processes: pick("processes", l.processes, plan.max_processes, NODE_MAXIMA.max_processes),
+    output_bytes: pick("output_kb", l.output_kb, plan.max_output_kb, NODE_MAXIMA.max_output_kb) * 1024,
+  };
+  return Object.values(out).some((v) => v > 0) ? out : undefined;
+}
+
+function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests"> {
+  if (body.expected_output !== undefined && body.tests) {
+    throw bad("expected_output", "expected_output cannot be combined with tests; give each test its own expected_output");
+  }
+  const judged = body.expected_output !== undefined || (body.tests ?? []).some((t) => t.expected_output !== undefined);
+  if (!judged && body.compare !== undefined) throw bad("compare", "compare applies only with expected_output (top level or in tests)");
+  if (!judged && body.float_epsilon !== undefined) throw bad("float_epsilon", "float_epsilon applies only with expected_output (top level or in tests)");
+  if (body.float_epsilon !== undefined && body.compare !== "float") throw bad("float_epsilon", "float_epsilon applies only to compare 'float'");
+  const expected = (field: string, text: string | undefined) =>
+    text === undefined ? undefined : toBase64(capped(field, decode(field, text, enc), MAX_EXPECTED_OUTPUT_BYTES));
+  const check = judged
+    ? { compare: body.compare ?? "lines", float_epsilon: body.float_epsilon ?? 1e-6, expected_b64: expected("expected_output", body.expected_output) }
+    : undefined;
+  if (!body.tests) return { check };
+  if (body.tests.length > plan.max_tests) {
+    throw new HttpError(400, {
+      error: "tests above the plan's cap", message: `tests has ${body.tests.length} entries; the plan '${plan.name}' allows at most ${plan.max_tests}`,
+    });
+  }
+  const tests = body.tests.map((t, i) => ({
+    name: t.name ?? `test-${i + 1}`,
+    stdin_b64: toBase64(capped(`tests[${i}].stdin`, decode(`tests[${i}].stdin`, t.stdin ?? "", enc), MAX_STDIN_BYTES)),
+    expected_b64: expected(`tests[${i}].expected_output`, t.expected_output),
+  }));
+  return { check, tests };
+}
+
+function utf8Text(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A submission's tests run one after another in one run slot: their wall limits together must fit
+ * the budget, so that one submission cannot hold a slot for longer than the edge waits for a run.
+ */
+export const TESTS_WALL_BUDGET_MS = 120_000;
+
+function checkTestsBudget(options: RunOptions): void {
+  const count = options.tests?.length ?? 0;
+  if (count === 0) return;
+  const wall = options.limits?.wall_time_ms || NODE_MAXIMA.max_wall_time_ms;
+  if (count * wall > TESTS_WALL_BUDGET_MS) {
+    throw new HttpError(400, {
+      error: "tests exceed the wall-time budget",
+      message: `${count} tests × limits.wall_time_ms ${wall} = ${count * wall} ms; a submission's tests may take at most ${TESTS_WALL_BUDGET_MS} ms of wall time in all: lower limits.wall_time_ms or split the tests`,
+    });
+  }
+}
+
+/** The checked request: code and stdin decoded, the options for the node, the record's format. */
+export function extendedInput(body: Body, plan: Plan): ExtendedInput {
+  const used = EXTENDED_FIELDS.some((f) => body[f as keyof Extended] !== undefined);
+  const enc = body.encoding ?? "utf8";
+  let code = body.code;
+  if (enc === "base64") {
+    const text = utf8Text(decode("code", body.code, enc));
+    if (text === null) throw bad("code", "code must be UTF-8 text once decoded from base64");
+    code = text;
+  }
+  const stdinBytes = enc === "base64" ? decode("stdin", body.stdin ?? "", enc) : null;
+  const language = canonicalLanguage(body.language);
+  const options: RunOptions = {
+    ...(stdinBytes ? { stdin_b64: body.stdin ?? "" } : {}),
+    limits: limits(body, plan),
+    files: files(body, language, code),
+    args: args(body.args),
+    compiler_options: compilerOptions(body.compiler_options, language),
+    version: body.version,
+    ...judging(body, enc, plan),
+    stop_on_first_failure: body.stop_on_first_failure,
+    binary_output: enc === "base64" ? true : undefined,
+  };
+  for (const k of Object.keys(options) as (keyof RunOptions)[]) if (options[k] === undefined) delete options[k];
+  checkTestsBudget(options);
+  return {
+    code,
+    // Base64 stdin that is UTF-8 text also travels as text, for nodes that predate stdin_bytes.
+    stdin: stdinBytes ? (utf8Text(stdinBytes) ?? "") : (body.stdin ?? ""),
+    stdin_bytes: stdinBytes ? stdinBytes.length : new TextEncoder().encode(body.stdin ?? "").length,
+    ...(Object.keys(options).length > 0 ? { options } : {}),
+    ...(used ? { format: { encoding: enc, named_version: body.version !== undefined, tests: body.tests !== undefined } } : {}),
+  };
+}

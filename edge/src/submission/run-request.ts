@@ -1,0 +1,28 @@
+// The ExecuteRequest fields of a submission's options (contracts/submission.ts RunOptions, stored
+// as JSON beside its code and stdin). Pure: unit tested.
+import { fromBase64 } from "../../../proto/base64.ts";
+import type { DeepPartial, ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { RunOptions } from "../contracts/submission.ts";
+
+const bytes = (b64: string): Uint8Array => fromBase64(b64) ?? new Uint8Array(0);
+const maybeBytes = (b64: string | undefined): Uint8Array | undefined => (b64 === undefined ? undefined : bytes(b64));
+
+/** `stored`: the options blob ("" when the request had none). Output streaming is asked for always. */
+export function runRequestFields(stored: string): DeepPartial<ExecuteRequest> {
+  if (stored === "") return { streamOutput: true };
+  const o = JSON.parse(stored) as RunOptions;
+  const l = o.limits;
+  return {
+    streamOutput: true,
+    ...(o.stdin_b64 !== undefined ? { stdinBytes: bytes(o.stdin_b64) } : {}),
+    ...(l ? { limits: { wallTimeMs: l.wall_time_ms, cpuTimeMs: l.cpu_time_ms, memoryBytes: l.memory_bytes, processes: l.processes, outputBytes: l.output_bytes } } : {}),
+    files: (o.files ?? []).map((f) => ({ path: f.path, content: bytes(f.content_b64) })),
+    args: o.args ?? [],
+    compilerOptions: o.compiler_options ?? [],
+    version: o.version ?? "",
+    ...(o.check ? { check: { compare: o.check.compare, floatEpsilon: o.check.float_epsilon, expectedOutput: maybeBytes(o.check.expected_b64) } } : {}),
+    tests: (o.tests ?? []).map((t) => ({ name: t.name, stdin: bytes(t.stdin_b64), expectedOutput: maybeBytes(t.expected_b64) })),
+    stopOnFirstFailure: o.stop_on_first_failure ?? false,
+    binaryOutput: o.binary_output ?? false,
+  };
+}

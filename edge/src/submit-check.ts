@@ -1,0 +1,47 @@
+// One submission's checks before anything is stored or run: its fields against the key's plan
+// (lib/validate.ts), its language, and its `version` against the runtimes the ready nodes offer.
+import type { FleetStatus } from "./contracts/fleet.ts";
+import { HttpError } from "./lib/http.ts";
+import type { Plan } from "./lib/plans.ts";
+import { parseSubmit } from "./lib/validate.ts";
+import type { SubmitInput } from "./lib/validate.ts";
+import { resolveLanguage } from "../../proto/languages.ts";
+import { resolveVersion } from "../../proto/runtimes.ts";
+
+/** The fleet's status, asked at most once however many submissions need it (a batch). */
+export type StatusOnce = () => Promise<FleetStatus>;
+
+export function statusOnce(load: () => Promise<FleetStatus>): StatusOnce {
+  let status: Promise<FleetStatus> | null = null;
+  return () => (status ??= load());
+}
+
+export function unsupportedLanguage(requested: string, available: string[]): HttpError {
+  return new HttpError(400, {
+    error: `unsupported language '${requested}'; available: ${available.join(", ") || "none right now"}`,
+    available,
+  });
+}
+
+/** The checked submission with its canonical language; a requested version becomes the listed one it names. */
+export async function checkSubmission(body: Record<string, unknown>, plan: Plan, status: StatusOnce): Promise<SubmitInput> {
+  const input = parseSubmit(body, plan);
+  const language = resolveLanguage(input.language);
+  if (!language) throw unsupportedLanguage(input.language, (await status()).languages);
+  const requested = input.options?.version;
+  if (requested !== undefined) {
+    const runtimes = (await status()).runtimes;
+    const runtime = resolveVersion(runtimes, language, requested);
+    if (!runtime) {
+      const available = runtimes.filter((r) => r.language === language).map((r) => r.version);
+      throw new HttpError(400, {
+        error: `unknown version '${requested}' of ${language}`,
+        message: `version must be one of the versions of ${language} the fleet offers (or an alias, see GET /api/runtimes): ${available.join(", ") || "none right now"}`,
+        available,
+      });
+    }
+    input.options!.version = runtime.version;
+    if (input.format) input.format.version = runtime.version;
+  }
+  return { ...input, language };
+}

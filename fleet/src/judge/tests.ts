@@ -1,0 +1,86 @@
+// Judging: a run's output against the expected output (WA), and a request's test cases run one
+// by one in fresh sandboxes, aggregated into the overall outcome (docs/languages.md, "Judging").
+import type { EngineCheck, EngineRequest, TestOutcome } from "../engine.ts";
+import type { ExecutionRecord, RunOutcome } from "../sandbox/types.ts";
+import { check } from "./checker.ts";
+
+const decoder = new TextDecoder("utf-8", { fatal: false });
+const text = (value: Uint8Array | string): string => (typeof value === "string" ? value : decoder.decode(value));
+
+/**
+ * A run the kernel judged AC whose stdout differs from `expected` becomes WA (the judge's verdict,
+ * with where they differ); any other run, or one without expected output, keeps its verdict.
+ */
+export function judgeRun(result: ExecutionRecord, stdout: Uint8Array, expected: Uint8Array | string | undefined, rule?: EngineCheck): ExecutionRecord {
+  if (expected === undefined || result.verdict !== "AC") return result;
+  const checked = check(text(stdout), text(expected), rule?.compare ?? "exact", rule?.floatEpsilon);
+  if (checked.equal) return result;
+  const { mismatch } = checked;
+  return {
+    ...result,
+    verdict: "WA",
+    error_message: mismatch.message,
+    evidence: {
+      ...result.evidence,
+      verdict_cause: "output_mismatch",
+      verdict_actor: "judge",
+      mismatch: {
+        line: mismatch.line,
+        column: mismatch.column ?? null,
+        token: mismatch.token ?? null,
+        expected: mismatch.expected,
+        actual: mismatch.actual,
+        message: mismatch.message,
+      },
+    },
+  };
+}
+
+/** Runs the prepared program once in a fresh sandbox; `test` tags its output events. */
+export type RunOnce = (stdin: Uint8Array | string, test: number) => Promise<RunOutcome>;
+
+export interface JudgedTests {
+  result: ExecutionRecord;
+  tests: TestOutcome[];
+  stdoutBytes: Uint8Array;
+  stderrBytes: Uint8Array;
+}
+
+/** Runs every test (or up to the first failure when asked), each reported as it finishes. */
+export async function runTests(runOnce: RunOnce, request: EngineRequest, signal?: AbortSignal): Promise<JudgedTests> {
+  const tests: TestOutcome[] = [];
+  for (const [index, test] of (request.tests ?? []).entries()) {
+    const ran = await runOnce(test.stdin, index);
+    const outcome: TestOutcome = {
+      name: test.name || `test-${index + 1}`,
+      result: judgeRun(ran.result, ran.stdoutBytes, test.expected, request.check),
+      stdoutBytes: ran.stdoutBytes,
+      stderrBytes: ran.stderrBytes,
+    };
+    tests.push(outcome);
+    request.onTest?.(index, outcome);
+    if (signal?.aborted) break;
+    if (request.stopOnFirstFailure && outcome.result.verdict !== "AC") break;
+  }
+  return { ...aggregate(tests), tests };
+}
+
+/**
+ * The overall outcome: the first failing test decides (else the last one run) verdict, output,
+ * exit status, message and evidence; times are sums over the tests run, memory the peak.
+ */
+export function aggregate(tests: readonly TestOutcome[]): Omit<JudgedTests, "tests"> {
+  const deciding = tests.find((test) => test.result.verdict !== "AC") ?? tests.at(-1);
+  if (!deciding) throw new Error("aggregate needs at least one test");
+  const sum = (pick: (result: ExecutionRecord) => number) => tests.reduce((total, test) => total + pick(test.result), 0);
+  return {
+    result: {
+      ...deciding.result,
+      cpu_time_secs: sum((result) => result.cpu_time_secs),
+      wall_time_secs: sum((result) => result.wall_time_secs),
+      memory_peak_bytes: Math.max(...tests.map((test) => test.result.memory_peak_bytes)),
+    },
+    stdoutBytes: deciding.stdoutBytes,
+    stderrBytes: deciding.stderrBytes,
+  };
+}

@@ -1,0 +1,51 @@
+// An ExecuteRequest as the engine's request: proto defaults (0, "") become "the node's default".
+import type { ExecuteRequest, RunLimits } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { EngineRequest } from "../engine.ts";
+import type { CompareMode } from "../judge/checker.ts";
+import type { Limits } from "../sandbox/types.ts";
+
+/** The request's limits; a zero field is absent (the node's default); the engine only narrows. */
+export function requestedLimits(limits: RunLimits | undefined): Partial<Limits> {
+  if (!limits) return {};
+  const picked: Partial<Limits> = {};
+  if (limits.wallTimeMs > 0) picked.wallTimeMs = limits.wallTimeMs;
+  if (limits.cpuTimeMs > 0) picked.cpuTimeMs = limits.cpuTimeMs;
+  if (limits.memoryBytes > 0) picked.memoryBytes = limits.memoryBytes;
+  if (limits.processes > 0) picked.processes = limits.processes;
+  if (limits.outputBytes > 0) picked.outputBytes = limits.outputBytes;
+  return picked;
+}
+
+export function toEngineRequest(request: ExecuteRequest, language: string): EngineRequest {
+  const check = request.check;
+  return {
+    language,
+    code: request.code,
+    stdin: request.stdinBytes ?? request.stdin,
+    tenantId: request.tenantId,
+    limits: requestedLimits(request.limits),
+    ...(request.files.length ? { files: request.files.map((file) => ({ path: file.path, content: file.content })) } : {}),
+    ...(request.args.length ? { args: request.args } : {}),
+    ...(request.compilerOptions.length ? { compilerOptions: request.compilerOptions } : {}),
+    ...(request.version ? { version: request.version } : {}),
+    ...(check
+      ? {
+          check: {
+            compare: (check.compare || "exact") as CompareMode,
+            ...(check.floatEpsilon > 0 ? { floatEpsilon: check.floatEpsilon } : {}),
+            ...(check.expectedOutput !== undefined ? { expected: check.expectedOutput } : {}),
+          },
+        }
+      : {}),
+    ...(request.tests.length
+      ? {
+          tests: request.tests.map((test) => ({
+            name: test.name,
+            stdin: test.stdin,
+            ...(test.expectedOutput !== undefined ? { expected: test.expectedOutput } : {}),
+          })),
+          stopOnFirstFailure: request.stopOnFirstFailure,
+        }
+      : {}),
+  };
+}

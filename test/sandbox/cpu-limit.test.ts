@@ -1,0 +1,140 @@
+// The CPU-time limit of a whole run on the real kernel: the supervisor reads the cgroup's CPU
+// accounting (every process and thread) and kills at the limit; sleeping costs no CPU time.
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { CpuWatch, MIN_POLL_MS, nextPollDelayMs } from "../../fleet/src/sandbox/cpu-watch.ts";
+import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
+import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
+import type { Limits } from "../../fleet/src/sandbox/types.ts";
+import { requireKernel, tempStateDir } from "../helpers.ts";
+
+let sandbox: Sandbox;
+let stateDir: string;
+
+before(async () => {
+  if (!requireKernel()) return;
+  stateDir = tempStateDir();
+  // shared: the one slot may use every core, so two busy processes really run side by side
+  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: 61_300, cpuPolicy: "shared" });
+  assert.deepEqual(sandbox.health().reasons, []);
+});
+after(async () => {
+  await sandbox?.close();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+const sh = (script: string, limits: Partial<Limits>) => sandbox.run({ argv: ["/bin/sh", "-c", script], limits: { ...RUN_LIMITS, ...limits } });
+
+describe("the CPU-time limit", { skip: !requireKernelQuiet() }, () => {
+  it("two processes burning CPU: TLE cpu_timeout by the supervisor, the cgroup's CPU at least the limit", async () => {
+    const { result } = await sh("while :; do :; done & while :; do :; done", { cpuTimeMs: 500, wallTimeMs: 10_000 });
+    const { evidence } = result;
+    assert.equal(result.verdict, "TLE");
+    assert.equal(evidence.verdict_cause, "cpu_timeout");
+    assert.equal(evidence.verdict_actor, "supervisor");
+    assert.ok(evidence.judge_actions.includes("sigkill_on_cpu_limit"), evidence.judge_actions.join());
+    assert.ok(!evidence.judge_actions.includes("sigkill_on_wall_timeout"), evidence.judge_actions.join());
+    assert.ok(evidence.cgroup.cpu_usage_usec >= 500_000, `cgroup CPU ${evidence.cgroup.cpu_usage_usec} µs`);
+    assert.ok(result.cpu_time_secs >= 0.5, `cpu_time_secs ${result.cpu_time_secs}`);
+    assert.equal(result.signal, 9);
+    assert.match(result.error_message ?? "", /CPU-time limit/);
+    assert.deepEqual(evidence.limits, { wall_time_ms: 10_000, cpu_time_ms: 500, memory_bytes: RUN_LIMITS.memoryBytes, processes: RUN_LIMITS.processes, output_bytes: RUN_LIMITS.outputBytes });
+  });
+
+  it("a program that sleeps 1.5 s under a 300 ms CPU limit is AC: the CPU limit is not a wall limit", async () => {
+    // 300 ms on top of twice what starting /bin/sleep costs here (about a millisecond on real
+    // hardware, hundreds in an emulated VM on a busy host): only sleeping counted as CPU could
+    // exceed it.
+    const started = await sandbox.run({ argv: ["/bin/sleep", "0"], limits: RUN_LIMITS });
+    assert.equal(started.result.verdict, "AC");
+    const cpuTimeMs = 300 + 2 * Math.ceil(started.result.evidence.cgroup.cpu_usage_usec / 1000);
+    const { result } = await sandbox.run({ argv: ["/bin/sleep", "1.5"], limits: { ...RUN_LIMITS, cpuTimeMs, wallTimeMs: 10_000 } });
+    assert.equal(result.verdict, "AC", `${result.error_message} (cgroup CPU ${result.evidence.cgroup.cpu_usage_usec} µs, limit ${cpuTimeMs} ms)`);
+    assert.equal(result.exit_code, 0);
+    assert.ok(result.wall_time_secs * 1000 > cpuTimeMs, `wall ${result.wall_time_secs} s is above the CPU limit ${cpuTimeMs} ms`);
+    assert.equal(result.evidence.limits?.cpu_time_ms, cpuTimeMs);
+    assert.deepEqual(result.evidence.judge_actions, []);
+  });
+
+  it("the wall limit keeps its own cause, wall_timeout", async () => {
+    const { result } = await sandbox.run({ argv: ["/bin/sleep", "5"], limits: { ...RUN_LIMITS, cpuTimeMs: 5_000, wallTimeMs: 400 } });
+    assert.equal(result.verdict, "TLE");
+    assert.equal(result.evidence.verdict_cause, "wall_timeout");
+    assert.ok(result.evidence.judge_actions.includes("sigkill_on_wall_timeout"));
+    assert.deepEqual([result.evidence.limits?.wall_time_ms, result.evidence.limits?.cpu_time_ms], [400, 5_000]);
+  });
+
+  it("RLIMIT_CPU stays only a backstop, a second above the CPU limit", async () => {
+    const { result } = await sh("grep 'Max cpu time' /proc/self/limits", { cpuTimeMs: 1_500 });
+    assert.equal(result.verdict, "AC");
+    assert.match(result.stdout, /^Max cpu time\s+3\s+3\s+seconds/);
+  });
+
+  it("a run without a usable CPU limit is refused before anything runs", async () => {
+    for (const cpuTimeMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, undefined]) {
+      await assert.rejects(sandbox.run({ argv: ["/bin/true"], limits: { ...RUN_LIMITS, cpuTimeMs: cpuTimeMs as number } }), /limits.cpuTimeMs must be a positive number/);
+    }
+    assert.equal(sandbox.health().ready, true);
+  });
+
+  it("a run with a memory-limit kill stays MLE under a CPU limit (MLE outranks TLE)", async () => {
+    const { result } = await sandbox.run({
+      argv: ["/usr/bin/python3", "-c", "x = bytearray(512 * 1024 * 1024)"],
+      limits: { ...RUN_LIMITS, memoryBytes: 64 * 1024 * 1024, cpuTimeMs: 5_000 },
+    });
+    assert.equal(result.verdict, "MLE");
+    assert.equal(result.evidence.limits?.memory_bytes, 64 * 1024 * 1024);
+  });
+});
+
+describe("the CPU watch's schedule (no kernel needed)", () => {
+  it("sleeps as long as every core busy could not reach the limit, never under the floor", () => {
+    assert.equal(nextPollDelayMs(10_000_000, 2), 5_000);
+    assert.equal(nextPollDelayMs(10_000_000, 1), 10_000);
+    assert.equal(nextPollDelayMs(1_000, 2), MIN_POLL_MS);
+    assert.equal(nextPollDelayMs(50_000, 0), 50);
+  });
+
+  it("counts from its first reading, fires once at the limit, and stops on an unreadable counter", async () => {
+    const readings = [7_000, 7_000 + 10_000, 7_000 + 30_000, 7_000 + 60_000, 7_000 + 90_000];
+    const exceeded: number[] = [];
+    await new Promise<void>((resolve) => {
+      const watch = new CpuWatch({
+        limitMs: 50,
+        cores: 1,
+        readUsageUsec: () => readings.shift() ?? Number.NaN,
+        onExceeded: (used) => {
+          exceeded.push(used);
+          resolve();
+        },
+        onUnreadable: () => assert.fail("the counter was readable"),
+      });
+      watch.start();
+      assert.equal(watch.baselineUsec, 7_000);
+    });
+    assert.deepEqual(exceeded, [60_000]);
+    assert.deepEqual(readings, [97_000], "no reading after the limit was reached");
+
+    const problems: string[] = [];
+    const broken = new CpuWatch({
+      limitMs: 50,
+      cores: 1,
+      readUsageUsec: () => {
+        throw new Error("ENOENT cpu.stat");
+      },
+      onExceeded: () => assert.fail("nothing was read"),
+      onUnreadable: (message) => problems.push(message),
+    });
+    broken.start();
+    assert.deepEqual(problems, ["ENOENT cpu.stat"]);
+  });
+});
+
+function requireKernelQuiet(): boolean {
+  try {
+    return requireKernel();
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,109 @@
+// Input files at relative paths with subdirectories ("lib/util.h"), on the real kernel; names
+// that could leave /box, repeat, or clash with another file's directories are refused before
+// anything runs.
+import assert from "node:assert/strict";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { checkInputFiles, InputFileNameError } from "../../fleet/src/sandbox/input-files.ts";
+import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
+import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
+import type { InputFile } from "../../fleet/src/sandbox/types.ts";
+import { requireKernel, tempStateDir } from "../helpers.ts";
+
+const FIRST_ID = 61_400;
+let sandbox: Sandbox;
+let stateDir: string;
+
+before(async () => {
+  if (!requireKernel()) return;
+  stateDir = tempStateDir();
+  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: FIRST_ID });
+  assert.deepEqual(sandbox.health().reasons, []);
+});
+after(async () => {
+  await sandbox?.close();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+const DEEP = "a/b/c/d/e/f/g/h.txt"; // 8 levels: the most allowed
+
+const BAD_NAMES: [string, RegExp][] = [
+  ["../escape", /"\.\." segment/],
+  ["lib/../../etc/passwd", /"\.\." segment/],
+  ["./main.c", /"\." segment/],
+  ["/etc/passwd", /relative/],
+  ["lib//util.h", /empty path segment/],
+  ["lib/", /empty path segment/],
+  ["", /non-empty/],
+  ["a/b/c/d/e/f/g/h/i.txt", /more than 8 levels/],
+  ["with space.c", /not allowed in a file name \(" "\)/],
+  ["colon:name", /not allowed/],
+  ["new\nline", /not allowed/],
+  ["tab\tname", /not allowed/],
+  ["nul\0byte", /not allowed/],
+  ["no-break\u00a0space", /not allowed/],
+  ["lone\ud800surrogate", /not allowed/],
+  [`${"x".repeat(254)}.c`, /longer than 255 bytes/],
+  [`${"é".repeat(128)}`, /longer than 255 bytes/],
+];
+
+describe("input file names (no kernel needed)", () => {
+  for (const [name, problem] of BAD_NAMES) {
+    it(`refuses ${JSON.stringify(name.slice(0, 40))}`, () => {
+      assert.throws(() => checkInputFiles([{ name, content: "" }]), (error: Error) => error instanceof InputFileNameError && problem.test(error.message));
+    });
+  }
+  it("refuses a name given twice, and a file where another needs a directory", () => {
+    assert.throws(() => checkInputFiles([{ name: "lib/a.h", content: "" }, { name: "lib/a.h", content: "" }]), /given twice/);
+    assert.throws(() => checkInputFiles([{ name: "lib", content: "" }, { name: "lib/a.h", content: "" }]), /"lib": is a file, but "lib\/a.h" needs it to be a directory/);
+    assert.throws(() => checkInputFiles([{ name: "x/y/z", content: "" }, { name: "x/y", content: "" }]), /"x\/y": is a file/);
+  });
+  it("accepts plain names, nested paths, dotfiles and 8 levels", () => {
+    assert.doesNotThrow(() => checkInputFiles([{ name: "main.c", content: "" }, { name: "lib/util.h", content: "" }, { name: "lib/.hidden", content: "" }, { name: "..x", content: "" }, { name: DEEP, content: "" }]));
+  });
+  it("accepts the names the language layer makes from programs (Java classes in any script, $)", () => {
+    assert.doesNotThrow(() => checkInputFiles([{ name: "你好.java", content: "" }, { name: "$Dollar_1.java", content: "" }, { name: "Über/ü.c", content: "" }, { name: `${"é".repeat(127)}.`, content: "" }]));
+  });
+});
+
+describe("nested input files in the sandbox", { skip: !requireKernelQuiet() }, () => {
+  it("are readable at their paths; their directories belong to the program and are writable", async () => {
+    const files: InputFile[] = [
+      { name: "main.sh", content: "cat lib/util.h a/b/c/d/e/f/g/h.txt Über/ü.txt; lib/run.sh; stat -c '%u %a %F' lib a/b/c/d/e/f/g; touch lib/new && echo wrote\n" },
+      { name: "lib/util.h", content: "#define UTIL 1\n" },
+      { name: "lib/run.sh", content: "#!/bin/sh\necho nested executable\n", executable: true },
+      { name: DEEP, content: new Uint8Array([0x64, 0x65, 0x65, 0x70, 0x0a]) },
+      { name: "Über/ü.txt", content: "unicode\n" },
+    ];
+    const { result } = await sandbox.run({ argv: ["/bin/sh", "main.sh"], files, limits: RUN_LIMITS });
+    assert.equal(result.verdict, "AC", `${result.error_message} ${result.stderr}`);
+    assert.equal(result.stdout, `#define UTIL 1\ndeep\nunicode\nnested executable\n${FIRST_ID} 755 directory\n${FIRST_ID} 755 directory\nwrote\n`);
+  });
+
+  it("a bad name rejects the run before anything runs; the node stays ready and stages nothing", async () => {
+    for (const [name] of BAD_NAMES) {
+      await assert.rejects(
+        sandbox.run({ argv: ["/bin/sh", "-c", "echo ran"], files: [{ name: "ok.txt", content: "x" }, { name, content: "y" }], limits: RUN_LIMITS }),
+        InputFileNameError,
+      );
+    }
+    await assert.rejects(
+      sandbox.run({ argv: ["/bin/true"], files: [{ name: "lib", content: "" }, { name: "lib/a.h", content: "" }], limits: RUN_LIMITS }),
+      /needs it to be a directory/,
+    );
+    assert.equal(sandbox.health().ready, true, sandbox.health().reasons.join("; "));
+    const staged = readdirSync(join(stateDir, "run"), { recursive: true }).filter((entry) => /(^|\/)(in-\d+|stdin)$/.test(String(entry)));
+    assert.deepEqual(staged, []);
+    const { result } = await sandbox.run({ argv: ["/bin/sh", "-c", "ls -A"], limits: RUN_LIMITS });
+    assert.deepEqual([result.verdict, result.stdout], ["AC", ""]);
+  });
+});
+
+function requireKernelQuiet(): boolean {
+  try {
+    return requireKernel();
+  } catch {
+    return true;
+  }
+}
