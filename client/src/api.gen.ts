@@ -72,6 +72,49 @@ export interface components {
       code: string;
       /** @description Standard input, at most 262144 bytes as UTF-8 (default empty) */
       stdin?: string;
+      /** @description A version or alias listed by GET /api/runtimes ("1.23", "1.23.4"); unknown → 400 listing the versions */
+      version?: string;
+      /**
+       * @description base64 applies to code, stdin, expected_output and tests[].stdin/expected_output, and to the record's stdout/stderr
+       * @enum {string}
+       */
+      encoding?: "utf8" | "base64";
+      /** @description Judge a single run against this output with `compare` (not together with tests) */
+      expected_output?: string;
+      /**
+       * @description How output is compared: exact, lines (default), tokens or float
+       * @enum {string}
+       */
+      compare?: "exact" | "lines" | "tokens" | "float";
+      /** @description compare=float: tolerance (absolute or relative, whichever is looser), > 0 and ≤ 1, default 1e-6 */
+      float_epsilon?: number;
+      /** @description Test cases run one by one against one compiled program, each in a fresh sandbox */
+      tests?: {
+          name?: string;
+          stdin?: string;
+          expected_output?: string;
+        }[];
+      /** @description Stop after the first failing test (default false) */
+      stop_on_first_failure?: boolean;
+      /** @description Narrow the plan's limits for this run; above a cap → 400 naming the field and the cap */
+      limits?: {
+        wall_time_ms?: number;
+        cpu_time_ms?: number;
+        memory_mb?: number;
+        processes?: number;
+        output_kb?: number;
+      };
+      /** @description Additional files beside the main source (relative paths, at most 32, 1 MiB in total) */
+      files?: ({
+          path: string;
+          content: string;
+          /** @enum {string} */
+          encoding?: "utf8" | "base64";
+        })[];
+      /** @description Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL) */
+      args?: string[];
+      /** @description Compiler options from the language's allow-list (at most 32) */
+      compiler_options?: string[];
     };
     BatchRequest: {
       submissions: components["schemas"]["SubmitRequest"][];

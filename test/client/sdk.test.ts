@@ -152,12 +152,15 @@ describe("@codecell/client against the real stack", () => {
     const { cc } = await sdk();
     if (!(await skipUnlessRouted(t, cc, () => cc.results(["0b9d3c4e-1111-4222-8333-444455556666"]), "GET /api/results"))) return;
     const items = await cc.batch([{ language: "python", code: "print(1)" }, { language: "python", code: "" }]);
+    assertDocumented("POST", "/api/submit/batch", { status: 202, headers: { "content-type": "application/json" }, json: { submissions: items } });
     assert.equal(items.length, 2);
     assert.ok("id" in items[0]! && !("error" in items[0]!), JSON.stringify(items));
     assert.ok("error" in items[1]!, JSON.stringify(items));
     const id = (items[0] as { id: string }).id;
     await cc.wait(id);
-    const [found, missing] = await cc.results([id, "0b9d3c4e-1111-4222-8333-444455556666"]);
+    const entries = await cc.results([id, "0b9d3c4e-1111-4222-8333-444455556666"]);
+    assertDocumented("GET", "/api/results", { status: 200, headers: { "content-type": "application/json" }, json: { results: entries } });
+    const [found, missing] = entries;
     assert.equal((found as ResultRecord).stdout, "1\n");
     assert.equal((missing as { error: string }).error, "submission not found");
   });
@@ -166,6 +169,7 @@ describe("@codecell/client against the real stack", () => {
     const { cc } = await sdk();
     if (!(await skipUnlessRouted(t, cc, () => cc.runtimes(), "GET /api/runtimes"))) return;
     const runtimes = await cc.runtimes();
+    assertDocumented("GET", "/api/runtimes", { status: 200, headers: { "content-type": "application/json" }, json: runtimes });
     assert.ok(runtimes.some((r) => r.language === "python" && r.default), JSON.stringify(runtimes));
   });
 
