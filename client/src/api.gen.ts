@@ -222,7 +222,7 @@ export interface components {
       /** @description What went wrong, naming the field */
       error: string;
       message?: string;
-      /** @description Languages available (unsupported language) */
+      /** @description What is available: the languages (unsupported language) or the versions of the language (unknown version) */
       available?: string[];
       /** @description Seconds to wait (429) */
       retry_after?: number;

@@ -10,7 +10,7 @@ export const submitRequest = submitSchema;
 requestComponents.add(submitRequest, { id: "SubmitRequest", description: "A program to run. Unknown fields are refused (400)." });
 
 // The batch envelope is checked by hand in api-batch.ts (each item then alone, by submitSchema).
-export const batchRequest = z.strictObject({ submissions: z.array(submitRequest).min(1).max(20) });
+export const batchRequest = z.strictObject({ submissions: z.array(submitRequest).min(1) });
 requestComponents.add(batchRequest, { id: "BatchRequest", description: "1..plan.max_batch (default 20) submissions, each validated alone" });
 
 /**

@@ -93,7 +93,7 @@ export const resultRecord = named("ResultRecord", z.object({
 export const errorBody = named("Error", z.object({
   error: z.string().meta({ description: "What went wrong, naming the field" }),
   message: z.string().optional(),
-  available: z.array(z.string()).optional().meta({ description: "Languages available (unsupported language)" }),
+  available: z.array(z.string()).optional().meta({ description: "What is available: the languages (unsupported language) or the versions of the language (unknown version)" }),
   retry_after: int().optional().meta({ description: "Seconds to wait (429)" }),
   queue_depth: int().optional().meta({ description: "Pending submissions (503 queue full)" }),
 }), "Every error answer: {error, message?}");
