@@ -4,7 +4,7 @@
 // Served at GET /api/openapi.json; `npm run openapi` writes it to docs/openapi.json.
 import { z } from "zod";
 import { EXAMPLES, FIELD_DOCS, requestComponents } from "./requests.ts";
-import { ROUTES } from "./routes.ts";
+import { ROUTES, TAGS } from "./routes.ts";
 import type { ResponseDoc, RouteDoc } from "./routes.ts";
 import { components, errorBody } from "./schemas.ts";
 import "./events.ts";
@@ -88,11 +88,7 @@ export function buildOpenApi(): Json {
       summary: "Sandboxed code execution",
       description: "Submit a program, get its verdict and output with the evidence behind it. Every endpoint except this document needs an API key (X-API-Key) and counts against the key's rate limit (RateLimit-* headers). Errors are JSON {error, message?}.",
     },
-    tags: [
-      { name: "Submissions", description: "Run programs and read their records" },
-      { name: "Reference", description: "What the service offers" },
-      { name: "Service", description: "Health and readiness" },
-    ],
+    tags: Object.entries(TAGS).filter(([name]) => ROUTES.some((r) => r.tag === name)).map(([name, description]) => ({ name, description })),
     security: [{ ApiKey: [] }],
     paths,
     webhooks: WEBHOOKS,

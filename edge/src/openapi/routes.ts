@@ -5,6 +5,14 @@ import { batchRequest, submitRequest } from "./requests.ts";
 import * as s from "./schemas.ts";
 import { serverSentEvent } from "./events.ts";
 
+/** Sections of the document, in order; a tag no route uses is left out. */
+export const TAGS = {
+  Submissions: "Run programs and read their records",
+  Reference: "What the service offers",
+  Service: "Health and readiness",
+  Compatibility: "Judge0 CE and Piston v2 request shapes (docs/migrating.md)",
+};
+
 export interface ResponseDoc {
   description: string;
   schema?: z.ZodType;
@@ -20,7 +28,7 @@ export interface RouteDoc {
   operationId: string;
   summary: string;
   description?: string;
-  tag: "Submissions" | "Service" | "Reference";
+  tag: keyof typeof TAGS;
   /** No API key, not rate limited. */
   open?: true;
   /** Names of components.parameters (document.ts). */
