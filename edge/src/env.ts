@@ -12,6 +12,8 @@ type Branded<T> = T & Rpc.DurableObjectBranded;
 
 export interface Env {
   KEYS: KVNamespace;
+  /** Static assets (wrangler.toml [assets]): the /docs page's renderer. */
+  ASSETS?: Fetcher;
   KEY_DO: DurableObjectNamespace<Branded<KeyRpc>>;
   SUBMISSION_DO: DurableObjectNamespace<Branded<SubmissionRpc>>;
   FLEET_DO: DurableObjectNamespace<Branded<FleetRegistryRpc>>;

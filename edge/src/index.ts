@@ -11,6 +11,7 @@ import { judge0Router } from "./compat/judge0/routes.ts";
 import { pistonRouter } from "./compat/piston/routes.ts";
 import type { Env } from "./env.ts";
 import { HttpError, errorResponse, json } from "./lib/http.ts";
+import { serveDocs, serveOpenApi } from "./openapi/serve.ts";
 
 export { DashboardDO } from "./do/dashboard-do.ts";
 export { FleetDO } from "./do/fleet-do.ts";
@@ -26,6 +27,9 @@ async function handle(request: Request, env: Env, ctx: ExecutionContext): Promis
     throw new HttpError(403, { error: "https required", message: "plain HTTP is refused; use https://" });
   }
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+  // The API's description needs no key (docs/openapi.json; the /docs page renders it).
+  if (path === "/api/openapi.json") return serveOpenApi(request);
+  if (path === "/docs" || path.startsWith("/docs/")) return serveDocs(request, env, path);
   if (path === "/api" || path.startsWith("/api/")) {
     const caller = await authenticate(request, env);
     const api: ApiContext = { caller, rate: null };

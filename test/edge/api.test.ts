@@ -1,8 +1,11 @@
 // The public API and admin API against the real Worker (wrangler dev, HTTPS) and a real fleet node.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
+import { Client, ROOT, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";
+import { DOCUMENT, assertDocumented, templateOf } from "./openapi-check.ts";
 
 let fleet: Fleet;
 let edge: Edge;
@@ -15,9 +18,26 @@ const RECORD_KEYS = [
   "memory_peak_bytes", "output_integrity", "schema_version", "signal", "started_at", "stderr", "stdout", "verdict", "wall_time_secs",
 ].sort();
 
+/** Every answer to a documented route is validated against docs/openapi.json (response validation). */
+const validated = new Set<string>();
+class CheckedClient extends Client {
+  override async call(method: string, path: string, opts: Parameters<Client["call"]>[2] = {}): Promise<Res> {
+    const r = await super.call(method, path, opts);
+    let template: string | null = null;
+    try {
+      template = templateOf(path);
+    } catch {}
+    if (template && DOCUMENT.paths[template][method.toLowerCase()]) {
+      assertDocumented(method, path, r);
+      validated.add(`${method} ${template}`);
+    }
+    return r;
+  }
+}
+
 async function client(): Promise<Client> {
   const k = await ops.newKey();
-  return new Client(edge.base, k.key);
+  return new CheckedClient(edge.base, k.key);
 }
 
 function assertJsonError(r: Res, status: number, error?: RegExp | string): void {
@@ -45,8 +65,8 @@ after(async () => {
 
 describe("authentication (spec §5)", () => {
   it("every endpoint answers 401 unauthorized without or with a wrong X-API-Key", async () => {
-    const anon = new Client(edge.base, null);
-    const wrong = new Client(edge.base, "sk_live_" + "A".repeat(32));
+    const anon = new CheckedClient(edge.base, null);
+    const wrong = new CheckedClient(edge.base, "sk_live_" + "A".repeat(32));
     const paths: [string, string][] = [
       ["GET", "/api/health"], ["GET", "/api/health/ready"], ["GET", "/api/languages"], ["POST", "/api/submit"],
       ["GET", "/api/result/00000000-0000-4000-8000-000000000000"], ["GET", "/api/nope"],
@@ -61,17 +81,17 @@ describe("authentication (spec §5)", () => {
   });
   it("a key is matched whole: a prefix, an extension or one changed character is refused", async () => {
     const { key } = await ops.newKey();
-    assert.equal((await new Client(edge.base, key).call("GET", "/api/health")).status, 200);
+    assert.equal((await new CheckedClient(edge.base, key).call("GET", "/api/health")).status, 200);
     const last = key.at(-1) === "A" ? "B" : "A";
     for (const near of [key.slice(0, -1), `${key}A`, `${key.slice(0, -1)}${last}`, key.slice(0, 16)]) {
-      const r = await new Client(edge.base, near).call("GET", "/api/health");
+      const r = await new CheckedClient(edge.base, near).call("GET", "/api/health");
       assertJsonError(r, 401, "unauthorized");
     }
   });
 
   it("a revoked key stops working", async () => {
     const k = await ops.newKey();
-    const c = new Client(edge.base, k.key);
+    const c = new CheckedClient(edge.base, k.key);
     assert.equal((await c.call("GET", "/api/health")).status, 200);
     assert.equal((await ops.call("DELETE", `/admin/keys/${k.key_id}`)).status, 200);
     await sleep(50);
@@ -271,7 +291,7 @@ describe("errors of spec §7 and bad input (never a 5xx)", () => {
 describe("idempotency", () => {
   it("10 concurrent duplicates create one submission and all get its id with 202", async () => {
     const k = await ops.newKey();
-    const c = new Client(edge.base, k.key);
+    const c = new CheckedClient(edge.base, k.key);
     const ik = crypto.randomUUID();
     const rs = await Promise.all(
       Array.from({ length: 10 }, () => c.submit({ language: "py", code: "print('once')" }, { headers: { "idempotency-key": ik } })),
@@ -290,7 +310,7 @@ describe("idempotency", () => {
     assert.equal(again.json.stdout, "once\n");
     assert.equal((await ops.call("GET", `/admin/keys/${k.key_id}/usage`)).json.counters.submissions, 1);
     // Scoped to the API key, not the project: another key of the SAME project gets its own run.
-    const sibling = new Client(edge.base, (await ops.newKey(k.project_id)).key);
+    const sibling = new CheckedClient(edge.base, (await ops.newKey(k.project_id)).key);
     const sib = await sibling.submit({ language: "py", code: "print('sibling')" }, { headers: { "idempotency-key": ik }, wait: true });
     assert.equal(sib.status, 200, sib.text);
     assert.notEqual(sib.json.id, id);
@@ -319,7 +339,7 @@ describe("limits (spec §8)", () => {
   });
   it("11 concurrent long runs for one key: 10 accepted, the 11th is 429; never more than 10 in flight", async () => {
     const k = await ops.newKey();
-    const c = new Client(edge.base, k.key);
+    const c = new CheckedClient(edge.base, k.key);
     const code = "import time\ntime.sleep(1)\nprint('ok')";
     const rs = await Promise.all(Array.from({ length: 11 }, () => c.submit({ language: "py", code })));
     const accepted = rs.filter((r) => r.status === 202);
@@ -352,7 +372,7 @@ describe("limits (spec §8)", () => {
 describe("admin API", () => {
   it("requires the operator token", async () => {
     for (const h of [{}, { authorization: "Bearer nope" }, { authorization: edge.operatorToken }] as Record<string, string>[]) {
-      const r = await new Client(edge.base, null).call("GET", "/admin/nodes", { headers: h });
+      const r = await new CheckedClient(edge.base, null).call("GET", "/admin/nodes", { headers: h });
       assertJsonError(r, 401, "unauthorized");
     }
   });
@@ -377,5 +397,30 @@ describe("admin API", () => {
     assert.ok(!nodes.text.includes(fleet.token));
     assertJsonError(await ops.call("POST", "/admin/nodes", { url: "http://127.0.0.1:1", token: "x" }), 502);
     assertJsonError(await ops.call("POST", "/admin/nodes", { url: "http://10.0.0.1:50052", token: "x" }), 400);
+  });
+});
+
+describe("the OpenAPI document (docs/openapi.json)", () => {
+  it("GET /api/openapi.json needs no key and is docs/openapi.json byte for byte; /docs serves the renderer", async () => {
+    const anon = new CheckedClient(edge.base, null);
+    const r = await anon.call("GET", "/api/openapi.json");
+    assert.equal(r.status, 200);
+    assert.equal(r.text, readFileSync(join(ROOT, "docs", "openapi.json"), "utf8"));
+    assert.equal(r.headers["ratelimit-limit"], undefined);
+    assertJsonError(await anon.call("POST", "/api/openapi.json"), 405);
+    const page = await anon.call("GET", "/docs");
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers["content-type"]), /^text\/html/);
+    assert.match(page.text, /\/api\/openapi\.json/);
+    const bundle = await anon.call("GET", "/docs/swagger-ui-bundle.js");
+    assert.equal(bundle.status, 200);
+    assert.match(String(bundle.headers["content-type"]), /javascript/);
+    assert.ok(bundle.text.includes("SwaggerUIBundle"));
+    assertJsonError(await anon.call("GET", "/docs/package.json"), 404);
+  });
+  it("every route this file exercises had its answers validated against the document", () => {
+    for (const op of ["POST /api/submit", "GET /api/result/{id}", "GET /api/health", "GET /api/health/ready", "GET /api/languages", "GET /api/openapi.json"]) {
+      assert.ok(validated.has(op), `${op} never validated (validated: ${[...validated].join(", ")})`);
+    }
   });
 });

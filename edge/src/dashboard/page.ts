@@ -247,7 +247,7 @@ export function dashboardPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>codecell — operator dashboard</title><style>${STYLE}</style></head><body>
 <header><h1>codecell operator dashboard</h1><span id="conn" class="down">connecting…</span><span class="sp"></span>
-<span class="dim" id="updated"></span><form method="post" action="/dashboard/logout" style="margin:0"><button>Log out</button></form></header>
+<span class="dim" id="updated"></span><a id="api-docs" href="/docs" style="color:var(--acc)">API reference</a><form method="post" action="/dashboard/logout" style="margin:0"><button>Log out</button></form></header>
 <main>
 <section class="wide"><div class="cards">
 <div class="card"><div class="v" id="c-queue">-</div><div class="l" id="c-queue-cap">queue depth</div></div>

@@ -14,7 +14,7 @@ export const MAX_SUBMIT_BODY_BYTES = 2 * 1024 * 1024;
 const str = (field: string) =>
   z.string({ error: (iss) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`) });
 
-const submitSchema = z.strictObject({
+export const submitSchema = z.strictObject({
   language: str("language"),
   code: str("code"),
   stdin: str("stdin").optional(),

@@ -1,0 +1,1049 @@
+// Generated from docs/openapi.json by `npm run openapi` (openapi-typescript). Do not edit.
+
+
+export interface paths {
+  "/api/submit": {
+    /**
+     * Submit a program
+     * @description Queues a run and answers 202 with its id; with ?wait=true holds the request until the record is terminal (200) or the hold expires (408, the run carries on).
+     */
+    post: operations["submit"];
+  };
+  "/api/submit/batch": {
+    /**
+     * Submit several programs
+     * @description Each item is validated and queued alone; an invalid or over-quota item gets its own {error, message?}. ?wait=true is refused. Submission quotas: 429 when the key's rate or in-flight cap is reached.
+     */
+    post: operations["submitBatch"];
+  };
+  "/api/result/{id}": {
+    /** Get a submission's record */
+    get: operations["result"];
+  };
+  "/api/results": {
+    /** Get several records */
+    get: operations["results"];
+  };
+  "/api/result/{id}/events": {
+    /**
+     * Stream a submission's events (SSE)
+     * @description text/event-stream: queued, started, stdout, stderr, test, then completed (the whole record) and the stream ends. Each event has `id:` (a per-submission sequence number from 1), `event:` and `data:` (JSON). Resume with Last-Event-ID (header) or ?last_event_id: only later events are sent. Concatenated stdout chunks equal the record's stdout.
+     */
+    get: operations["events"];
+  };
+  "/api/runtimes": {
+    /** Languages and versions the ready nodes run */
+    get: operations["runtimes"];
+  };
+  "/api/languages": {
+    /** Languages the ready nodes run */
+    get: operations["languages"];
+  };
+  "/api/health": {
+    /** Service health */
+    get: operations["health"];
+  };
+  "/api/health/ready": {
+    /** Readiness */
+    get: operations["ready"];
+  };
+  "/api/openapi.json": {
+    /** This document (no key needed) */
+    get: operations["openapi"];
+  };
+}
+
+export interface webhooks {
+  "result": {
+    /**
+     * A submission ended
+     * @description Sent to every active webhook endpoint of the key's project when a submission is completed or ends in error: the whole result record. Verify the signature over the raw body before parsing (the SDK's verifyWebhook, or the standardwebhooks package). Answer 2xx quickly: 5xx answers, timeouts and network errors are retried (3 attempts in all, about 1 s and 5 s apart); a 4xx stops; redirects are not followed (a failed attempt).
+     */
+    post: operations["resultWebhook"];
+  };
+}
+
+export interface components {
+  schemas: {
+    SubmitRequest: {
+      /** @description Language name or alias (python, py, c, cpp, c++, java, javascript, js, typescript, ts, go, rust, rs); see GET /api/languages */
+      language: string;
+      /** @description Source code, not empty, at most 65536 bytes as UTF-8 */
+      code: string;
+      /** @description Standard input, at most 262144 bytes as UTF-8 (default empty) */
+      stdin?: string;
+      /** @description A version or alias listed by GET /api/runtimes ("1.23", "1.23.4"); unknown → 400 listing the versions */
+      version?: string;
+      /**
+       * @description base64 applies to code, stdin, expected_output and tests[].stdin/expected_output, and to the record's stdout/stderr
+       * @enum {string}
+       */
+      encoding?: "utf8" | "base64";
+      /** @description Judge a single run against this output with `compare` (not together with tests) */
+      expected_output?: string;
+      /**
+       * @description How output is compared: exact, lines (default), tokens or float
+       * @enum {string}
+       */
+      compare?: "exact" | "lines" | "tokens" | "float";
+      /** @description compare=float: tolerance (absolute or relative, whichever is looser), > 0 and ≤ 1, default 1e-6 */
+      float_epsilon?: number;
+      /** @description Test cases run one by one against one compiled program, each in a fresh sandbox */
+      tests?: {
+          name?: string;
+          stdin?: string;
+          expected_output?: string;
+        }[];
+      /** @description Stop after the first failing test (default false) */
+      stop_on_first_failure?: boolean;
+      /** @description Narrow the plan's limits for this run; above a cap → 400 naming the field and the cap */
+      limits?: {
+        wall_time_ms?: number;
+        cpu_time_ms?: number;
+        memory_mb?: number;
+        processes?: number;
+        output_kb?: number;
+      };
+      /** @description Additional files beside the main source (relative paths, at most 32, 1 MiB in total) */
+      files?: ({
+          path: string;
+          content: string;
+          /** @enum {string} */
+          encoding?: "utf8" | "base64";
+        })[];
+      /** @description Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL) */
+      args?: string[];
+      /** @description Compiler options from the language's allow-list (at most 32) */
+      compiler_options?: string[];
+    };
+    BatchRequest: {
+      submissions: components["schemas"]["SubmitRequest"][];
+    };
+    /** @enum {string} */
+    Verdict: "IE" | "MLE" | "PLE" | "FSE" | "TLE" | "SIG" | "RE" | "WA" | "AC";
+    /** @enum {string} */
+    JobStatus: "pending" | "running" | "completed" | "error";
+    /** @enum {string} */
+    OutputIntegrity: "complete" | "truncated_by_judge_limit" | "crash_mid_write" | "write_error";
+    /** @enum {string} */
+    Encoding: "utf8" | "base64";
+    AppliedLimits: {
+      wall_time_ms: number;
+      cpu_time_ms: number;
+      memory_bytes: number;
+      processes: number;
+      output_bytes: number;
+    };
+    OutputMismatch: {
+      line: number;
+      column: number | null;
+      token: number | null;
+      expected: string;
+      actual: string;
+      message: string;
+    };
+    Evidence: {
+      verdict_cause: string;
+      /** @description runtime, kernel, supervisor or judge */
+      verdict_actor: string;
+      isolation_mode: string;
+      controls_applied: string[];
+      controls_missing: string[];
+      cgroup: {
+        memory_limit_bytes: number;
+        memory_peak_bytes: number;
+        oom_events: number;
+        oom_kill_events: number;
+        cpu_usage_usec: number;
+        process_count: number;
+        process_limit: number;
+      };
+      timing: {
+        cpu_ms: number;
+        cpu_time_ms: number;
+        wall_ms: number;
+        cpu_wall_ratio: number;
+        divergence: string;
+      };
+      process_lifecycle: {
+        reap_status: string;
+        descendant_containment: string;
+        zombie_count: number;
+      };
+      judge_actions: string[];
+      collection_errors: string[];
+      limits?: components["schemas"]["AppliedLimits"];
+      mismatch?: components["schemas"]["OutputMismatch"];
+    };
+    TestRecord: {
+      name: string;
+      verdict: components["schemas"]["Verdict"];
+      stdout: string;
+      stderr: string;
+      exit_code: number | null;
+      signal: number | null;
+      time_ms: number;
+      memory_bytes: number;
+      output_integrity: components["schemas"]["OutputIntegrity"];
+      evidence: components["schemas"]["Evidence"];
+    };
+    ResultRecord: {
+      /** Format: uuid */
+      id: string;
+      language: string;
+      job_status: components["schemas"]["JobStatus"];
+      /** @description "1.0", or "1.1" when the request used a field added later */
+      schema_version: string;
+      /** Format: date-time */
+      created_at: string;
+      started_at: string | null;
+      completed_at: string | null;
+      verdict: components["schemas"]["Verdict"] | null;
+      exit_code: number | null;
+      signal: number | null;
+      stdout: string | null;
+      stderr: string | null;
+      output_integrity: components["schemas"]["OutputIntegrity"] | null;
+      error_message: string | null;
+      cpu_time_secs: number | null;
+      wall_time_secs: number | null;
+      memory_peak_bytes: number | null;
+      evidence: components["schemas"]["Evidence"] | null;
+      /** @description Dispatches made, when more than one was needed */
+      attempts?: number;
+      /** @description Encoding of stdout/stderr here and in tests (present when the request asked for base64) */
+      encoding?: components["schemas"]["Encoding"];
+      /** @description Toolchain version that ran the program */
+      version?: string;
+      /** @description Per-test outcomes; the verdict is the first failing test's, else AC */
+      tests?: components["schemas"]["TestRecord"][];
+    };
+    Error: {
+      /** @description What went wrong, naming the field */
+      error: string;
+      message?: string;
+      /** @description What is available: the languages (unsupported language) or the versions of the language (unknown version) */
+      available?: string[];
+      /** @description Seconds to wait (429) */
+      retry_after?: number;
+      /** @description Pending submissions (503 queue full) */
+      queue_depth?: number;
+    };
+    Accepted: {
+      /** Format: uuid */
+      id: string;
+      /** @constant */
+      job_status: "pending";
+      /** @description Pending submissions ahead (absent on an idempotent replay whose record is not readable yet) */
+      queue_depth?: number;
+    };
+    SyncTimeout: {
+      /** @constant */
+      error: "timeout";
+      message: string;
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      job_status: "pending" | "running";
+    };
+    Health: {
+      /** @enum {string} */
+      status: "ok" | "degraded";
+      enforcement_mode: string;
+      workers: number;
+      queue_depth: number;
+    };
+    Ready: {
+      /** @constant */
+      ready: true;
+      enforcement_mode: string;
+      ready_nodes: number;
+      workers: number;
+      queue_depth: number;
+    };
+    NotReady: {
+      /** @constant */
+      error: "not ready";
+      /** @constant */
+      ready: false;
+      reasons: string[];
+    };
+    Languages: string[];
+    Runtime: {
+      language: string;
+      /** @description The version a request names, e.g. "1.23.4" */
+      version: string;
+      aliases: string[];
+      default: boolean;
+      compiled: boolean;
+      libraries: string[];
+    };
+    Runtimes: components["schemas"]["Runtime"][];
+    AcceptedOrRecord: components["schemas"]["Accepted"] | components["schemas"]["ResultRecord"];
+    BatchItem: {
+      /** Format: uuid */
+      id: string;
+      /** @constant */
+      job_status: "pending";
+    } | components["schemas"]["Error"];
+    BatchAccepted: {
+      submissions: components["schemas"]["BatchItem"][];
+    };
+    Results: {
+      results: (components["schemas"]["ResultRecord"] | {
+          id: string;
+          /** @constant */
+          error: "submission not found";
+        })[];
+    };
+    WebhookPayload: {
+      /** Format: uuid */
+      id: string;
+      language: string;
+      job_status: components["schemas"]["JobStatus"];
+      /** @description "1.0", or "1.1" when the request used a field added later */
+      schema_version: string;
+      /** Format: date-time */
+      created_at: string;
+      started_at: string | null;
+      completed_at: string | null;
+      verdict: components["schemas"]["Verdict"] | null;
+      exit_code: number | null;
+      signal: number | null;
+      stdout: string | null;
+      stderr: string | null;
+      output_integrity: components["schemas"]["OutputIntegrity"] | null;
+      error_message: string | null;
+      cpu_time_secs: number | null;
+      wall_time_secs: number | null;
+      memory_peak_bytes: number | null;
+      evidence: components["schemas"]["Evidence"] | null;
+      /** @description Dispatches made, when more than one was needed */
+      attempts?: number;
+      /** @description Encoding of stdout/stderr here and in tests (present when the request asked for base64) */
+      encoding?: components["schemas"]["Encoding"];
+      /** @description Toolchain version that ran the program */
+      version?: string;
+      /** @description Per-test outcomes; the verdict is the first failing test's, else AC */
+      tests?: components["schemas"]["TestRecord"][];
+      /**
+       * @description Present on a test delivery (POST …/webhooks/{id}/test)
+       * @constant
+       */
+      test?: true;
+    };
+    ServerSentEvent: {
+      /** @description Sequence number from 1; send it back as Last-Event-ID to resume */
+      id: string;
+      /** @constant */
+      event: "queued";
+      data: {
+        position: number;
+      };
+    } | {
+      /** @description Sequence number from 1; send it back as Last-Event-ID to resume */
+      id: string;
+      /** @constant */
+      event: "started";
+      data: {
+        /** Format: date-time */
+        started_at: string;
+      };
+    } | {
+      /** @description Sequence number from 1; send it back as Last-Event-ID to resume */
+      id: string;
+      /** @constant */
+      event: "stdout";
+      data: {
+        /** @description A chunk of output, in the record's encoding (utf8 text, or base64) */
+        data: string;
+        /** @description 0-based test index, when the request had tests */
+        test?: number;
+      };
+    } | {
+      /** @description Sequence number from 1; send it back as Last-Event-ID to resume */
+      id: string;
+      /** @constant */
+      event: "stderr";
+      data: {
+        /** @description A chunk of output, in the record's encoding (utf8 text, or base64) */
+        data: string;
+        /** @description 0-based test index, when the request had tests */
+        test?: number;
+      };
+    } | ({
+      /** @description Sequence number from 1; send it back as Last-Event-ID to resume */
+      id: string;
+      /** @constant */
+      event: "test";
+      data: {
+        name: string;
+        verdict: components["schemas"]["Verdict"];
+        stdout: string;
+        stderr: string;
+        exit_code: number | null;
+        signal: number | null;
+        time_ms: number;
+        memory_bytes: number;
+        output_integrity: components["schemas"]["OutputIntegrity"];
+        evidence: components["schemas"]["Evidence"];
+        index: number;
+      };
+    }) | {
+      /** @description Sequence number from 1; send it back as Last-Event-ID to resume */
+      id: string;
+      /** @constant */
+      event: "completed";
+      data: components["schemas"]["ResultRecord"];
+    };
+  };
+  responses: never;
+  parameters: {
+    /** @description true: hold the request until the record is terminal (200) or the hold expires (408) */
+    Wait?: "true" | "false";
+    /** @description A UUID; a repeat with the same key (per API key) returns the first submission's record, 202, and runs nothing */
+    IdempotencyKey?: string;
+    /** @description The submission's id */
+    SubmissionId: string;
+    /** @description Comma-separated submission ids (UUIDs), at most plan.max_batch */
+    Ids: string;
+    /** @description Resume: only events after this id are sent */
+    LastEventId?: string;
+    /** @description Same as the Last-Event-ID header (for EventSource clients that cannot set headers) */
+    LastEventIdQuery?: string;
+  };
+  requestBodies: never;
+  headers: {
+    /** @description Requests allowed per window (one minute) for this key */
+    RateLimitLimit: number;
+    /** @description Requests left in the current window */
+    RateLimitRemaining: number;
+    /** @description Seconds until the window frees a request */
+    RateLimitReset: number;
+    /** @description The policy, e.g. "60;w=60" */
+    RateLimitPolicy: string;
+    /** @description Seconds to wait before retrying */
+    RetryAfter: number;
+    /** @description Time spent in the edge and its hops (edge;dur=…) */
+    ServerTiming: string;
+    /** @description true when the answer is the record of an earlier request with the same Idempotency-Key */
+    IdempotentReplayed: "true";
+  };
+  pathItems: never;
+}
+
+export type $defs = Record<string, never>;
+
+export type external = Record<string, never>;
+
+export interface operations {
+
+  /**
+   * Submit a program
+   * @description Queues a run and answers 202 with its id; with ?wait=true holds the request until the record is terminal (200) or the hold expires (408, the run carries on).
+   */
+  submit: {
+    parameters: {
+      query?: {
+        wait?: components["parameters"]["Wait"];
+      };
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SubmitRequest"];
+      };
+    };
+    responses: {
+      /** @description ?wait=true: the finished record */
+      200: {
+        headers: {
+          "Server-Timing": components["headers"]["ServerTiming"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["ResultRecord"];
+        };
+      };
+      /** @description Accepted; or, for a repeated Idempotency-Key, the existing record (Idempotent-Replayed: true) */
+      202: {
+        headers: {
+          "Server-Timing": components["headers"]["ServerTiming"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["AcceptedOrRecord"];
+        };
+      };
+      /** @description Invalid request: the message names the field (an unsupported language lists `available`) */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description ?wait=true: not finished within the hold; poll GET /api/result/{id} */
+      408: {
+        headers: {
+          "Server-Timing": components["headers"]["ServerTiming"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["SyncTimeout"];
+        };
+      };
+      /** @description Request body larger than 2 MiB */
+      413: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body is not UTF-8 JSON (content-type: application/json) */
+      415: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Queue full; retry after Retry-After seconds */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "Server-Timing": components["headers"]["ServerTiming"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Submit several programs
+   * @description Each item is validated and queued alone; an invalid or over-quota item gets its own {error, message?}. ?wait=true is refused. Submission quotas: 429 when the key's rate or in-flight cap is reached.
+   */
+  submitBatch: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BatchRequest"];
+      };
+    };
+    responses: {
+      /** @description One entry per submission, in request order */
+      202: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["BatchAccepted"];
+        };
+      };
+      /** @description Invalid request (not a list, too many items, ?wait given) */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body is not UTF-8 JSON */
+      415: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Get a submission's record */
+  result: {
+    parameters: {
+      path: {
+        id: components["parameters"]["SubmissionId"];
+      };
+    };
+    responses: {
+      /** @description The record (job_status pending, running, completed or error) */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["ResultRecord"];
+        };
+      };
+      /** @description The id is not a UUID */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such submission for this account */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Get several records */
+  results: {
+    parameters: {
+      query: {
+        ids: components["parameters"]["Ids"];
+      };
+    };
+    responses: {
+      /** @description One entry per id, in request order */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Results"];
+        };
+      };
+      /** @description ids missing, not UUIDs, or more than plan.max_batch */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Stream a submission's events (SSE)
+   * @description text/event-stream: queued, started, stdout, stderr, test, then completed (the whole record) and the stream ends. Each event has `id:` (a per-submission sequence number from 1), `event:` and `data:` (JSON). Resume with Last-Event-ID (header) or ?last_event_id: only later events are sent. Concatenated stdout chunks equal the record's stdout.
+   */
+  events: {
+    parameters: {
+      query?: {
+        last_event_id?: components["parameters"]["LastEventIdQuery"];
+      };
+      header?: {
+        "Last-Event-ID"?: components["parameters"]["LastEventId"];
+      };
+      path: {
+        id: components["parameters"]["SubmissionId"];
+      };
+    };
+    responses: {
+      /** @description The event stream */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "text/event-stream": components["schemas"]["ServerSentEvent"];
+        };
+      };
+      /** @description The id is not a UUID, or Last-Event-ID is not a number */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such submission for this account */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Languages and versions the ready nodes run */
+  runtimes: {
+    responses: {
+      /** @description One entry per (language, version) */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Runtimes"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Languages the ready nodes run */
+  languages: {
+    responses: {
+      /** @description Canonical language names */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Languages"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Service health */
+  health: {
+    responses: {
+      /** @description ok when a strict node is ready, else degraded */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Health"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Readiness */
+  ready: {
+    responses: {
+      /** @description Ready */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Ready"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not ready, with the reasons */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["NotReady"];
+        };
+      };
+    };
+  };
+  /** This document (no key needed) */
+  openapi: {
+    responses: {
+      /** @description OpenAPI 3.1 document */
+      200: {
+        content: {
+          "application/json": {
+            openapi: string;
+            info: {
+              title: string;
+              version: string;
+              [key: string]: unknown;
+            };
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A submission ended
+   * @description Sent to every active webhook endpoint of the key's project when a submission is completed or ends in error: the whole result record. Verify the signature over the raw body before parsing (the SDK's verifyWebhook, or the standardwebhooks package). Answer 2xx quickly: 5xx answers, timeouts and network errors are retried (3 attempts in all, about 1 s and 5 s apart); a 4xx stops; redirects are not followed (a failed attempt).
+   */
+  resultWebhook: {
+    parameters: {
+      header: {
+        /** @description The submission id; de-duplicate deliveries by it */
+        "webhook-id": string;
+        /** @description Unix seconds when signed; refuse one outside ±5 minutes of your clock */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (one per active secret during a rotation) of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded secret after its `whsec_` prefix (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookPayload"];
+      };
+    };
+    responses: {
+      /** @description Delivered */
+      "2XX": {
+        content: never;
+      };
+      /** @description Failed: 5xx and timeouts are retried, 4xx and 3xx are not */
+      default: {
+        content: never;
+      };
+    };
+  };
+}

@@ -1,0 +1,15 @@
+// @codecell/client: a typed client for the codecell API (docs/openapi.json) and the webhook verifier.
+export { Codecell } from "./client.ts";
+export type { CallOptions, CodecellOptions, EventsOptions, SubmitOptions, WaitOptions } from "./client.ts";
+export type { RetryOptions } from "./http.ts";
+export {
+  ApiError, AuthenticationError, CodecellError, ConnectionError, InvalidRequestError, NotFoundError, RateLimitError, RetryableError,
+  SyncTimeoutError, UnavailableError,
+} from "./errors.ts";
+export { RecentIds, WebhookVerificationError } from "./webhooks.ts";
+import { verifyWebhook as verify } from "./webhooks.ts";
+import type { WebhookPayload } from "./types.ts";
+/** Verifies a webhook delivery (signature, timestamp) and returns its payload: the result record. */
+export const verifyWebhook: (...args: Parameters<typeof verify>) => Promise<WebhookPayload> = verify;
+export type * from "./types.ts";
+export type { components, paths, webhooks } from "./api.gen.ts";

@@ -1,0 +1,43 @@
+// Request bodies of the public API for the OpenAPI document: the very zod schemas that validate
+// requests (lib/validate.ts), registered under component names, and the words for their fields.
+import { z } from "zod";
+import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../../proto/limits.ts";
+import { submitSchema } from "../lib/validate.ts";
+
+export const requestComponents = z.registry<{ id: string; description?: string }>();
+
+export const submitRequest = submitSchema;
+requestComponents.add(submitRequest, { id: "SubmitRequest", description: "A program to run. Unknown fields are refused (400)." });
+
+// The batch envelope is checked by hand in api-batch.ts (each item then alone, by submitSchema).
+export const batchRequest = z.strictObject({ submissions: z.array(submitRequest).min(1) });
+requestComponents.add(batchRequest, { id: "BatchRequest", description: "1..plan.max_batch (default 20) submissions, each validated alone" });
+
+/**
+ * Descriptions of request fields, by component and property. A field is described only once it
+ * exists in the schema, so fields of a later request version can be written down ahead of it.
+ */
+export const FIELD_DOCS: Record<string, Record<string, string>> = {
+  SubmitRequest: {
+    language: "Language name or alias (python, py, c, cpp, c++, java, javascript, js, typescript, ts, go, rust, rs); see GET /api/languages",
+    code: `Source code, not empty, at most ${MAX_CODE_BYTES} bytes as UTF-8`,
+    stdin: `Standard input, at most ${MAX_STDIN_BYTES} bytes as UTF-8 (default empty)`,
+    version: 'A version or alias listed by GET /api/runtimes ("1.23", "1.23.4"); unknown → 400 listing the versions',
+    encoding: "base64 applies to code, stdin, expected_output and tests[].stdin/expected_output, and to the record's stdout/stderr",
+    expected_output: "Judge a single run against this output with `compare` (not together with tests)",
+    compare: "How output is compared: exact, lines (default), tokens or float",
+    float_epsilon: "compare=float: tolerance (absolute or relative, whichever is looser), > 0 and ≤ 1, default 1e-6",
+    tests: "Test cases run one by one against one compiled program, each in a fresh sandbox",
+    stop_on_first_failure: "Stop after the first failing test (default false)",
+    limits: "Narrow the plan's limits for this run; above a cap → 400 naming the field and the cap",
+    files: "Additional files beside the main source (relative paths, at most 32, 1 MiB in total)",
+    args: "Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL)",
+    compiler_options: "Compiler options from the language's allow-list (at most 32)",
+  },
+};
+
+/** An example body per request component (shown by /docs and used by generated clients' docs). */
+export const EXAMPLES: Record<string, unknown> = {
+  SubmitRequest: { language: "python", code: "print(input()[::-1])", stdin: "olleh" },
+  BatchRequest: { submissions: [{ language: "python", code: "print(1)" }, { language: "c", code: "int main(void){return 0;}" }] },
+};
