@@ -51,6 +51,46 @@ export interface paths {
     /** This document (no key needed) */
     get: operations["openapi"];
   };
+  "/judge0/submissions": {
+    /**
+     * Judge0: create a submission
+     * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+     */
+    post: operations["judge0Create"];
+  };
+  "/judge0/submissions/{token}": {
+    /** Judge0: a submission */
+    get: operations["judge0Get"];
+  };
+  "/judge0/submissions/batch": {
+    /** Judge0: several submissions */
+    get: operations["judge0GetBatch"];
+    /** Judge0: create several submissions */
+    post: operations["judge0CreateBatch"];
+  };
+  "/judge0/languages": {
+    /** Judge0: language ids of our runtimes */
+    get: operations["judge0Languages"];
+  };
+  "/judge0/statuses": {
+    /** Judge0: status ids */
+    get: operations["judge0Statuses"];
+  };
+  "/judge0/about": {
+    /** Judge0: about */
+    get: operations["judge0About"];
+  };
+  "/piston/api/v2/execute": {
+    /**
+     * Piston: run a program and wait for it
+     * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+     */
+    post: operations["pistonExecute"];
+  };
+  "/piston/api/v2/runtimes": {
+    /** Piston: runtimes */
+    get: operations["pistonRuntimes"];
+  };
 }
 
 export interface webhooks {
@@ -104,6 +144,12 @@ export interface components {
         processes?: number;
         output_kb?: number;
       };
+      /** @description Narrow the compile step's limits (compiled languages): each at most the node's compile default */
+      compile_limits?: {
+        wall_time_ms?: number;
+        cpu_time_ms?: number;
+        memory_mb?: number;
+      };
       /** @description Additional files beside the main source (relative paths, at most 32, 1 MiB in total) */
       files?: ({
           path: string;
@@ -118,6 +164,48 @@ export interface components {
     };
     BatchRequest: {
       submissions: components["schemas"]["SubmitRequest"][];
+    };
+    Judge0SubmissionRequest: {
+      source_code: string;
+      language_id: number;
+      compiler_options?: string | null;
+      command_line_arguments?: string | null;
+      stdin?: string | null;
+      expected_output?: string | null;
+      cpu_time_limit?: number | null;
+      cpu_extra_time?: number | null;
+      wall_time_limit?: number | null;
+      memory_limit?: number | null;
+      stack_limit?: number | null;
+      max_processes_and_or_threads?: number | null;
+      enable_per_process_and_thread_time_limit?: boolean | null;
+      enable_per_process_and_thread_memory_limit?: boolean | null;
+      max_file_size?: number | null;
+      redirect_stderr_to_stdout?: boolean | null;
+      enable_network?: boolean | null;
+      number_of_runs?: number | null;
+      callback_url?: string | null;
+      additional_files?: string | null;
+    };
+    PistonExecuteRequest: {
+      language: string;
+      version: string;
+      files: ({
+          name?: string | null;
+          content: string;
+          encoding?: ("utf8" | "base64" | "hex") | null;
+        })[];
+      stdin?: string | null;
+      args?: string[] | null;
+      compile_timeout?: number | null;
+      run_timeout?: number | null;
+      compile_cpu_time?: number | null;
+      run_cpu_time?: number | null;
+      compile_memory_limit?: number | null;
+      run_memory_limit?: number | null;
+    };
+    Judge0BatchRequest: {
+      submissions: components["schemas"]["Judge0SubmissionRequest"][];
     };
     /** @enum {string} */
     Verdict: "IE" | "MLE" | "PLE" | "FSE" | "TLE" | "SIG" | "RE" | "WA" | "AC";
@@ -396,6 +484,68 @@ export interface components {
       event: "completed";
       data: components["schemas"]["ResultRecord"];
     };
+    Judge0Submission: {
+      token?: string;
+      status?: {
+        id: number;
+        description: string;
+      };
+      status_id?: number;
+      stdout?: string | null;
+      stderr?: string | null;
+      compile_output?: string | null;
+      message?: string | null;
+      exit_code?: number | null;
+      exit_signal?: number | null;
+      time?: string | null;
+      wall_time?: string | null;
+      memory?: number | null;
+      created_at?: string;
+      finished_at?: string | null;
+      language_id?: number | null;
+      number_of_runs?: number;
+    };
+    Judge0Errors: {
+      [key: string]: unknown;
+    };
+    PistonResult: {
+      language: string;
+      version: string;
+      run?: {
+        stdout: string;
+        stderr: string;
+        output: string;
+        code: number | null;
+        signal: string | null;
+        message: string | null;
+        status: string | null;
+        cpu_time: number | null;
+        wall_time: number | null;
+        memory: number | null;
+      };
+      compile?: {
+        stdout: string;
+        stderr: string;
+        output: string;
+        code: number | null;
+        signal: string | null;
+        message: string | null;
+        status: string | null;
+        cpu_time: number | null;
+        wall_time: number | null;
+        memory: number | null;
+      };
+    };
+    PistonRuntime: {
+      language: string;
+      version: string;
+      aliases: string[];
+      runtime?: string;
+    };
+    PistonError: {
+      message: string;
+      [key: string]: unknown;
+    };
   };
   responses: never;
   parameters: {
@@ -409,6 +559,14 @@ export interface components {
     Ids: string;
     /** @description Resume: only events after this id are sent */
     LastEventId?: string;
+    /** @description Judge0: text fields in base64 */
+    Base64Encoded?: "true" | "false";
+    /** @description Judge0: comma-separated fields to return, or * */
+    Judge0Fields?: string;
+    /** @description Judge0: the submission's token (our submission id) */
+    Judge0Token: string;
+    /** @description Judge0: comma-separated tokens */
+    Judge0Tokens: string;
     /** @description Same as the Last-Event-ID header (for EventSource clients that cannot set headers) */
     LastEventIdQuery?: string;
   };
@@ -1011,6 +1169,503 @@ export interface operations {
             };
             [key: string]: unknown;
           };
+        };
+      };
+    };
+  };
+  /**
+   * Judge0: create a submission
+   * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+   */
+  judge0Create: {
+    parameters: {
+      query?: {
+        base64_encoded?: components["parameters"]["Base64Encoded"];
+        wait?: components["parameters"]["Wait"];
+        fields?: components["parameters"]["Judge0Fields"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Judge0SubmissionRequest"];
+      };
+    };
+    responses: {
+      /** @description {token}, or with wait=true the submission */
+      201: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Judge0Submission"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid or unsupported field(s), by name */
+      422: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Judge0Errors"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: a submission */
+  judge0Get: {
+    parameters: {
+      query?: {
+        base64_encoded?: components["parameters"]["Base64Encoded"];
+        fields?: components["parameters"]["Judge0Fields"];
+      };
+      path: {
+        token: components["parameters"]["Judge0Token"];
+      };
+    };
+    responses: {
+      /** @description The submission's requested fields */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Judge0Submission"];
+        };
+      };
+      /** @description Unknown field in fields, or output not UTF-8 without base64_encoded */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such submission */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: several submissions */
+  judge0GetBatch: {
+    parameters: {
+      query: {
+        tokens: components["parameters"]["Judge0Tokens"];
+        base64_encoded?: components["parameters"]["Base64Encoded"];
+        fields?: components["parameters"]["Judge0Fields"];
+      };
+    };
+    responses: {
+      /** @description {submissions: [...]} in token order, null for unknown tokens */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+            submissions: (({
+                token?: string;
+                status?: {
+                  id: number;
+                  description: string;
+                };
+                status_id?: number;
+                stdout?: string | null;
+                stderr?: string | null;
+                compile_output?: string | null;
+                message?: string | null;
+                exit_code?: number | null;
+                exit_signal?: number | null;
+                time?: string | null;
+                wall_time?: string | null;
+                memory?: number | null;
+                created_at?: string;
+                finished_at?: string | null;
+                language_id?: number | null;
+                number_of_runs?: number;
+              }) | null)[];
+          };
+        };
+      };
+      /** @description No tokens, or too many */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: create several submissions */
+  judge0CreateBatch: {
+    parameters: {
+      query?: {
+        base64_encoded?: components["parameters"]["Base64Encoded"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Judge0BatchRequest"];
+      };
+    };
+    responses: {
+      /** @description Per item {token} or its field errors */
+      201: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": ({
+              token: string;
+            } | {
+              [key: string]: unknown;
+            })[];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not a list, or too many */
+      422: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Judge0Errors"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: language ids of our runtimes */
+  judge0Languages: {
+    responses: {
+      /** @description [{id, name}] */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+              id: number;
+              name: string;
+            }[];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: status ids */
+  judge0Statuses: {
+    responses: {
+      /** @description [{id, description}] */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+              id: number;
+              description: string;
+            }[];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: about */
+  judge0About: {
+    responses: {
+      /** @description The Judge0 API version served */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+            version: string;
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Piston: run a program and wait for it
+   * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+   */
+  pistonExecute: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PistonExecuteRequest"];
+      };
+    };
+    responses: {
+      /** @description Piston's result: compile (compiled languages) and run stages */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["PistonResult"];
+        };
+      };
+      /** @description Invalid request or unknown runtime */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["PistonError"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The run did not finish in time; its native record stays available */
+      504: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["PistonError"];
+        };
+      };
+    };
+  };
+  /** Piston: runtimes */
+  pistonRuntimes: {
+    responses: {
+      /** @description [{language, version, aliases, runtime?}] */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+              language: string;
+              version: string;
+              aliases: string[];
+              runtime?: string;
+            }[];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };

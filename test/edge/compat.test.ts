@@ -8,6 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { piston } from "piston-client";
 import { Client, admin, request, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";
+import { assertDocumented } from "./openapi-check.ts";
 
 let fleet: Fleet;
 let edge: Edge;
@@ -22,12 +23,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Judge0's documentation example: a C program that greets the name it reads. */
 const GREETER_C = '#include <stdio.h>\n\nint main(void) {\n  char name[10];\n  scanf("%s", name);\n  printf("hello, %s\\n", name);\n  return 0;\n}\n';
 
+/** Every answer is checked against the OpenAPI document (docs/openapi.json) as well. */
+async function documented(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Res> {
+  const r = await request(edge.base, method, path, { headers, body });
+  assertDocumented(method, path, r);
+  return r;
+}
+
 function judge0(method: string, path: string, body?: unknown, headers: Record<string, string> = { "x-auth-token": key }): Promise<Res> {
-  return request(edge.base, method, `/judge0${path}`, { headers, body });
+  return documented(method, `/judge0${path}`, body, headers);
 }
 
 function pistonCall(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${key}` }): Promise<Res> {
-  return request(edge.base, method, `/piston${path}`, { headers, body });
+  return documented(method, `/piston${path}`, body, headers);
 }
 
 async function judge0Until(token: string, query = ""): Promise<Res> {

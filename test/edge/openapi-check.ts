@@ -23,7 +23,9 @@ const compiled = new Map<string, ValidateFunction>();
 /** The documented path template a concrete path matches, e.g. /api/result/{id} for /api/result/<uuid>. */
 export function templateOf(path: string): string {
   const bare = path.split("?")[0]!;
-  for (const template of Object.keys(DOCUMENT.paths)) {
+  // A literal path wins over a template that also matches it (/x/batch before /x/{token}).
+  const templates = Object.keys(DOCUMENT.paths).sort((a, b) => a.split("{").length - b.split("{").length);
+  for (const template of templates) {
     const re = new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`);
     if (re.test(bare)) return template;
   }

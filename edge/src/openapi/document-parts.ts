@@ -34,6 +34,10 @@ export const PARAMETERS = {
     name: "Last-Event-ID", in: "header", required: false, schema: { type: "string", pattern: "^[0-9]+$" },
     description: "Resume: only events after this id are sent",
   },
+  Base64Encoded: { name: "base64_encoded", in: "query", required: false, schema: { type: "string", enum: ["true", "false"] }, description: "Judge0: text fields in base64" },
+  Judge0Fields: { name: "fields", in: "query", required: false, schema: { type: "string" }, description: "Judge0: comma-separated fields to return, or *" },
+  Judge0Token: { name: "token", in: "path", required: true, schema: { type: "string" }, description: "Judge0: the submission's token (our submission id)" },
+  Judge0Tokens: { name: "tokens", in: "query", required: true, schema: { type: "string" }, description: "Judge0: comma-separated tokens" },
   LastEventIdQuery: {
     name: "last_event_id", in: "query", required: false, schema: { type: "string", pattern: "^[0-9]+$" },
     description: "Same as the Last-Event-ID header (for EventSource clients that cannot set headers)",

@@ -4,13 +4,16 @@
 // Served at GET /api/openapi.json; `npm run openapi` writes it to docs/openapi.json.
 import { z } from "zod";
 import { EXAMPLES, FIELD_DOCS, requestComponents } from "./requests.ts";
-import { ROUTES, TAGS } from "./routes.ts";
+import { NATIVE_ROUTES, TAGS } from "./routes.ts";
+import { COMPAT_ROUTES } from "./compat.ts";
 import type { ResponseDoc, RouteDoc } from "./routes.ts";
 import { components, errorBody } from "./schemas.ts";
 import "./events.ts";
 import { HEADERS, PARAMETERS, RATE_HEADERS, WEBHOOKS } from "./document-parts.ts";
 
 type Json = Record<string, unknown>;
+
+const ROUTES = [...NATIVE_ROUTES, ...COMPAT_ROUTES];
 
 export const API_VERSION = "1.1.0";
 const REF = (id: string) => `#/components/schemas/${id}`;

@@ -33,6 +33,7 @@ export const FIELD_DOCS: Record<string, Record<string, string>> = {
     files: "Additional files beside the main source (relative paths, at most 32, 1 MiB in total)",
     args: "Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL)",
     compiler_options: "Compiler options from the language's allow-list (at most 32)",
+    compile_limits: "Narrow the compile step's limits (compiled languages): each at most the node's compile default",
   },
 };
 

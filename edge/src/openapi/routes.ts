@@ -39,7 +39,7 @@ export interface RouteDoc {
 
 const QUOTA = "Submission quotas: 429 when the key's rate or in-flight cap is reached";
 
-export const ROUTES: RouteDoc[] = [
+export const NATIVE_ROUTES: RouteDoc[] = [
   {
     method: "post", path: "/api/submit", operationId: "submit", tag: "Submissions",
     summary: "Submit a program",

@@ -1,0 +1,87 @@
+// The Judge0 CE and Piston v2 compatible routes in the document (docs/migrating.md): their request
+// schemas are the ones that validate them (compat/judge0/to-native.ts, compat/piston/to-native.ts),
+// their answers in the peers' shapes.
+import { z } from "zod";
+import { judge0SubmissionSchema } from "../compat/judge0/to-native.ts";
+import { pistonExecuteSchema } from "../compat/piston/to-native.ts";
+import { requestComponents } from "./requests.ts";
+import type { RouteDoc } from "./routes.ts";
+import { components, errorBody } from "./schemas.ts";
+
+requestComponents.add(judge0SubmissionSchema, { id: "Judge0SubmissionRequest", description: "A Judge0 CE 1.13 submission; fields it cannot honour are refused by name (422)" });
+requestComponents.add(pistonExecuteSchema, { id: "PistonExecuteRequest", description: "A Piston v2 execute request; the first file is the program" });
+
+const judge0Batch = z.object({ submissions: z.array(judge0SubmissionSchema).min(1) });
+requestComponents.add(judge0Batch, { id: "Judge0BatchRequest" });
+
+const status = z.object({ id: z.number().int(), description: z.string() });
+const text = z.string().nullable();
+/** Judge0's submission: the fields `fields=` asked for (default: stdout, time, memory, stderr, token, compile_output, message, status). */
+const judge0Submission = z.object({
+  token: z.string(), status, status_id: z.number().int(), stdout: text, stderr: text, compile_output: text, message: text,
+  exit_code: z.number().int().nullable(), exit_signal: z.number().int().nullable(), time: text, wall_time: text,
+  memory: z.number().int().nullable(), created_at: z.string(), finished_at: text, language_id: z.number().int().nullable(),
+  number_of_runs: z.number().int(),
+}).partial();
+components.add(judge0Submission, { id: "Judge0Submission" });
+/** Judge0's validation errors: each field with its messages (and our `error` sentence). */
+const judge0Errors = z.record(z.string(), z.unknown());
+components.add(judge0Errors, { id: "Judge0Errors" });
+
+const stage = z.object({
+  stdout: z.string(), stderr: z.string(), output: z.string(), code: z.number().int().nullable(), signal: z.string().nullable(),
+  message: z.string().nullable(), status: z.string().nullable(), cpu_time: z.number().nullable(), wall_time: z.number().nullable(),
+  memory: z.number().nullable(),
+});
+const pistonResult = z.object({ language: z.string(), version: z.string(), run: stage.optional(), compile: stage.optional() });
+components.add(pistonResult, { id: "PistonResult" });
+const pistonRuntime = z.object({ language: z.string(), version: z.string(), aliases: z.array(z.string()), runtime: z.string().optional() });
+components.add(pistonRuntime, { id: "PistonRuntime" });
+const pistonError = z.object({ message: z.string() }).loose();
+components.add(pistonError, { id: "PistonError" });
+
+const KEY = "The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.";
+
+export const COMPAT_ROUTES: RouteDoc[] = [
+  {
+    method: "post", path: "/judge0/submissions", operationId: "judge0Create", tag: "Compatibility",
+    summary: "Judge0: create a submission", description: KEY, parameters: ["Base64Encoded", "Wait", "Judge0Fields"], body: judge0SubmissionSchema,
+    responses: { 201: { description: "{token}, or with wait=true the submission", schema: judge0Submission }, 422: { description: "Invalid or unsupported field(s), by name", schema: judge0Errors } },
+  },
+  {
+    method: "get", path: "/judge0/submissions/{token}", operationId: "judge0Get", tag: "Compatibility",
+    summary: "Judge0: a submission", parameters: ["Judge0Token", "Base64Encoded", "Judge0Fields"],
+    responses: { 200: { description: "The submission's requested fields", schema: judge0Submission }, 400: { description: "Unknown field in fields, or output not UTF-8 without base64_encoded", schema: errorBody }, 404: { description: "No such submission", schema: errorBody } },
+  },
+  {
+    method: "post", path: "/judge0/submissions/batch", operationId: "judge0CreateBatch", tag: "Compatibility",
+    summary: "Judge0: create several submissions", parameters: ["Base64Encoded"], body: judge0Batch,
+    responses: { 201: { description: "Per item {token} or its field errors", schema: z.array(z.union([z.object({ token: z.string() }), judge0Errors])) }, 422: { description: "Not a list, or too many", schema: judge0Errors } },
+  },
+  {
+    method: "get", path: "/judge0/submissions/batch", operationId: "judge0GetBatch", tag: "Compatibility",
+    summary: "Judge0: several submissions", parameters: ["Judge0Tokens", "Base64Encoded", "Judge0Fields"],
+    responses: { 200: { description: "{submissions: [...]} in token order, null for unknown tokens", schema: z.object({ submissions: z.array(judge0Submission.nullable()) }) }, 400: { description: "No tokens, or too many", schema: errorBody } },
+  },
+  {
+    method: "get", path: "/judge0/languages", operationId: "judge0Languages", tag: "Compatibility", summary: "Judge0: language ids of our runtimes",
+    responses: { 200: { description: "[{id, name}]", schema: z.array(z.object({ id: z.number().int(), name: z.string() })) } },
+  },
+  {
+    method: "get", path: "/judge0/statuses", operationId: "judge0Statuses", tag: "Compatibility", summary: "Judge0: status ids",
+    responses: { 200: { description: "[{id, description}]", schema: z.array(status) } },
+  },
+  {
+    method: "get", path: "/judge0/about", operationId: "judge0About", tag: "Compatibility", summary: "Judge0: about",
+    responses: { 200: { description: "The Judge0 API version served", schema: z.object({ version: z.string() }).loose() } },
+  },
+  {
+    method: "post", path: "/piston/api/v2/execute", operationId: "pistonExecute", tag: "Compatibility",
+    summary: "Piston: run a program and wait for it", description: KEY, body: pistonExecuteSchema,
+    responses: { 200: { description: "Piston's result: compile (compiled languages) and run stages", schema: pistonResult }, 400: { description: "Invalid request or unknown runtime", schema: pistonError }, 504: { description: "The run did not finish in time; its native record stays available", schema: pistonError } },
+  },
+  {
+    method: "get", path: "/piston/api/v2/runtimes", operationId: "pistonRuntimes", tag: "Compatibility", summary: "Piston: runtimes",
+    responses: { 200: { description: "[{language, version, aliases, runtime?}]", schema: z.array(pistonRuntime) } },
+  },
+];
