@@ -73,7 +73,7 @@ export function executionToWire(o: ExecutionRecord): WireExecution {
 export function limitsToWire(l: AppliedLimits): WireLimits {
   return {
     wallTimeMs: l.wall_time_ms, cpuTimeMs: l.cpu_time_ms, memoryBytes: l.memory_bytes, processes: l.processes,
-    outputBytes: l.output_bytes,
+    outputBytes: l.output_bytes, fileSizeBytes: 0,
   };
 }
 

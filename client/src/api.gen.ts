@@ -143,6 +143,7 @@ export interface components {
         memory_mb?: number;
         processes?: number;
         output_kb?: number;
+        file_size_kb?: number;
       };
       /** @description Narrow the compile step's limits (compiled languages): each at most the node's compile default */
       compile_limits?: {

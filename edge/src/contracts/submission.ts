@@ -23,7 +23,7 @@ export interface CreateInput {
 /** Bytes travel as base64 (RPC, storage as JSON). Limits are already checked against the key's plan. */
 export interface RunOptions {
   stdin_b64?: string;
-  limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number; processes: number; output_bytes: number };
+  limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number; processes: number; output_bytes: number; file_size_bytes?: number };
   /** The compile step's limits (0: the node's compile default). */
   compile_limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number };
   files?: { path: string; content_b64: string }[];

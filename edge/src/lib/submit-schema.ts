@@ -16,6 +16,8 @@ export const MAX_COMPILER_OPTIONS = 32;
 export const MAX_EXPECTED_OUTPUT_BYTES = 1024 * 1024;
 
 const encoding = z.enum(["utf8", "base64"]);
+/** A node's file-size limit (KB), which a request's limits.file_size_kb may only narrow (no plan cap). */
+export const NODE_FILE_SIZE_KB = 16 * 1024;
 /** A node's compile-step limits, which a request's compile_limits may only narrow. */
 export const COMPILE_MAXIMA = { wall_time_ms: 30_000, cpu_time_ms: 60_000, memory_mb: 1024 } as const;
 const positive = z.number().int().min(1);
@@ -36,6 +38,7 @@ export const extendedShape = {
   limits: z.strictObject({
     wall_time_ms: positive.optional(), cpu_time_ms: positive.optional(), memory_mb: positive.optional(),
     processes: positive.optional(), output_kb: positive.optional(),
+    file_size_kb: positive.max(NODE_FILE_SIZE_KB).optional(),
   }).optional(),
   compile_limits: z.strictObject({
     wall_time_ms: positive.max(COMPILE_MAXIMA.wall_time_ms).optional(), cpu_time_ms: positive.max(COMPILE_MAXIMA.cpu_time_ms).optional(),
@@ -165,6 +168,7 @@ function limits(body: Body, plan: Plan): RunOptions["limits"] {
     memory_bytes: pick("memory_mb", l.memory_mb, plan.max_memory_mb, NODE_MAXIMA.max_memory_mb) * 1024 * 1024,
     processes: pick("processes", l.processes, plan.max_processes, NODE_MAXIMA.max_processes),
     output_bytes: pick("output_kb", l.output_kb, plan.max_output_kb, NODE_MAXIMA.max_output_kb) * 1024,
+    ...(l.file_size_kb !== undefined ? { file_size_bytes: l.file_size_kb * 1024 } : {}),
   };
   return Object.values(out).some((v) => v > 0) ? out : undefined;
 }

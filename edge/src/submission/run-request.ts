@@ -15,7 +15,7 @@ export function runRequestFields(stored: string): DeepPartial<ExecuteRequest> {
   return {
     streamOutput: true,
     ...(o.stdin_b64 !== undefined ? { stdinBytes: bytes(o.stdin_b64) } : {}),
-    ...(l ? { limits: { wallTimeMs: l.wall_time_ms, cpuTimeMs: l.cpu_time_ms, memoryBytes: l.memory_bytes, processes: l.processes, outputBytes: l.output_bytes } } : {}),
+    ...(l ? { limits: { wallTimeMs: l.wall_time_ms, cpuTimeMs: l.cpu_time_ms, memoryBytes: l.memory_bytes, processes: l.processes, outputBytes: l.output_bytes, fileSizeBytes: l.file_size_bytes ?? 0 } } : {}),
     ...(o.compile_limits ? { compileLimits: { wallTimeMs: o.compile_limits.wall_time_ms, cpuTimeMs: o.compile_limits.cpu_time_ms, memoryBytes: o.compile_limits.memory_bytes } } : {}),
     files: (o.files ?? []).map((f) => ({ path: f.path, content: bytes(f.content_b64) })),
     args: o.args ?? [],

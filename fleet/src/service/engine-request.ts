@@ -13,6 +13,7 @@ export function requestedLimits(limits: RunLimits | undefined): Partial<Limits> 
   if (limits.memoryBytes > 0) picked.memoryBytes = limits.memoryBytes;
   if (limits.processes > 0) picked.processes = limits.processes;
   if (limits.outputBytes > 0) picked.outputBytes = limits.outputBytes;
+  if (limits.fileSizeBytes > 0) picked.fileSizeBytes = limits.fileSizeBytes;
   return picked;
 }
 

@@ -108,13 +108,13 @@ export function judge0ToNative(s: Judge0Submission, runtimes: readonly Runtime[]
   if (s.enable_per_process_and_thread_memory_limit) refuse("enable_per_process_and_thread_memory_limit", "limits apply to the whole program (its cgroup), not per process");
   if (s.stack_limit != null) refuse("stack_limit", "the stack limit is fixed (64 MiB) and cannot be set per submission");
   if (s.redirect_stderr_to_stdout) refuse("redirect_stderr_to_stdout", "stderr is always captured separately");
-  if (s.max_file_size != null) refuse("max_file_size", "the file size limit is fixed (16 MiB) and cannot be set per submission");
   const runtime = runtimeForId(s.language_id, runtimes);
   if (!runtime) throw judge0FieldError("language_id", `language with id ${s.language_id} doesn't exist`);
   const limits: Record<string, number> = {};
   if (s.cpu_time_limit != null) limits.cpu_time_ms = Math.max(1, Math.round(s.cpu_time_limit * 1000));
   if (s.wall_time_limit != null) limits.wall_time_ms = Math.max(1, Math.round(s.wall_time_limit * 1000));
   if (s.memory_limit != null) limits.memory_mb = Math.max(1, Math.ceil(s.memory_limit / 1024));
+  if (s.max_file_size != null) limits.file_size_kb = Math.max(1, Math.round(s.max_file_size));
   if (s.max_processes_and_or_threads != null) limits.processes = Math.max(1, Math.round(s.max_processes_and_or_threads));
   const body: Record<string, unknown> = {
     language: runtime.language,

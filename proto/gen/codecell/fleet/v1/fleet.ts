@@ -176,6 +176,8 @@ export interface RunLimits {
   processes: number;
   /** Capture cap per stream (stdout, stderr). */
   outputBytes: number;
+  /** Largest file the program may write (a write past it is FSE). */
+  fileSizeBytes: number;
 }
 
 export interface SourceFile {
@@ -677,7 +679,7 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
 };
 
 function createBaseRunLimits(): RunLimits {
-  return { wallTimeMs: 0, cpuTimeMs: 0, memoryBytes: 0, processes: 0, outputBytes: 0 };
+  return { wallTimeMs: 0, cpuTimeMs: 0, memoryBytes: 0, processes: 0, outputBytes: 0, fileSizeBytes: 0 };
 }
 
 export const RunLimits: MessageFns<RunLimits> = {
@@ -696,6 +698,9 @@ export const RunLimits: MessageFns<RunLimits> = {
     }
     if (message.outputBytes !== 0) {
       writer.uint32(40).uint64(message.outputBytes);
+    }
+    if (message.fileSizeBytes !== 0) {
+      writer.uint32(48).uint64(message.fileSizeBytes);
     }
     return writer;
   },
@@ -753,6 +758,14 @@ export const RunLimits: MessageFns<RunLimits> = {
             message.outputBytes = longToNumber(reader.uint64());
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.fileSizeBytes = longToNumber(reader.uint64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -775,6 +788,7 @@ export const RunLimits: MessageFns<RunLimits> = {
     message.memoryBytes = object.memoryBytes ?? 0;
     message.processes = object.processes ?? 0;
     message.outputBytes = object.outputBytes ?? 0;
+    message.fileSizeBytes = object.fileSizeBytes ?? 0;
     return message;
   },
 };
