@@ -10,7 +10,7 @@ import type { ApiContext } from "./api.ts";
 import { authenticate, authenticateOperator } from "./auth.ts";
 import type { Env } from "./env.ts";
 import { HttpError, errorResponse, json } from "./lib/http.ts";
-import { countRequest, metricsResponse } from "./metrics/edge-metrics.ts";
+import { recordRequest, metricsResponse } from "./metrics/edge-metrics.ts";
 
 export { DashboardDO } from "./do/dashboard-do.ts";
 export { FleetDO } from "./do/fleet-do.ts";
@@ -91,7 +91,7 @@ export default {
     const startedAt = Date.now();
     const trace: RouteTrace = {};
     const response = await respond(request, env, ctx, trace);
-    countRequest(env, ctx, routeLabel(trace), request.method, response.status, startedAt);
+    recordRequest(env, ctx, routeLabel(trace), request.method, response.status, startedAt);
     return response;
   },
 } satisfies ExportedHandler<Env>;

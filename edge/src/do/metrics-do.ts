@@ -15,7 +15,7 @@ export class MetricsDO extends DurableObject<Env> implements MetricsRpc {
   add(samples: MetricSample[]): void {
     this.ctx.storage.transactionSync(() => {
       for (const s of samples) {
-        if (!Number.isFinite(s.value) || s.value === 0) continue;
+        if (!Number.isFinite(s.value)) continue;
         this.ctx.storage.sql.exec(
           "INSERT INTO series (name, labels, value) VALUES (?, ?, ?) ON CONFLICT (name, labels) DO UPDATE SET value = value + excluded.value",
           s.name, JSON.stringify(s.labels), s.value,

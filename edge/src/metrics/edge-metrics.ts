@@ -15,7 +15,7 @@ const sendTo = (env: Env): Send => async (samples) => {
 };
 
 /** Counts an answered request and, when due, hands the counts over after the response. */
-export function countRequest(env: Env, ctx: ExecutionContext, route: string, method: string, status: number, startedAt: number): void {
+export function recordRequest(env: Env, ctx: ExecutionContext, route: string, method: string, status: number, startedAt: number): void {
   recorder.record(route, method, status, Math.max(0, Date.now() - startedAt) / 1000);
   recorder.flushIfDue((p) => ctx.waitUntil(p), sendTo(env));
 }

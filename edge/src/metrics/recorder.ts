@@ -33,7 +33,7 @@ export class Recorder {
   /** Counts one answered request. `route` must be a route pattern, never a raw path. */
   record(route: string, method: string, status: number, seconds: number): void {
     const m = method.toUpperCase();
-    const key = `${route}\n${METHODS.has(m) ? m : "OTHER"}\n${status}`;
+    const key = `${route}\0${METHODS.has(m) ? m : "OTHER"}\0${status}`;
     this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
     let latency = this.#latency.get(route);
     if (!latency) this.#latency.set(route, (latency = { buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
@@ -72,7 +72,7 @@ export class Recorder {
     const samples = [...this.#carried.values()];
     this.#carried.clear();
     for (const [key, value] of this.#requests) {
-      const [route, method, status] = key.split("\n") as [string, string, string];
+      const [route, method, status] = key.split("\0") as [string, string, string];
       samples.push({ name: REQUESTS, labels: { route, method, status }, value });
     }
     for (const [route, latency] of this.#latency) {
