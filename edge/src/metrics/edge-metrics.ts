@@ -24,6 +24,10 @@ export function recordRequest(env: Env, ctx: ExecutionContext, route: string, me
 export async function metricsResponse(request: Request, env: Env): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") throw new HttpError(405, { error: "method not allowed" }, { allow: "GET, HEAD" });
   await recorder.flush(sendTo(env));
-  const body = render(await metrics(env).totals());
+  const totals = await metrics(env).totals().catch((e: unknown) => {
+    console.error("metrics totals unavailable", String(e));
+    throw new HttpError(503, { error: "metrics unavailable", message: "the metrics store did not answer; try again" }, { "retry-after": "1" });
+  });
+  const body = render(totals);
   return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { "content-type": CONTENT_TYPE, "cache-control": "no-store" } });
 }
