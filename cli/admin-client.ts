@@ -1,9 +1,8 @@
 // The admin API client shared by every command: base URL and operator token resolution,
 // JSON requests, and HTTP failures turned into CliErrors with distinct exit codes.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Command } from "commander";
 import { Agent, fetch } from "undici";
+import { edgeUrl, isLoopback, localStack, operatorToken } from "./local-stack.ts";
 
 export class CliError extends Error {
   readonly exitCode: number;
@@ -23,23 +22,6 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
-interface LocalStack {
-  operator_token?: string;
-  edge_url?: string;
-}
-
-/** What `npm start` wrote: the edge's URL and the operator token of the local stack. */
-const LOCAL_STATE = join(process.env.CODECELL_STATE_DIR ?? join(import.meta.dirname, "..", ".state"), "dev.json");
-
-function localStack(): LocalStack | undefined {
-  if (!existsSync(LOCAL_STATE)) return undefined;
-  try {
-    return JSON.parse(readFileSync(LOCAL_STATE, "utf8")) as LocalStack;
-  } catch {
-    return undefined;
-  }
-}
-
 export class AdminClient {
   readonly baseUrl: string;
   readonly #token: string;
@@ -47,16 +29,13 @@ export class AdminClient {
 
   constructor(options: GlobalOptions) {
     const local = localStack();
-    const url = options.url ?? process.env.CODECELL_URL ?? local?.edge_url ?? (local ? `https://127.0.0.1:${process.env.EDGE_PORT ?? 8787}` : undefined);
-    const token = options.token ?? process.env.CODECELL_OPERATOR_TOKEN ?? local?.operator_token;
-    if (!url) throw new CliError("no edge URL: pass --url or set CODECELL_URL (or start the local stack with npm start)");
-    if (!token) throw new CliError("no operator token: pass --token or set CODECELL_OPERATOR_TOKEN");
-    this.baseUrl = url.replace(/\/+$/, "");
+    const token = operatorToken(options.token, process.env, local);
+    if (!token) throw new CliError("no operator token: pass --token or set CODECELL_OPERATOR_TOKEN (or start the local stack with npm start)");
+    this.baseUrl = edgeUrl(options.url, process.env, local);
     this.#token = token;
     // The local stack's certificate is wrangler's self-signed one; trusting it is opt-in, or
     // automatic when talking to the local stack on loopback.
-    const loopback = /^https:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|\/|$)/.test(this.baseUrl);
-    this.#dispatcher = options.insecure || (loopback && local) ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
+    this.#dispatcher = options.insecure || (isLoopback(this.baseUrl) && local) ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
   }
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -7,7 +7,7 @@ import { CliError } from "./admin-client.ts";
 const program = new Command()
   .name("codecell")
   .description("Operate a codecell deployment: API keys, projects, webhook endpoints, fleet nodes, usage")
-  .option("--url <url>", "edge base URL (env CODECELL_URL; default: the local stack from .state/dev.json)")
+  .option("--url <url>", "edge base URL (env CODECELL_URL; then the local stack recorded in .state/dev.json, then https://127.0.0.1:8787)")
   .option("--token <token>", "operator token (env CODECELL_OPERATOR_TOKEN; default: the local stack's)")
   .option("--insecure", "accept a self-signed TLS certificate (the local stack's wrangler dev)")
   .option("--json", "print machine-readable JSON")

@@ -3,6 +3,7 @@
 import type { DashboardRpc } from "./contracts/dashboard.ts";
 import type { FleetRegistryRpc } from "./contracts/fleet.ts";
 import type { KeyRpc } from "./contracts/key.ts";
+import type { MetricsRpc } from "./contracts/metrics.ts";
 import type { SchedulerRpc } from "./contracts/scheduler.ts";
 import type { SubmissionRpc } from "./contracts/submission.ts";
 import type { WebhookDeliveryRpc } from "./contracts/webhooks.ts";
@@ -20,6 +21,7 @@ export interface Env {
   SCHEDULER_DO: DurableObjectNamespace<Branded<SchedulerRpc>>;
   DASHBOARD_DO: DurableObjectNamespace<Branded<DashboardRpc>>;
   WEBHOOK_DELIVERY_DO: DurableObjectNamespace<Branded<WebhookDeliveryRpc>>;
+  METRICS_DO: DurableObjectNamespace<Branded<MetricsRpc>>;
   ENVIRONMENT?: string;
   OPERATOR_TOKEN?: string;
   SYNC_HOLD_MS?: string;

@@ -31,3 +31,8 @@ export function submissionObject(env: Env, id: string) {
 export function webhookDelivery(env: Env, submissionId: string) {
   return env.WEBHOOK_DELIVERY_DO.get(env.WEBHOOK_DELIVERY_DO.idFromName(submissionId.toLowerCase()));
 }
+
+/** The edge's request metrics: one for the whole edge. */
+export function metrics(env: Env) {
+  return env.METRICS_DO.get(env.METRICS_DO.idFromName("metrics"));
+}

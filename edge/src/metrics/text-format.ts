@@ -1,0 +1,53 @@
+// Prometheus text exposition format (version 0.0.4) for the edge's metrics: a few lines of glue
+// rather than prom-client, which needs Node's runtime.
+import type { MetricSample } from "../contracts/metrics.ts";
+import { DURATION, REQUESTS } from "./recorder.ts";
+
+export const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+interface Family {
+  name: string;
+  type: "counter" | "histogram";
+  help: string;
+}
+
+export const FAMILIES: Family[] = [
+  { name: REQUESTS, type: "counter", help: "Requests answered by the edge, by route pattern, method and HTTP status." },
+  { name: DURATION, type: "histogram", help: "Time from a request's arrival to its response headers, by route pattern." },
+];
+
+const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+const escapeHelp = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
+
+function formatValue(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  return String(v);
+}
+
+function sampleLine(s: MetricSample): string {
+  const pairs = Object.entries(s.labels);
+  const labels = pairs.length ? `{${pairs.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",")}}` : "";
+  return `${s.name}${labels} ${formatValue(s.value)}`;
+}
+
+const SUFFIX_ORDER = ["_bucket", "_sum", "_count"];
+const leOf = (s: MetricSample) => {
+  const le = s.labels.le;
+  return le === undefined ? 0 : le === "+Inf" ? Infinity : Number(le);
+};
+const seriesOf = (s: MetricSample) => JSON.stringify(Object.entries(s.labels).filter(([k]) => k !== "le"));
+
+/** Every family with HELP and TYPE, its samples together: a histogram's buckets by `le`, then sum and count. */
+export function render(samples: MetricSample[]): string {
+  const lines: string[] = [];
+  for (const family of FAMILIES) {
+    lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
+    const suffix = (s: MetricSample) => (family.type === "histogram" ? SUFFIX_ORDER.indexOf(s.name.slice(family.name.length)) : 0);
+    const own = samples.filter((s) => s.name.startsWith(family.name) && suffix(s) >= 0 && (family.type === "histogram" || s.name === family.name));
+    own.sort((a, b) => seriesOf(a).localeCompare(seriesOf(b)) || suffix(a) - suffix(b) || leOf(a) - leOf(b));
+    lines.push(...own.map(sampleLine));
+  }
+  return lines.join("\n") + "\n";
+}
