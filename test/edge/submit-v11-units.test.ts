@@ -88,7 +88,7 @@ describe("RunOptions → ExecuteRequest", () => {
     assert.deepEqual(req, {
       streamOutput: true,
       stdinBytes: Uint8Array.of(1, 2),
-      limits: { wallTimeMs: 2000, cpuTimeMs: 1000, memoryBytes: 64 * 1024 * 1024, processes: 8, outputBytes: 16 * 1024 },
+      limits: { wallTimeMs: 2000, cpuTimeMs: 1000, memoryBytes: 64 * 1024 * 1024, processes: 8, outputBytes: 16 * 1024, fileSizeBytes: 0 },
       files: [{ path: "a.h", content: new TextEncoder().encode("#define A 1") }],
       args: ["-v"], compilerOptions: ["-O2"], version: "12",
       check: { compare: "lines", floatEpsilon: 1e-6, expectedOutput: undefined },
