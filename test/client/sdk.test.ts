@@ -8,7 +8,6 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { TestContext } from "node:test";
 import {
   AuthenticationError, Codecell, InvalidRequestError, NotFoundError, RateLimitError, WebhookVerificationError, verifyWebhook,
 } from "../../client/src/index.ts";
@@ -34,20 +33,6 @@ async function sdk(opts: { projectId?: string; retry?: ConstructorParameters<typ
   const log: Log = [];
   const { key } = await stack.ops.newKey(opts.projectId);
   return { cc: new Codecell({ baseUrl: stack.edge.base, apiKey: key, fetch: recordingFetch(log), retry: opts.retry }), log, key };
-}
-
-/** The issue-14 routes land with other work: until then the router answers 404 {error: "not found"}. */
-async function skipUnlessRouted(t: TestContext, cc: Codecell, call: () => Promise<unknown>, route: string): Promise<boolean> {
-  try {
-    await call();
-  } catch (e) {
-    if (e instanceof NotFoundError && e.error === "not found") {
-      t.skip(`waits for the issue-14 merge: ${route} is not routed on this edge yet`);
-      return false;
-    }
-  }
-  void cc;
-  return true;
 }
 
 describe("@codecell/client against the real stack", () => {
@@ -148,9 +133,8 @@ describe("@codecell/client against the real stack", () => {
     await assert.rejects(verifyWebhook(hook.json.secret, delivery.body.replace("hooked", "hacked"), delivery.headers), WebhookVerificationError);
   });
 
-  it("batch and results [waits for POST /api/submit/batch, GET /api/results]", async (t) => {
+  it("batch and results", async () => {
     const { cc } = await sdk();
-    if (!(await skipUnlessRouted(t, cc, () => cc.results(["0b9d3c4e-1111-4222-8333-444455556666"]), "GET /api/results"))) return;
     const items = await cc.batch([{ language: "python", code: "print(1)" }, { language: "python", code: "" }]);
     assertDocumented("POST", "/api/submit/batch", { status: 202, headers: { "content-type": "application/json" }, json: { submissions: items } });
     assert.equal(items.length, 2);
@@ -165,18 +149,16 @@ describe("@codecell/client against the real stack", () => {
     assert.equal((missing as { error: string }).error, "submission not found");
   });
 
-  it("runtimes [waits for GET /api/runtimes]", async (t) => {
+  it("runtimes", async () => {
     const { cc } = await sdk();
-    if (!(await skipUnlessRouted(t, cc, () => cc.runtimes(), "GET /api/runtimes"))) return;
     const runtimes = await cc.runtimes();
     assertDocumented("GET", "/api/runtimes", { status: 200, headers: { "content-type": "application/json" }, json: runtimes });
     assert.ok(runtimes.some((r) => r.language === "python" && r.default), JSON.stringify(runtimes));
   });
 
-  it("events: queued … completed, stdout equals the record's; resumed after an id [waits for GET /api/result/{id}/events]", async (t) => {
+  it("events: queued … completed, stdout equals the record's; resumed after an id", async () => {
     const { cc } = await sdk();
     const accepted = await cc.submit({ language: "python", code: "print('a')\nprint('b')" });
-    if (!(await skipUnlessRouted(t, cc, async () => { for await (const _ of cc.events(accepted.id)) break; }, "GET /api/result/{id}/events"))) return;
     const seen: StreamEvent[] = [];
     for await (const e of cc.events(accepted.id)) {
       assertSchema("ServerSentEvent", e);
