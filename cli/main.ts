@@ -1,4 +1,5 @@
-// codecell — the operator CLI. Talks to the edge's admin API (/admin) with the operator token.
+// codecell — the CLI: `run` for users (the public API, through the SDK in client/), the rest for
+// operators over the edge's admin API (/admin) with the operator token.
 // Each command group lives in cli/commands/<group>.ts and registers itself on the program.
 import { Command } from "commander";
 import { registerCommandGroups } from "./commands/index.ts";
@@ -6,7 +7,7 @@ import { CliError } from "./admin-client.ts";
 
 const program = new Command()
   .name("codecell")
-  .description("Operate a codecell deployment: API keys, projects, webhook endpoints, fleet nodes, usage")
+  .description("Run code on codecell (codecell run FILE) and operate a deployment: API keys, projects, webhook endpoints, fleet nodes, usage")
   .option("--url <url>", "edge base URL (env CODECELL_URL; then the local stack recorded in .state/dev.json, then https://127.0.0.1:8787)")
   .option("--token <token>", "operator token (env CODECELL_OPERATOR_TOKEN; default: the local stack's)")
   .option("--insecure", "accept a self-signed TLS certificate (the local stack's wrangler dev)")

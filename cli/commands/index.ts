@@ -3,6 +3,7 @@ import { registerKeys } from "./keys.ts";
 import { registerNodes } from "./nodes.ts";
 import { registerPlans } from "./plans.ts";
 import { registerProjects } from "./projects.ts";
+import { registerRun } from "./run.ts";
 import { registerUsage } from "./usage.ts";
 import { registerWebhooks } from "./webhooks.ts";
 
@@ -15,4 +16,5 @@ export function registerCommandGroups(program: Command): void {
   registerPlans(program);
   registerUsage(program);
   registerWebhooks(program);
+  registerRun(program);
 }

@@ -28,7 +28,7 @@ describe("operator CLI", () => {
     const commands = [
       [], ["keys"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["keys", "rotate"], ["keys", "show"],
       ["projects"], ["projects", "create"], ["projects", "list"], ["nodes"], ["nodes", "add"], ["nodes", "list"],
-      ["nodes", "drain"], ["nodes", "remove"], ["nodes", "token"], ["nodes", "token", "create"], ["usage"],
+      ["nodes", "drain"], ["nodes", "remove"], ["nodes", "token"], ["nodes", "token", "create"], ["usage"], ["run"],
     ];
     await Promise.all(commands.map(async (c) => {
       const r = await cli(null, [...c, "--help"]);
