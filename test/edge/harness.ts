@@ -132,11 +132,27 @@ export const TEST_VARS: Record<string, string> = {
   QUEUE_CAPACITY: "50",
 };
 
-export async function startEdge(opts: {
+interface EdgeOptions {
   persistDir?: string; port?: number; vars?: Record<string, string>; protocol?: "https" | "http"; operatorToken?: string;
   /** Listen address (default 127.0.0.1), the HTTPS certificate to serve, extra environment (e.g. NODE_EXTRA_CA_CERTS). */
   ip?: string; tls?: { cert: string; key: string }; env?: Record<string, string>;
-} = {}): Promise<Edge> {
+}
+
+/**
+ * A free port is only free until someone else takes it (another test process, wrangler's own
+ * helper ports): an edge that could not bind is started again on new ports, twice at most.
+ */
+export async function startEdge(opts: EdgeOptions = {}): Promise<Edge> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEdgeOnce(opts);
+    } catch (e) {
+      if (opts.port !== undefined || attempt >= 3 || !/Address already in use|EADDRINUSE/.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startEdgeOnce(opts: EdgeOptions): Promise<Edge> {
   const port = opts.port ?? (await freePort());
   const inspector = await freePort();
   const persistDir = opts.persistDir ?? tempDir("edge");
