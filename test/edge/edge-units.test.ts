@@ -12,6 +12,7 @@ import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
 import { chunkText } from "../../edge/src/lib/chunks.ts";
 import { runErrorKind } from "../../edge/src/lib/run-errors.ts";
 import { pickNode, unsupported } from "../../edge/src/scheduling/pick.ts";
+import { nodeRunKeys, runKey } from "../../edge/src/scheduling/run-key.ts";
 import { parsePoolRoutes, poolFor, poolOrder } from "../../edge/src/scheduling/pool-routes.ts";
 import { enqueueInPools } from "../../edge/src/submission/pools.ts";
 import type { EnqueueResult } from "../../edge/src/contracts/scheduler.ts";
@@ -56,6 +57,19 @@ describe("scheduling: which node gets a run", () => {
     assert.equal(unsupported(nodes, "rust"), null);
     assert.deepEqual(unsupported(nodes, "go"), ["python", "c"]);
   });
+
+  it("a named version goes only to a node that has it; without one, any node of the language", () => {
+    const old = node("old", { languages: nodeRunKeys([{ name: "go", version: "1.19.8" }]), run_slots: 8 });
+    const both = node("both", { languages: nodeRunKeys([{ name: "go", version: "1.19.8" }, { name: "go", version: "1.23.5" }]) });
+    assert.deepEqual(both.languages, ["go", "go@1.19.8", "go@1.23.5"]);
+    const key = runKey("go", { version: "1.23.5", named_version: true });
+    assert.equal(key, "go@1.23.5");
+    assert.equal(pickNode([old, both], new Map(), key)?.id, "both");
+    assert.equal(pickNode([old, both], new Map([["both", 2]]), key), null, "the node with the version is full: wait, not the wrong version");
+    assert.equal(pickNode([old, both], new Map(), runKey("go", { version: "1.19.8", named_version: false })), old, "a default version is not a named one");
+    assert.equal(unsupported([old], key) !== null, true);
+    assert.equal(unsupported([old, both], key), null);
+  });
 });
 
 describe("registry: node state", () => {
@@ -77,7 +91,7 @@ describe("registry: node state", () => {
 
   it("what the scheduler is told: pool, run slots, languages, ready", () => {
     assert.deepEqual(schedulable(row({ pool: "eu" }), info(), NOW, rule), {
-      id: "node_a", pool: "eu", url: "http://127.0.0.1:1", token: "t", run_slots: 2, languages: ["python", "c"], ready: true,
+      id: "node_a", pool: "eu", url: "http://127.0.0.1:1", token: "t", run_slots: 2, languages: ["python", "python@3", "c", "c@12"], ready: true,
     });
   });
 

@@ -18,7 +18,7 @@ export interface SchedulableNode extends NodeTarget {
   pool: string;
   /** Concurrent runs the node takes. */
   run_slots: number;
-  /** Canonical names of the languages it offers. */
+  /** Canonical names of the languages it offers, and each as language@version (scheduling/run-key.ts). */
   languages: string[];
   /** May get new work now (healthy, strict isolation, not draining). */
   ready: boolean;

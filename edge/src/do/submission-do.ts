@@ -18,6 +18,7 @@ import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts
 import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
 import { Waiters } from "../lib/waiters.ts";
 import { fleetRegistry, scheduler } from "../stubs.ts";
+import { runKey } from "../scheduling/run-key.ts";
 import { enqueueInPools } from "../submission/pools.ts";
 import { runRequestFields } from "../submission/run-request.ts";
 import { SubmissionStore, type Meta, type Run } from "../submission/store.ts";
@@ -59,7 +60,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     // The enqueue call goes out before the writes so that it is not held by the output gate; the
     // writes still happen before any other event can run here (same synchronous block), so a
     // dispatch() racing with this call finds the record. Our reply waits for them to be durable.
-    const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.env, pool).enqueue(input.id, input.language, { pool, mayDecline });
+    const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.env, pool).enqueue(input.id, runKey(input.language, input.format), { pool, mayDecline });
     const first = enqueue(input.pool, true);
     store.kv.put("meta", meta);
     store.kv.put("record", newRecord(input.id, input.language, now, input.format));

@@ -1,5 +1,6 @@
 // What the registry concludes about a node from its row and NodeInfo: ready or not and why, its
 // state word, its view for operators and what its scheduler needs. Pure, unit tested.
+import { nodeRunKeys } from "../scheduling/run-key.ts";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { NodeView } from "../contracts/fleet.ts";
 import type { SchedulableNode } from "../contracts/scheduler.ts";
@@ -42,7 +43,7 @@ export function nodeState(r: NodeRow, info: NodeInfoResponse | null, inFlight: n
 export function schedulable(r: NodeRow, info: NodeInfoResponse | null, now: number, rule: HeartbeatRule): SchedulableNode {
   return {
     id: r.id, pool: r.pool, url: r.url, token: r.token, run_slots: info?.slots ?? 0,
-    languages: info?.languages.map((l) => l.name) ?? [], ready: isReady(r, info, now, rule),
+    languages: nodeRunKeys(info?.languages ?? []), ready: isReady(r, info, now, rule),
   };
 }
 

@@ -31,7 +31,12 @@ export function offered(nodes: PoolNode[]): string[] {
   return orderLanguages(nodes.filter(takesWork).flatMap((n) => n.languages));
 }
 
-/** Null when some node of the pool offers `language` (ready or not); else the languages ready nodes offer. */
-export function unsupported(nodes: PoolNode[], language: string): string[] | null {
-  return resolveLanguage(language, nodes.flatMap((n) => n.languages)) !== null ? null : offered(nodes);
+/**
+ * Null when some node of the pool offers `key` (ready or not): a language, or language@version
+ * (run-key.ts); else the languages ready nodes offer.
+ */
+export function unsupported(nodes: PoolNode[], key: string): string[] | null {
+  const known = nodes.flatMap((n) => n.languages);
+  if (key.includes("@")) return known.includes(key) ? null : offered(nodes);
+  return resolveLanguage(key, known) !== null ? null : offered(nodes);
 }

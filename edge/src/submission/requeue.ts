@@ -1,5 +1,6 @@
 // Back to the queue: a node refused the run before the program started, or was lost mid-run. The
 // run goes to another node within the submission's time budget; the node is marked not ready.
+import { runKey } from "../scheduling/run-key.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
 import type { Config, Env } from "../env.ts";
@@ -27,7 +28,7 @@ export async function requeueRun(w: RequeueWork, nodeId: string, reason: string)
     return w.fail(`no fleet node could take the run within ${Math.round(w.cfg.queueTimeoutMs / 1000)} s; the last one, ${nodeId}: ${reason}`);
   }
   const [r] = await Promise.all([
-    scheduler(w.env, meta.pool ?? DEFAULT_POOL).requeue(meta.id, meta.language, nodeId, reason),
+    scheduler(w.env, meta.pool ?? DEFAULT_POOL).requeue(meta.id, runKey(meta.language, meta.format), nodeId, reason),
     fleetRegistry(w.env).nodeRefused(nodeId, reason).catch((e: unknown) => console.warn("could not mark the node not ready", nodeId, message(e))),
   ]);
   if (r.kind === "dispatched") w.startRun(r.node);
