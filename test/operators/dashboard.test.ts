@@ -23,6 +23,7 @@ let profile: string;
 let projectId = "";
 let client: Client;
 let keyId = "";
+let planKeyId = "";
 
 before(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/provision.sh (installs Debian's chromium) or set CHROMIUM_PATH`);
@@ -36,6 +37,11 @@ before(async () => {
   projectId = p.json.id;
   const k = await admin(edge).newKey(projectId);
   keyId = k.key_id;
+  const plan = await admin(edge).call("PUT", "/admin/plans/dash-wide", { rate_per_minute: 500, max_in_flight: 40 });
+  assert.ok(plan.status < 300, plan.text);
+  const onPlan = await admin(edge).call("POST", `/admin/projects/${projectId}/keys`, { name: "wide", plan: "dash-wide" });
+  assert.equal(onPlan.status, 201, onPlan.text);
+  planKeyId = onPlan.json.key_id;
   client = new Client(edge.base, k.key);
   profile = tempDir("chromium-profile");
   context = await chromium.launchPersistentContext(profile, {
@@ -112,6 +118,12 @@ describe("operator dashboard (headless Chromium)", () => {
     await until("the key row", async () => (await page.locator(row).count()) === 1);
     assert.match(await text(`${row} .rpm`), /^0 \/ 25$/);
     assert.match(await text(`${row} .inflight`), /^0 \/ 10$/);
+    // A key on another plan is shown against its own plan's limits.
+    const wide = `#key-rows tr[data-key-id="${planKeyId}"]`;
+    await until("the plan key's row", async () => (await page.locator(wide).count()) === 1);
+    assert.match(await text(`${wide} .rpm`), /^0 \/ 500$/);
+    assert.match(await text(`${wide} .inflight`), /^0 \/ 40$/);
+    assert.match(await text(`${wide} .plan`), /dash-wide/);
 
     // Traffic: finished runs of several verdicts, two long runs in flight, then past the rate limit.
     const runs = [

@@ -2,6 +2,7 @@
 import type { KeyRow } from "../contracts/dashboard.ts";
 import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
 import type { RecentRun } from "../contracts/scheduler.ts";
+import type { Plan } from "../lib/plans.ts";
 
 /** At most this many keys are shown (and watched). */
 export const MAX_KEYS = 200;
@@ -17,9 +18,10 @@ export async function listKeyMetas(kv: KVNamespace): Promise<KeyMeta[]> {
   return (await Promise.all(names.slice(0, MAX_KEYS).map((n) => kv.get<KeyMeta>(n, "json")))).filter((m): m is KeyMeta => m !== null);
 }
 
-export function keyRow(m: KeyMeta, u: KeyUsage | undefined): KeyRow {
+export function keyRow(m: KeyMeta, u: KeyUsage | undefined, plan: Pick<Plan, "name" | "rate_per_minute" | "max_in_flight">): KeyRow {
   const c = u?.counters ?? {};
   return {
+    plan: plan.name, rate_per_min: plan.rate_per_minute, max_in_flight: plan.max_in_flight,
     key_id: m.key_id, name: m.name, project_id: m.project_id, fingerprint: m.hash.slice(0, 8),
     requests_last_minute: u?.requests_last_minute ?? 0, in_flight: u?.in_flight ?? 0,
     rejected_rate_limit: c.rejected_rate_limit ?? 0, rejected_concurrency: c.rejected_concurrency ?? 0,

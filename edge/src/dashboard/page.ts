@@ -103,11 +103,11 @@ function render(s) {
   $("c-rpm").textContent = rpm;
   $("c-429").textContent = r429;
   var kr = s.keys.map(function (k) {
-    return '<tr data-key-id="' + esc(k.key_id) + '"><td>' + esc(k.name || k.key_id) + ' <span class="dim">' + esc(k.fingerprint) + '</span></td>' +
+    return '<tr data-key-id="' + esc(k.key_id) + '"><td>' + esc(k.name || k.key_id) + ' <span class="dim">' + esc(k.fingerprint) + '</span> <span class="dim plan">' + esc(k.plan) + '</span></td>' +
       '<td class="dim">' + esc(k.project_id) + '</td>' +
-      '<td>' + bar(k.requests_last_minute, s.limits.rate_per_min) + '<span class="num rpm">' + k.requests_last_minute + ' / ' + s.limits.rate_per_min + '</span></td>' +
+      '<td>' + bar(k.requests_last_minute, k.rate_per_min) + '<span class="num rpm">' + k.requests_last_minute + ' / ' + k.rate_per_min + '</span></td>' +
       '<td class="r429">' + (k.rejected_rate_limit + k.rejected_concurrency) + '</td>' +
-      '<td>' + bar(k.in_flight, s.limits.max_in_flight) + '<span class="num inflight">' + k.in_flight + ' / ' + s.limits.max_in_flight + '</span></td>' +
+      '<td>' + bar(k.in_flight, k.max_in_flight) + '<span class="num inflight">' + k.in_flight + ' / ' + k.max_in_flight + '</span></td>' +
       '<td class="subs">' + k.submissions + '</td><td>' + k.completed + '</td><td>' + k.errors + '</td></tr>';
   });
   $("key-rows").innerHTML = kr.join("") || '<tr><td colspan="8" class="dim">no API keys</td></tr>';

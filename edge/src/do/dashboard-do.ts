@@ -8,6 +8,7 @@ import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { keyRow, listKeyMetas, verdictCounts } from "../dashboard/key-rows.ts";
+import { planOf } from "../lib/plans.ts";
 import { fleetRegistry, keyObject } from "../stubs.ts";
 
 const LEASE_MS = 60_000;
@@ -57,7 +58,7 @@ export class DashboardDO extends DurableObject<Env> implements DashboardRpc {
       fleet: overview.status,
       pools: overview.pools,
       nodes: overview.nodes,
-      keys: metas.map((m) => keyRow(m, this.#usage.get(m.hash))),
+      keys: await Promise.all(metas.map(async (m) => keyRow(m, this.#usage.get(m.hash), await planOf(this.env, m)))),
       recent: overview.recent,
       verdicts: verdictCounts(overview.recent),
     };
