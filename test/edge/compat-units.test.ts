@@ -94,6 +94,17 @@ describe("Judge0 request → native", () => {
     assert.deepEqual(files.map((f) => f.path).sort(), ["dir/a.txt", "util.h"]);
     assert.deepEqual([...fromBase64(files.find((f) => f.path === "dir/a.txt")!.content)!], [0, 255]);
   });
+  it("additional_files: a zip bomb is refused by its declared size before it is inflated; too many files too", () => {
+    const bomb = toBase64(zipSync({ "zeros.bin": new Uint8Array(50 * 1024 * 1024) }, { level: 9 }));
+    assert.ok(bomb.length < 100_000);
+    assert.throws(() => judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, additional_files: bomb }), RUNTIMES, false),
+      (e: unknown) => status(e, 422) && /once unpacked/.test(String((e as HttpError).body.error)));
+    const many = toBase64(zipSync(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}.txt`, new Uint8Array([1])]))));
+    assert.throws(() => judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, additional_files: many }), RUNTIMES, false),
+      (e: unknown) => status(e, 422) && /more than 32 files/.test(String((e as HttpError).body.error)));
+    assert.throws(() => judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, additional_files: toBase64(new Uint8Array([80, 75, 3, 4, 0])) }), RUNTIMES, false),
+      (e: unknown) => status(e, 422) && /not a valid zip/.test(String((e as HttpError).body.error)));
+  });
   it("refuses what it cannot honour, by name, with 422", () => {
     for (const [field, value] of [["enable_network", true], ["stack_limit", 1000], ["redirect_stderr_to_stdout", true], ["enable_per_process_and_thread_time_limit", true]] as const) {
       assert.throws(() => judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, [field]: value }), RUNTIMES, false),

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { fromBase64, toBase64 } from "../../../../proto/base64.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import { HttpError } from "../../lib/http.ts";
+import { MAX_FILES, MAX_FILES_TOTAL_BYTES } from "../../../../proto/submission-rules.ts";
 import { runtimeForId } from "./languages.ts";
 
 const num = z.number().finite().nonnegative().nullish();
@@ -70,10 +71,23 @@ export function filesFromZip(base64Zip: string): { path: string; content: string
   const bytes = fromBase64(base64Zip);
   if (!bytes) throw judge0FieldError("additional_files", "is not valid base64");
   if (bytes.length > MAX_ZIP_BYTES) throw judge0FieldError("additional_files", `is larger than ${MAX_ZIP_BYTES} bytes`);
+  // A zip bomb is refused by its declared sizes before anything is inflated; fflate inflates an
+  // entry into a buffer of exactly its declared size, so a lying header cannot grow past them.
+  let declared = 0;
+  let count = 0;
+  const tooBig = judge0FieldError("additional_files", `holds more than ${MAX_FILES} files or ${MAX_FILES_TOTAL_BYTES} bytes once unpacked`);
   let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(bytes);
-  } catch {
+    entries = unzipSync(bytes, {
+      filter: (file) => {
+        declared += file.originalSize;
+        if (!file.name.endsWith("/") && ++count > MAX_FILES) throw tooBig;
+        if (declared > MAX_FILES_TOTAL_BYTES) throw tooBig;
+        return true;
+      },
+    });
+  } catch (e) {
+    if (e === tooBig) throw e;
     throw judge0FieldError("additional_files", "is not a valid zip archive");
   }
   return Object.entries(entries)
