@@ -6,6 +6,7 @@ import type { Env } from "./env.ts";
 import { HttpError } from "./lib/http.ts";
 import { resumePoint } from "./lib/sse.ts";
 import { submissionObject } from "./stubs.ts";
+import { MAX_LIVE_STREAMS } from "./submission/events.ts";
 
 /** `headers`: the rate-limit headers every answer carries. */
 export async function resultEvents(request: IRequest, env: Env, accountId: string, headers: Record<string, string>): Promise<Response> {
@@ -19,6 +20,12 @@ export async function resultEvents(request: IRequest, env: Env, accountId: strin
   }
   const body = await submissionObject(env, id).events(accountId, resume.after);
   if (!body) throw new HttpError(404, { error: "submission not found" }, headers);
+  if (body === "busy") {
+    throw new HttpError(429, {
+      error: "too many event streams", message: `at most ${MAX_LIVE_STREAMS} clients may follow one submission live; retry after it ends or another disconnects`,
+      retry_after: 5,
+    }, { ...headers, "retry-after": "5" });
+  }
   return new Response(body as ReadableStream<Uint8Array>, {
     status: 200,
     headers: {

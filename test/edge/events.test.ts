@@ -187,6 +187,29 @@ describe("event stream of a submission", () => {
 });
 
 describe("event stream: auth and bad input", () => {
+  it("at most 16 clients follow one run live: the 17th gets 429 with Retry-After; after the run, replays are not limited", async () => {
+    // A key of its own, on a plan whose rate does not bind (34 requests in a few seconds).
+    assert.ok((await ops.call("PUT", "/admin/plans/sse-many", { rate_per_minute: 1000 })).status < 300);
+    const p = await ops.call("POST", "/admin/projects", { name: "sse-many" });
+    const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "many", plan: "sse-many" });
+    assert.equal(k.status, 201, k.text);
+    const own = new Client(edge.base, k.json.key);
+    const follow = (id: string) => openEvents(edge.base, `/api/result/${id}/events`, { "x-api-key": k.json.key });
+    const r = await own.submit({ language: "python", code: 'import time\ntime.sleep(2)\nprint("done")' });
+    assert.equal(r.status, 202, r.text);
+    const id = r.json.id as string;
+    const events = follow;
+    const live = await Promise.all(Array.from({ length: 16 }, () => events(id)));
+    assert.deepEqual(live.map((s) => s.status), Array(16).fill(200));
+    const extra = await events(id);
+    assert.equal(extra.status, 429);
+    assert.equal(extra.headers["retry-after"], "5");
+    for (const s of live) assertWellFormed(await s.rest());
+    const replays = await Promise.all(Array.from({ length: 17 }, () => events(id)));
+    assert.deepEqual(replays.map((s) => s.status), Array(17).fill(200));
+    for (const s of replays) await s.rest();
+  });
+
   it("401 without or with a wrong API key", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
     const keys: Record<string, string>[] = [{}, { "x-api-key": "sk_live_" + "A".repeat(32) }];

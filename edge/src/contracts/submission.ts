@@ -60,7 +60,8 @@ export interface SubmissionRpc {
   /** The record, or null when unknown or owned by another account (null: any account). */
   get(accountId: string | null): ResultRecord | null;
   /** The events after event `after` as text/event-stream bytes, live until completed; null when unknown or another account's. */
-  events(accountId: string, after: number): ReadableStream<Uint8Array> | null;
+  /** null: unknown or another account's; "busy": MAX_LIVE_STREAMS clients are following it already. */
+  events(accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy";
   /** The scheduler assigned a run slot on `node` to this queued submission. */
   dispatch(subId: string, node: NodeTarget): Promise<void>;
 }

@@ -105,7 +105,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   }
 
   /** The event stream after event `after` (Last-Event-ID), or null when unknown or another account's. */
-  events(accountId: string, after: number): ReadableStream<Uint8Array> | null {
+  events(accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy" {
     const meta = this.#store.meta();
     if (!meta || meta.account_id !== accountId) return null;
     return this.#events.stream(after, () => this.#store.record());

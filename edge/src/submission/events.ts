@@ -41,6 +41,9 @@ interface Held {
   parts: Uint8Array[];
 }
 
+/** Live followers of one submission at most (a replay after completion is not counted). */
+export const MAX_LIVE_STREAMS = 16;
+
 export class SubmissionEvents {
   readonly #log: EventLog;
   readonly #feed: EventFeed;
@@ -91,10 +94,15 @@ export class SubmissionEvents {
     this.#feed.end(sseFrame(id, "completed", rec));
   }
 
-  /** The events after `after`, then (unless already completed) the live ones. */
-  stream(after: number, record: () => ResultRecord | null): ReadableStream<Uint8Array> {
+  /**
+   * The events after `after`, then (unless already completed) the live ones; "busy" when
+   * MAX_LIVE_STREAMS clients are following the run already (each holds the object's memory).
+   */
+  stream(after: number, record: () => ResultRecord | null): ReadableStream<Uint8Array> | "busy" {
+    const done = this.#log.completedId !== undefined;
+    if (!done && this.#feed.clients >= MAX_LIVE_STREAMS) return "busy";
     const backlog = this.#log.replay(after, (id) => sseFrame(id, "completed", record()));
-    return this.#feed.open(backlog, this.#log.completedId !== undefined);
+    return this.#feed.open(backlog, done);
   }
 
   #output(out: Output, format: StreamFormat): void {
