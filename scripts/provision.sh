@@ -78,7 +78,7 @@ fi
 # cpp: a precompiled <bits/stdc++.h> (competitive programmers include it; ~2 s → ~0.5 s per
 # compile). Built from the system's own header (no untrusted input), on the host, once per g++
 # version; the engine binds it read-only at /opt/pch and uses it only if `flags` matches its own.
-# Keep PCH_FLAGS equal to the cpp compile flags in fleet/src/languages/table.ts.
+# Keep PCH_FLAGS equal to CPP_FLAGS in fleet/src/languages/detect/gcc.ts.
 PCH_FLAGS="-std=c++20 -O2 -pipe"
 build_pch() {
   [ -x /usr/bin/g++ ] || return 0
@@ -112,7 +112,7 @@ build_pch() {
 
 # java: a class-data-sharing archive of javac's own classes (javac starts ~35 % faster). Made by
 # compiling a sample of our own on the host, once per JDK; the engine binds it read-only at
-# /opt/javac-cds only if `flags` matches. Keep JAVAC_FLAGS equal to JAVAC_JVM_FLAGS in table.ts.
+# /opt/javac-cds only if `flags` matches. Keep JAVAC_FLAGS equal to JAVAC_JVM_FLAGS in detect/jdk.ts.
 JAVAC_FLAGS="-J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -J-XX:-UsePerfData -J-Xmx640m -J-XX:ActiveProcessorCount=2"
 build_javac_cds() { # every JDK the node may offer: the system default and the others under /usr/lib/jvm
   local javac home
@@ -262,7 +262,7 @@ install_extras() {
 # build cache) would rebuild fmt, runtime, ... (~10-30 s). Built once per Go version on the host
 # (`go build std`, Go's own sources: no untrusted input) into a build cache that the node binds
 # read-only as the compile's GOCACHE, only if `flags` matches. Keep GO_STD_CACHE_ENV equal to
-# table.ts.
+# fleet/src/languages/detect/go.ts.
 GO_STD_CACHE_ENV="CGO_ENABLED=0 GO111MODULE=off"
 build_go_std_cache() {
   local go goroot version dir tmp

@@ -10,7 +10,7 @@ import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/types.ts";
 import { compilerOptionArgv } from "../../../proto/compiler-options.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
-import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./table.ts";
+import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./types.ts";
 
 /** A program ready to run: what every run of it (the single run, or each test) shares. */
 export interface PreparedProgram {

@@ -1,6 +1,7 @@
 import { resolveVersion } from "../../../proto/runtimes.ts";
 import type { LanguageInfo } from "../engine.ts";
-import { LANGUAGES, type LanguageSpec, type Toolchain } from "./table.ts";
+import { LANGUAGES } from "./table.ts";
+import type { LanguageSpec, Toolchain } from "./types.ts";
 
 export interface DetectedVersion {
   info: LanguageInfo;

@@ -1,0 +1,12 @@
+// Python: Debian's python3, with the curated libraries that are installed.
+import type { Toolchain } from "../types.ts";
+import { installedLibraries } from "../libraries.ts";
+import { executable, match, output, shortVersion } from "./host.ts";
+
+export async function detectPython(): Promise<Toolchain[]> {
+  const path = "/usr/bin/python3";
+  if (!executable(path)) return [];
+  const version = match(await output(path, ["--version"]), /Python (\S+)/);
+  if (!version) return [];
+  return [{ version, aliases: [shortVersion(version, 2), `Python ${version}`], binds: [], paths: { python: path }, libraries: installedLibraries("python") }];
+}

@@ -1,0 +1,66 @@
+// The shapes of the language table (table.ts): a language, the toolchains it detects, the plan
+// for one submission's source, and what a command line is built from.
+import type { Bind, Limits } from "../sandbox/types.ts";
+
+/** A toolchain found on the host: its version and how the sandbox sees it. */
+export interface Toolchain {
+  /** The version a request selects, the toolchain's own number ("12.2.0", "1.23.5"); part of the compile cache key. */
+  version: string;
+  /** Other names a request may use for it: a short form ("1.23") and the toolchain's own text ("go1.23.5"). */
+  aliases: string[];
+  /** Read-only binds of toolchain files outside /usr (never a whole home directory). */
+  binds: Bind[];
+  /** Paths inside the sandbox, e.g. { rustc: "/opt/rust/bin/rustc" }. */
+  paths: Record<string, string>;
+  /** Curated libraries importable without network (libraries.ts). */
+  libraries?: string[];
+}
+
+/** What one submission's source becomes: its file name in /box and values derived from it. */
+export interface SourcePlan {
+  fileName: string;
+  /** e.g. Java's main class. */
+  entry?: string;
+  /** Extra runtime flags the source needs (TypeScript syntax beyond type stripping). */
+  runFlags?: string[];
+  /** Why this source cannot be built at all, in words for the user (a compile error, nothing runs). */
+  problem?: string;
+}
+
+export interface CommandContext {
+  toolchain: Toolchain;
+  source: SourcePlan;
+  /** Run only: where the compiled artifact is inside the sandbox. */
+  artifactPath: string;
+  /** Run only: the run's limits (runtimes size their heaps and stacks from them). */
+  limits: Limits;
+}
+
+export interface LanguageSpec {
+  /** Canonical name (spec §2.5), carried by every record. */
+  name: string;
+  /** Host-side detection at start-up: every usable version, the default (today's) first; none = not offered. */
+  detect(): Promise<Toolchain[]>;
+  source(code: string): SourcePlan;
+  /**
+   * Absent for interpreted languages. `artifact` is the ONE file the compile leaves in /box; it is
+   * copied out, cached, and bound read-only at `ARTIFACT_DIR/<artifact>` for the run.
+   */
+  compile?: {
+    /**
+     * `options`: the request's allowed compiler options (proto/compiler-options.ts) as argv words;
+     * `files`: the paths of the request's other files (present in /box beside the source).
+     */
+    argv(context: Omit<CommandContext, "artifactPath" | "limits"> & { options: string[]; files: string[] }): string[];
+    env?: Record<string, string>;
+    artifact: string;
+    executable: boolean;
+    maxArtifactBytes: number;
+    /** What to tell the user when the build succeeded but made no program (a library, an archive). */
+    noProgramHint?: string;
+  };
+  run: { argv(context: CommandContext): string[]; env?: (context: CommandContext) => Record<string, string> };
+}
+
+/** Where a compiled artifact appears inside the sandbox for the run (read-only bind). */
+export const ARTIFACT_DIR = "/opt/program";
