@@ -160,6 +160,8 @@ export interface components {
         })[];
       /** @description Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL) */
       args?: string[];
+      /** @description true: the program's stderr is written into its stdout (one stream, in the order written); stderr stays empty */
+      merge_stderr?: boolean;
       /** @description Compiler options from the language's allow-list (at most 32) */
       compiler_options?: string[];
     };

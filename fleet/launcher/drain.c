@@ -98,6 +98,10 @@ int drain_prepare(struct config *c)
 			return fail(CTL_OUTPUT_DRAIN, errno, "wire the %s pipe", d.s[i].name);
 		close(pipes[i][1]);
 	}
+	/* One pipe for both: the program's writes to either stream arrive in the order written; the
+	 * stderr pipe has no writer left and ends at once. */
+	if (c->merge_stderr && dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+		return fail(CTL_OUTPUT_DRAIN, errno, "merge stderr into stdout");
 	d.active = 1;
 	return 0;
 }

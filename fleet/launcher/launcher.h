@@ -118,6 +118,7 @@ struct config {
 
 	uint64_t output_cap;           /* --output-cap: bytes forwarded per stream */
 	int has_output_cap;            /* without it the program writes to fds 1/2 directly */
+	int merge_stderr;              /* --merge-stderr 1: the program's stderr is its stdout pipe */
 	const char **drainer_cgroup_paths;
 	size_t n_drainer_cgroups;
 	const char **drainer_return_paths; /* --drainer-return-procs: rejoined before "done" */

@@ -126,6 +126,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			if (parse_u64(v, 10, &c->output_cap) < 0)
 				return fail(CTL_OUTPUT_DRAIN, EINVAL, "bad --output-cap %s", v);
 			c->has_output_cap = 1;
+		} else if (!strcmp(opt, "--merge-stderr")) {
+			if (strcmp(v, "0") && strcmp(v, "1"))
+				return fail(CTL_EXEC, EINVAL, "--merge-stderr takes 0 or 1");
+			c->merge_stderr = !strcmp(v, "1");
 		} else if (!strcmp(opt, "--drainer-cgroup-procs")) {
 			c->drainer_cgroup_paths[c->n_drainer_cgroups++] = v;
 		} else if (!strcmp(opt, "--drainer-return-procs")) {

@@ -12,6 +12,8 @@ export interface EngineRequest {
   stdin: string | Uint8Array;
   /** The tenant (project) the run belongs to: per-tenant shares such as the compile cache. */
   tenantId?: string;
+  /** The program's stderr goes into its stdout (the run, not the compile). */
+  mergeStderr?: boolean;
   /** Narrows the compile step's defaults (wall, CPU time, memory); never widens them. */
   compileLimits?: Partial<Limits>;
   /** Narrows the server-side defaults; never widens them. */

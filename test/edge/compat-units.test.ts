@@ -80,6 +80,10 @@ describe("Judge0 request → native", () => {
       limits: { cpu_time_ms: 1500, wall_time_ms: 3000, memory_mb: 64, processes: 8 }, args: ["a", "b c", "d"],
     });
   });
+  it("redirect_stderr_to_stdout becomes merge_stderr", () => {
+    assert.equal(judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, redirect_stderr_to_stdout: true }), RUNTIMES, false).body.merge_stderr, true);
+    assert.equal(judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, redirect_stderr_to_stdout: false }), RUNTIMES, false).body.merge_stderr, undefined);
+  });
   it("number_of_runs runs the program that many times as tests; expected_output compares by lines", () => {
     const { body, runs } = judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, stdin: "1", expected_output: "1", number_of_runs: 3 }), RUNTIMES, false);
     assert.equal(runs, 3);
@@ -106,7 +110,7 @@ describe("Judge0 request → native", () => {
       (e: unknown) => status(e, 422) && /not a valid zip/.test(String((e as HttpError).body.error)));
   });
   it("refuses what it cannot honour, by name, with 422", () => {
-    for (const [field, value] of [["enable_network", true], ["stack_limit", 1000], ["redirect_stderr_to_stdout", true], ["enable_per_process_and_thread_time_limit", true]] as const) {
+    for (const [field, value] of [["enable_network", true], ["stack_limit", 1000], ["enable_per_process_and_thread_time_limit", true]] as const) {
       assert.throws(() => judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, [field]: value }), RUNTIMES, false),
         (e: unknown) => status(e, 422) && Object.hasOwn((e as HttpError).body, field));
     }

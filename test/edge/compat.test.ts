@@ -156,7 +156,6 @@ describe("Judge0 CE", () => {
   it("fields it cannot honour and unknown fields are refused by name; nothing is created", async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ source_code: "x", language_id: 71, enable_network: true }, /enable_network/],
-      [{ source_code: "x", language_id: 71, redirect_stderr_to_stdout: true }, /redirect_stderr_to_stdout/],
       [{ source_code: "x", language_id: 71, favourite_colour: "blue" }, /favourite_colour/],
       [{ language_id: 71 }, /source_code/],
       [{ source_code: "x", language_id: 71, callback_url: "https://example.com/hook" }, /callback_url/],
@@ -167,6 +166,15 @@ describe("Judge0 CE", () => {
       assert.equal(r.status, 422, r.text);
       assert.match(r.text, pattern);
     }
+  });
+
+  it("redirect_stderr_to_stdout: both streams in stdout, in the order written", async () => {
+    const r = await judge0("POST", "/submissions?wait=true&fields=stdout,stderr,status_id", {
+      source_code: "import sys\nfor i in range(3):\n    print('out', i, flush=True)\n    print('err', i, file=sys.stderr, flush=True)",
+      language_id: 71, redirect_stderr_to_stdout: true,
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json, { stdout: "out 0\nerr 0\nout 1\nerr 1\nout 2\nerr 2\n", stderr: "", status_id: 3 });
   });
 
   it("callback_url: a webhook endpoint registered for the project is accepted", async () => {

@@ -109,6 +109,18 @@ describe("raw output bytes and the output tap", { skip: !requireKernelQuiet() },
     assert.ok(calls >= 1);
     assert.equal(sandbox.health().ready, true);
   });
+
+  it("mergeStderr: writes to both streams arrive in stdout in the order written; stderr stays empty", async () => {
+    const script = "for i in 1 2 3; do echo out$i; echo err$i >&2; done";
+    const merged = await tapped({ argv: ["/bin/sh", "-c", script], limits: RUN_LIMITS, mergeStderr: true });
+    assert.equal(merged.outcome.result.verdict, "AC");
+    assert.equal(Buffer.from(merged.outcome.stdoutBytes).toString(), "out1\nerr1\nout2\nerr2\nout3\nerr3\n");
+    assert.equal(merged.outcome.stderrBytes.length, 0);
+    assert.ok(merged.chunks.every((c) => c.stream === "stdout"));
+    const apart = await tapped({ argv: ["/bin/sh", "-c", script], limits: RUN_LIMITS });
+    assert.equal(Buffer.from(apart.outcome.stdoutBytes).toString(), "out1\nout2\nout3\n");
+    assert.equal(Buffer.from(apart.outcome.stderrBytes).toString(), "err1\nerr2\nerr3\n");
+  });
 });
 
 /** The command names (comm) of the processes in this test's run cgroups (v1 pids hierarchy or v2). */

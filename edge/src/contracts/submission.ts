@@ -24,6 +24,8 @@ export interface CreateInput {
 export interface RunOptions {
   stdin_b64?: string;
   limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number; processes: number; output_bytes: number; file_size_bytes?: number };
+  /** The program's stderr into its stdout (one stream, in the order written). */
+  merge_stderr?: boolean;
   /** The compile step's limits (0: the node's compile default). */
   compile_limits?: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number };
   files?: { path: string; content_b64: string }[];

@@ -46,6 +46,7 @@ export const extendedShape = {
   }).optional(),
   files: z.array(z.strictObject({ path: z.string().max(1024), content: z.string(), encoding: encoding.optional() })).optional(),
   args: z.array(z.string()).optional(),
+  merge_stderr: z.boolean().optional(),
   compiler_options: z.array(z.string().min(1).max(256)).optional(),
 };
 
@@ -247,6 +248,7 @@ export function extendedInput(body: Body, plan: Plan): ExtendedInput {
     } : undefined,
     files: files(body, language, code),
     args: args(body.args),
+    merge_stderr: body.merge_stderr === true ? true : undefined,
     compiler_options: compilerOptions(body.compiler_options, language),
     version: body.version,
     ...judging(body, enc, plan),

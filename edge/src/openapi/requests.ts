@@ -32,6 +32,7 @@ export const FIELD_DOCS: Record<string, Record<string, string>> = {
     limits: "Narrow the plan's limits for this run; above a cap → 400 naming the field and the cap",
     files: "Additional files beside the main source (relative paths, at most 32, 1 MiB in total)",
     args: "Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL)",
+    merge_stderr: "true: the program's stderr is written into its stdout (one stream, in the order written); stderr stays empty",
     compiler_options: "Compiler options from the language's allow-list (at most 32)",
     compile_limits: "Narrow the compile step's limits (compiled languages): each at most the node's compile default",
   },

@@ -19,6 +19,7 @@ export function runRequestFields(stored: string): DeepPartial<ExecuteRequest> {
     ...(o.compile_limits ? { compileLimits: { wallTimeMs: o.compile_limits.wall_time_ms, cpuTimeMs: o.compile_limits.cpu_time_ms, memoryBytes: o.compile_limits.memory_bytes } } : {}),
     files: (o.files ?? []).map((f) => ({ path: f.path, content: bytes(f.content_b64) })),
     args: o.args ?? [],
+    mergeStderr: o.merge_stderr ?? false,
     compilerOptions: o.compiler_options ?? [],
     version: o.version ?? "",
     ...(o.check ? { check: { compare: o.check.compare, floatEpsilon: o.check.float_epsilon, expectedOutput: maybeBytes(o.check.expected_b64) } } : {}),

@@ -48,6 +48,7 @@ export async function compileAndRun(
         {
           ...program,
           stdin,
+          ...(request.mergeStderr ? { mergeStderr: true } : {}),
           ...(onOutput ? { onOutput: (stream: "stdout" | "stderr", data: Uint8Array) => onOutput(stream, data, test) } : {}),
         },
         signal,

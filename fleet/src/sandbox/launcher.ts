@@ -22,6 +22,8 @@ export interface LauncherConfig {
   cgroupProcsFiles: string[];
   /** Bytes of each output stream forwarded to the supervisor; the rest is drained in the run's cgroups. */
   outputCap?: number;
+  /** The program's stderr goes into its stdout (one stream, in the order written). */
+  mergeStderr?: boolean;
   /** `cgroup.procs` files the launcher joins to drain the output (the run's CPU accounting and share). */
   drainerProcsFiles?: string[];
   /** `cgroup.procs` files the launcher returns to before it reports `done` (the node's own cgroups). */
@@ -52,6 +54,7 @@ export function launcherArgs(config: LauncherConfig): string[] {
   if (config.netnsPath) args.push("--netns", config.netnsPath);
   for (const file of config.cgroupProcsFiles) args.push("--cgroup-procs", file);
   if (config.outputCap !== undefined) args.push("--output-cap", String(config.outputCap));
+  if (config.mergeStderr) args.push("--merge-stderr", "1");
   for (const file of config.drainerProcsFiles ?? []) args.push("--drainer-cgroup-procs", file);
   for (const file of config.drainerReturnProcsFiles ?? []) args.push("--drainer-return-procs", file);
   for (const bind of config.bindsReadOnly) args.push(bindOption(bind), `${bind.hostPath}:${bind.sandboxPath}`);

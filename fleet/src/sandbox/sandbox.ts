@@ -511,6 +511,7 @@ export class Sandbox {
       netnsPath: slot.netnsPath,
       cgroupProcsFiles: cgroup.procsFiles,
       outputCap: limits.outputBytes,
+      mergeStderr: spec.mergeStderr === true,
       drainerProcsFiles: cgroup.drainerProcsFiles,
       drainerReturnProcsFiles: cgroup.drainerReturnProcsFiles,
       bindsReadOnly: [...layout.binds, ...(spec.binds ?? [])],

@@ -60,6 +60,8 @@ export interface RunSpec {
    * concatenation of a stream's chunks equals that stream's captured bytes.
    */
   onOutput?: (stream: "stdout" | "stderr", data: Uint8Array) => void;
+  /** The program's stderr is written into its stdout (Judge0's redirect_stderr_to_stdout). */
+  mergeStderr?: boolean;
 }
 
 /** One sandboxed run's outcome plus what only the host needs (artifacts, raw counters). */

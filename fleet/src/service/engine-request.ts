@@ -25,6 +25,7 @@ export function toEngineRequest(request: ExecuteRequest, language: string): Engi
     stdin: request.stdinBytes ?? request.stdin,
     tenantId: request.tenantId,
     limits: requestedLimits(request.limits),
+    ...(request.mergeStderr ? { mergeStderr: true } : {}),
     ...(request.compileLimits ? { compileLimits: requestedLimits(request.compileLimits) } : {}),
     ...(request.files.length ? { files: request.files.map((file) => ({ path: file.path, content: file.content })) } : {}),
     ...(request.args.length ? { args: request.args } : {}),

@@ -121,7 +121,6 @@ export function judge0ToNative(s: Judge0Submission, runtimes: readonly Runtime[]
   if (s.enable_per_process_and_thread_time_limit) refuse("enable_per_process_and_thread_time_limit", "limits apply to the whole program (its cgroup), not per process");
   if (s.enable_per_process_and_thread_memory_limit) refuse("enable_per_process_and_thread_memory_limit", "limits apply to the whole program (its cgroup), not per process");
   if (s.stack_limit != null) refuse("stack_limit", "the stack limit is fixed (64 MiB) and cannot be set per submission");
-  if (s.redirect_stderr_to_stdout) refuse("redirect_stderr_to_stdout", "stderr is always captured separately");
   const runtime = runtimeForId(s.language_id, runtimes);
   if (!runtime) throw judge0FieldError("language_id", `language with id ${s.language_id} doesn't exist`);
   const limits: Record<string, number> = {};
@@ -151,6 +150,7 @@ export function judge0ToNative(s: Judge0Submission, runtimes: readonly Runtime[]
   if (Object.keys(limits).length > 0) body.limits = limits;
   if (s.compiler_options) body.compiler_options = s.compiler_options.trim().split(/\s+/).filter(Boolean);
   if (s.command_line_arguments) body.args = splitArguments(s.command_line_arguments);
+  if (s.redirect_stderr_to_stdout) body.merge_stderr = true;
   if (s.additional_files) body.files = filesFromZip(s.additional_files);
   return { body, callbackUrl: s.callback_url ?? null, runs };
 }

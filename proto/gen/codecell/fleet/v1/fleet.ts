@@ -165,7 +165,11 @@ export interface ExecuteRequest {
    * Limits of the compile step (wall_time_ms, cpu_time_ms, memory_bytes); 0 = the node's compile
    * default, which they only narrow.
    */
-  compileLimits: RunLimits | undefined;
+  compileLimits:
+    | RunLimits
+    | undefined;
+  /** The program's stderr is written into its stdout: one stream, in the order written. */
+  mergeStderr: boolean;
 }
 
 export interface RunLimits {
@@ -416,6 +420,7 @@ function createBaseExecuteRequest(): ExecuteRequest {
     binaryOutput: false,
     streamOutput: false,
     compileLimits: undefined,
+    mergeStderr: false,
   };
 }
 
@@ -474,6 +479,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.compileLimits !== undefined) {
       RunLimits.encode(message.compileLimits, writer.uint32(146).fork()).join();
+    }
+    if (message.mergeStderr !== false) {
+      writer.uint32(152).bool(message.mergeStderr);
     }
     return writer;
   },
@@ -635,6 +643,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.compileLimits = RunLimits.decode(reader, reader.uint32());
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.mergeStderr = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -674,6 +690,7 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.compileLimits = (object.compileLimits !== undefined && object.compileLimits !== null)
       ? RunLimits.fromPartial(object.compileLimits)
       : undefined;
+    message.mergeStderr = object.mergeStderr ?? false;
     return message;
   },
 };
