@@ -81,7 +81,8 @@ describe("RunOptions → ExecuteRequest", () => {
       language: "c", code: b64("int main(){}"), encoding: "base64", stdin: b64(Uint8Array.of(1, 2)), version: "12",
       limits: { wall_time_ms: 2000, cpu_time_ms: 1000, memory_mb: 64, processes: 8, output_kb: 16 },
       files: [{ path: "a.h", content: "#define A 1" }], args: ["-v"], compiler_options: ["-O2"],
-      tests: [{ stdin: b64("in"), expected_output: b64("out") }],
+      tests: [{ stdin: b64("in"), expected_output: b64("out") }], merge_stderr: true,
+      compile_limits: { wall_time_ms: 5000, memory_mb: 512 },
     });
     assert.equal(s.code, "int main(){}");
     const req = runRequestFields(JSON.stringify(s.options));
@@ -90,7 +91,8 @@ describe("RunOptions → ExecuteRequest", () => {
       stdinBytes: Uint8Array.of(1, 2),
       limits: { wallTimeMs: 2000, cpuTimeMs: 1000, memoryBytes: 64 * 1024 * 1024, processes: 8, outputBytes: 16 * 1024, fileSizeBytes: 0 },
       files: [{ path: "a.h", content: new TextEncoder().encode("#define A 1") }],
-      args: ["-v"], compilerOptions: ["-O2"], version: "12",
+      compileLimits: { wallTimeMs: 5000, cpuTimeMs: 0, memoryBytes: 512 * 1024 * 1024 },
+      args: ["-v"], mergeStderr: true, compilerOptions: ["-O2"], version: "12",
       check: { compare: "lines", floatEpsilon: 1e-6, expectedOutput: undefined },
       tests: [{ name: "test-1", stdin: new TextEncoder().encode("in"), expectedOutput: new TextEncoder().encode("out") }],
       stopOnFirstFailure: false, binaryOutput: true,
