@@ -14,6 +14,12 @@ const GROUPS: { name: string; mutate: string[]; tests: string[] }[] = [
   { name: "edge-lib", mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/lib/validate.ts"], tests: ["test/edge/unit.test.ts", "test/edge/lib.test.ts"] },
   { name: "checker", mutate: ["fleet/src/judge/checker.ts"], tests: ["test/languages/checker.test.ts"] },
   { name: "webhooks", mutate: ["edge/src/lib/webhook.ts", "edge/src/lib/webhook-url.ts"], tests: ["test/webhooks/unit.test.ts", "test/webhooks/url-rules.test.ts"] },
+  {
+    name: "compat",
+    mutate: ["edge/src/compat/judge0/languages.ts", "edge/src/compat/judge0/statuses.ts", "edge/src/compat/judge0/to-native.ts", "edge/src/compat/judge0/from-native.ts", "edge/src/compat/piston/to-native.ts", "edge/src/compat/piston/from-native.ts", "edge/src/compat/credentials.ts"],
+    tests: ["test/edge/compat-units.test.ts"],
+  },
+  { name: "request-rules", mutate: ["proto/submission-rules.ts", "proto/compiler-options.ts", "proto/runtimes.ts"], tests: ["test/languages/request-rules.test.ts", "test/edge/edge-units.test.ts"] },
 ];
 
 const only = process.argv[2];

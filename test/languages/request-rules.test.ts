@@ -5,6 +5,8 @@ import { describe, it } from "node:test";
 import { javaSource } from "../../fleet/src/languages/table.ts";
 import { compilerOptionArgv, compilerOptionsProblem, disallowedCompilerOptions } from "../../proto/compiler-options.ts";
 import { argsProblem, compareProblem, filePathProblem, filesProblem, fileTreeProblem } from "../../proto/submission-rules.ts";
+import { mergeRuntimes, resolveVersion } from "../../proto/runtimes.ts";
+import type { Runtime } from "../../proto/runtimes.ts";
 
 describe("compiler options allow-list", () => {
   it("c and cpp: optimisation, standards, defines, warnings, libraries", () => {
@@ -83,5 +85,35 @@ describe("Java main class", () => {
   });
   it("a main mentioned in a comment does not count", () => {
     assert.deepEqual(javaSource("class A { /* public static void main( */ }\nclass B { public static void main(String[] a) {} }"), { fileName: "B.java", entry: "B" });
+  });
+});
+
+describe("runtimes: a request's version and the fleet's list", () => {
+  const rt = (language: string, version: string, extra: Partial<Runtime> = {}): Runtime => ({
+    language, version, aliases: [], default: false, compiled: false, libraries: [], ...extra,
+  });
+  const list = [rt("go", "1.19.8", { default: true, aliases: ["1.19"] }), rt("go", "1.23.5", { aliases: ["1.23", "go1.23.5"] }), rt("python", "3.11.2", { default: true })];
+
+  it("no version: the default (else the first listed); a version or an alias: that one; unknown or another language's: null", () => {
+    assert.equal(resolveVersion(list, "go")?.version, "1.19.8");
+    assert.equal(resolveVersion([rt("go", "1.23.5"), rt("go", "1.19.8")], "go")?.version, "1.23.5");
+    assert.equal(resolveVersion(list, "go", "1.23.5")?.version, "1.23.5");
+    assert.equal(resolveVersion(list, "go", "go1.23.5")?.version, "1.23.5");
+    assert.equal(resolveVersion(list, "go", "1.19")?.version, "1.19.8");
+    assert.equal(resolveVersion(list, "go", "1.20"), null);
+    assert.equal(resolveVersion(list, "python", "1.23"), null);
+    assert.equal(resolveVersion(list, "rust"), null);
+  });
+
+  it("merged over nodes: one entry per language and version, aliases and libraries united, default if any node says so, languages in order", () => {
+    const a = [rt("python", "3.11.2", { aliases: ["3.11"], libraries: ["numpy"] }), rt("go", "1.19.8", { default: true })];
+    const b = [rt("go", "1.19.8", { aliases: ["1.19"] }), rt("python", "3.11.2", { default: true, aliases: ["3.11", "3"] })];
+    const merged = mergeRuntimes([a, b], ["python", "go"]);
+    assert.deepEqual(merged.map((r) => [r.language, r.version, r.default, r.aliases, r.libraries]), [
+      ["python", "3.11.2", true, ["3.11", "3"], ["numpy"]],
+      ["go", "1.19.8", true, ["1.19"], []],
+    ]);
+    assert.deepEqual(a[0]!.aliases, ["3.11"], "the inputs are not changed");
+    assert.deepEqual(mergeRuntimes([[rt("cobol", "1")], [rt("go", "1")]], ["go"]).map((r) => r.language), ["go", "cobol"]);
   });
 });
