@@ -9,7 +9,7 @@ import { compatKey } from "../../edge/src/compat/credentials.ts";
 import { OWN_IDS_FROM, judge0Languages, majorMinor, runtimeForId } from "../../edge/src/compat/judge0/languages.ts";
 import { judge0Status } from "../../edge/src/compat/judge0/statuses.ts";
 import { judge0ToNative, parseJudge0Submission, splitArguments } from "../../edge/src/compat/judge0/to-native.ts";
-import { judge0Submission, parseFields } from "../../edge/src/compat/judge0/from-native.ts";
+import { judge0Submission, parseBase64Flag, parseFields } from "../../edge/src/compat/judge0/from-native.ts";
 import { parsePistonExecute, pistonRuntime, pistonToNative } from "../../edge/src/compat/piston/to-native.ts";
 import { pistonResult, pistonRuntimes } from "../../edge/src/compat/piston/from-native.ts";
 import { HttpError } from "../../edge/src/lib/http.ts";
@@ -195,5 +195,220 @@ describe("compatibility credentials", () => {
     assert.equal(compatKey(h({ authorization: `Basic ${btoa("k4:")}` })), "k4");
     assert.equal(compatKey(h({ authorization: "Basic !!" })), null);
     assert.equal(compatKey(h({})), null);
+  });
+});
+
+describe("Judge0 ids, table by table", () => {
+  // Each Judge0 CE id and the language and version it names.
+  const TABLE: [number, string, string, string][] = [
+    [71, "python", "3.8.1", "Python (3.8.1)"], [92, "python", "3.11.2", "Python (3.11.2)"], [100, "python", "3.12.5", "Python (3.12.5)"], [109, "python", "3.13.2", "Python (3.13.2)"],
+    [50, "c", "9.2.0", "C (GCC 9.2.0)"], [48, "c", "7.4.0", "C (GCC 7.4.0)"], [49, "c", "8.3.0", "C (GCC 8.3.0)"], [103, "c", "14.1.0", "C (GCC 14.1.0)"],
+    [54, "cpp", "9.2.0", "C++ (GCC 9.2.0)"], [52, "cpp", "7.4.0", "C++ (GCC 7.4.0)"], [53, "cpp", "8.3.0", "C++ (GCC 8.3.0)"], [105, "cpp", "14.1.0", "C++ (GCC 14.1.0)"],
+    [62, "java", "13.0.1", "Java (JDK 13.0.1)"], [91, "java", "17.0.6", "Java (JDK 17.0.6)"],
+    [63, "javascript", "12.14.0", "JavaScript (Node.js 12.14.0)"], [93, "javascript", "18.15.0", "JavaScript (Node.js 18.15.0)"],
+    [97, "javascript", "20.17.0", "JavaScript (Node.js 20.17.0)"], [102, "javascript", "22.08.0", "JavaScript (Node.js 22.08.0)"],
+    [74, "typescript", "3.7.4", "TypeScript (3.7.4)"], [94, "typescript", "5.0.3", "TypeScript (5.0.3)"], [101, "typescript", "5.6.2", "TypeScript (5.6.2)"],
+    [60, "go", "1.13.5", "Go (1.13.5)"], [95, "go", "1.18.5", "Go (1.18.5)"], [106, "go", "1.22.0", "Go (1.22.0)"], [107, "go", "1.23.5", "Go (1.23.5)"],
+    [73, "rust", "1.40.0", "Rust (1.40.0)"], [108, "rust", "1.85.0", "Rust (1.85.0)"],
+  ];
+
+  it("a runtime of exactly Judge0's version keeps Judge0's id and is named the Judge0 way", () => {
+    const runtimes = TABLE.map(([, language, version]) => rt(language, version));
+    const listed = judge0Languages(runtimes);
+    assert.deepEqual(listed.map((l) => [l.id, l.name]), TABLE.map(([id, , , name]) => [id, name]));
+    for (const [id, language, version] of TABLE) assert.deepEqual(runtimeForId(id, runtimes), rt(language, version), String(id));
+  });
+
+  it("an id of a version we lack: the same major version if we have one, else the language's default", () => {
+    const ours = [rt("python", "3.9.0"), rt("python", "2.7.18", { default: true }), rt("java", "21.0.1", { default: true }), rt("java", "17.0.17")];
+    assert.equal(runtimeForId(71, ours)?.version, "3.9.0", "Python 3.8 asked: a Python 3");
+    assert.equal(runtimeForId(91, ours)?.version, "17.0.17", "Java 17 asked: our 17");
+    assert.equal(runtimeForId(62, ours)?.version, "21.0.1", "Java 13 asked, no 13: the default");
+    assert.equal(runtimeForId(62, [rt("java", "21.0.1"), rt("java", "25.0.1")])?.version, "21.0.1", "no default marked: the first");
+    assert.equal(runtimeForId(73, ours), null, "a language we do not run");
+  });
+
+  it("ids are distinct: a second runtime of a matched major takes the next Judge0 id of that major, then ids of ours", () => {
+    const twins = [rt("go", "1.23.5", { default: true }), rt("go", "1.23.9"), rt("c", "99.0", { default: true }), rt("cpp", "99.0"), rt("ada", "1.0")];
+    const ids = judge0Languages(twins).map((l) => l.id);
+    assert.deepEqual(ids, [107, 60, 50, OWN_IDS_FROM, OWN_IDS_FROM + 1]);
+    assert.equal(judge0Languages(twins)[4]!.name, "ada (1.0)");
+    assert.equal(majorMinor("v1"), null);
+    assert.equal(majorMinor("17"), "17.0");
+  });
+});
+
+describe("Piston stages and runtimes, field by field", () => {
+  const c = rt("c", "12.2.0", { compiled: true });
+  const py = rt("python", "3.11.2");
+
+  it("a run stage carries everything Piston reports, times in ms and memory in bytes", () => {
+    const r = pistonResult(record({ verdict: "RE", exit_code: 2, stdout: "o", stderr: "e", error_message: "runtime error: exit code 2", cpu_time_secs: 0.0124, wall_time_secs: 0.5006 }), py);
+    assert.deepEqual(r, {
+      language: "python", version: "3.11.2",
+      run: { stdout: "o", stderr: "e", output: "oe", code: 2, signal: null, message: "runtime error: exit code 2", status: "RE", cpu_time: 12, wall_time: 501, memory: 4096 * 1024 },
+    });
+    const ok = pistonResult(record({ error_message: "ignored" }), py).run as Record<string, unknown>;
+    assert.equal(ok.message, null);
+    assert.equal(ok.status, null);
+    const unknown = pistonResult(record({ cpu_time_secs: null, wall_time_secs: null, memory_peak_bytes: null }), py).run as Record<string, unknown>;
+    assert.deepEqual([unknown.cpu_time, unknown.wall_time, unknown.memory], [null, null, null]);
+  });
+
+  it("statuses: XX for errors and IE, OL for truncated output, SG for signals and memory kills, RE for exit codes, none for AC and WA", () => {
+    const st = (over: Partial<ResultRecord>) => (pistonResult(record(over), py).run as { status: string | null }).status;
+    assert.equal(st({ job_status: "error", verdict: null, exit_code: null }), "XX");
+    assert.equal(st({ verdict: "IE", exit_code: null }), "XX");
+    assert.equal(st({ output_integrity: "truncated_by_judge_limit" }), "OL");
+    assert.equal(st({ verdict: "MLE", signal: 9, exit_code: null }), "SG");
+    assert.equal(st({ verdict: "PLE", signal: null, exit_code: null }), "SG");
+    assert.equal(st({ verdict: "RE", exit_code: 1 }), "RE");
+    assert.equal(st({ verdict: "AC" }), null);
+    assert.equal(st({ verdict: "WA", exit_code: 0 }), null);
+    assert.equal((pistonResult(record({ verdict: "SIG", signal: 64, exit_code: null }), py).run as { signal: string }).signal, "SIG64");
+    assert.equal((pistonResult(record({ verdict: "SIG", signal: 15, exit_code: null }), py).run as { signal: string }).signal, "SIGTERM");
+  });
+
+  it("a base64 record is decoded to text; a compile error's stage has the compiler's exit code or 1, and SG when killed", () => {
+    const b = pistonResult(record({ encoding: "base64", stdout: toBase64(new TextEncoder().encode("héllo")), stderr: null }), py).run as { stdout: string; stderr: string };
+    assert.deepEqual([b.stdout, b.stderr], ["héllo", ""]);
+    const ce = (over: Partial<ResultRecord>) => pistonResult(record({ verdict: "RE", stdout: "", stderr: "bad", evidence: { verdict_cause: "compile_error" } as ResultRecord["evidence"], ...over }), c).compile as { code: number; status: string; stdout: string; output: string };
+    assert.deepEqual([ce({ exit_code: 4 }).code, ce({ exit_code: 4 }).status], [4, "RE"]);
+    assert.equal(ce({ exit_code: null }).code, 1);
+    assert.equal(ce({ exit_code: null, signal: 9 }).status, "SG");
+    assert.deepEqual([ce({ exit_code: 1 }).stdout, ce({ exit_code: 1 }).output], ["", "bad"]);
+    const compiled = pistonResult(record(), c).compile as Record<string, unknown>;
+    assert.deepEqual(compiled, { stdout: "", stderr: "", output: "", code: 0, signal: null, message: null, status: null, cpu_time: null, wall_time: null, memory: null });
+  });
+
+  it("runtimes: Piston's names, aliases, and runtime node only for JavaScript and TypeScript", () => {
+    const list = pistonRuntimes([rt("python", "3.11.2"), rt("javascript", "24.1.0"), rt("typescript", "24.1.0"), rt("go", "1.23.5"), rt("zig", "0.1")]);
+    assert.deepEqual(list, [
+      { language: "python", version: "3.11.2", aliases: ["py", "py3", "python3"] },
+      { language: "javascript", version: "24.1.0", aliases: ["js", "node", "node-js", "node-javascript"], runtime: "node" },
+      { language: "typescript", version: "24.1.0", aliases: ["ts", "node-ts", "tsc"], runtime: "node" },
+      { language: "go", version: "1.23.5", aliases: ["golang"] },
+      { language: "zig", version: "0.1", aliases: [] },
+    ]);
+  });
+});
+
+describe("Judge0 mappings, field by field", () => {
+  const map = (s: Record<string, unknown>, base64 = false) => judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 71, ...s }), RUNTIMES, base64);
+  const err = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      assert.ok(e instanceof HttpError, String(e));
+      return { status: e.status, body: e.body };
+    }
+    throw new Error("no error");
+  };
+
+  it("a plain submission is just language, version and code; nothing else appears", () => {
+    assert.deepEqual(map({}), { body: { language: "python", version: "3.11.2", code: "x" }, callbackUrl: null, runs: 1 });
+    assert.deepEqual(map({ callback_url: "https://h/x" }).callbackUrl, "https://h/x");
+  });
+
+  it("each limit alone, rounded the Judge0 way and never below 1", () => {
+    assert.deepEqual(map({ cpu_time_limit: 0.0001 }).body.limits, { cpu_time_ms: 1 });
+    assert.deepEqual(map({ wall_time_limit: 2.5 }).body.limits, { wall_time_ms: 2500 });
+    assert.deepEqual(map({ memory_limit: 1025 }).body.limits, { memory_mb: 2 });
+    assert.deepEqual(map({ max_file_size: 0 }).body.limits, { file_size_kb: 1 });
+    assert.deepEqual(map({ max_processes_and_or_threads: 3.6 }).body.limits, { processes: 4 });
+  });
+
+  it("stdin and expected_output, single run and runs; compiler options split on whitespace; base64 canonicalised", () => {
+    assert.deepEqual(map({ stdin: "in", expected_output: "out" }).body, { language: "python", version: "3.11.2", code: "x", stdin: "in", expected_output: "out", compare: "lines" });
+    assert.deepEqual(map({ stdin: "in", number_of_runs: 2 }).body.tests, [{ name: "run-1", stdin: "in" }, { name: "run-2", stdin: "in" }]);
+    assert.deepEqual(map({ compiler_options: "  -O2   -DX=1 " }).body.compiler_options, ["-O2", "-DX=1"]);
+    assert.equal(map({ source_code: "eA=\n=" }, true).body.code, "eA==");
+    assert.equal(map({ source_code: "eA==", stdin: "eQ==", expected_output: "eg==" }, true).body.expected_output, "eg==");
+    assert.equal(map({ source_code: "eA==", stdin: "eQ==" }, true).body.stdin, "eQ==");
+    assert.equal(map({ stdin: "eQ==" }, false).body.stdin, "eQ==");
+    assert.equal(map({}, false).body.encoding, undefined);
+  });
+
+  it("errors name the field, Judge0's way ({field: [message]}), with our sentence in `error`", () => {
+    assert.deepEqual(err(() => map({ stack_limit: 1 })), {
+      status: 422, body: { stack_limit: ["the stack limit is fixed (64 MiB) and cannot be set per submission"], error: "stack_limit: the stack limit is fixed (64 MiB) and cannot be set per submission", message: "see docs/migrating.md for what maps" },
+    });
+    for (const f of ["enable_network", "enable_per_process_and_thread_time_limit", "enable_per_process_and_thread_memory_limit"]) {
+      assert.ok(Object.hasOwn(err(() => map({ [f]: true })).body, f), f);
+      assert.doesNotThrow(() => map({ [f]: false }));
+    }
+    assert.deepEqual(err(() => map({ language_id: 4242 })).body.language_id, ["language with id 4242 doesn't exist"]);
+    assert.deepEqual(err(() => parseJudge0Submission({ language_id: 71 })).body.source_code, ["can't be blank"]);
+    assert.match(String(err(() => parseJudge0Submission({ source_code: 1, language_id: 71 })).body.error), /^source_code: /);
+    assert.deepEqual(err(() => parseJudge0Submission({ source_code: "x", language_id: 71, a: 1, b: 2 })).body, {
+      error: "unsupported field(s): a, b", message: "these fields are not part of Judge0 CE 1.13's submission; see docs/migrating.md",
+    });
+    assert.deepEqual(err(() => map({ source_code: "eA==", stdin: "@@" }, true)).body.stdin, ["is not valid base64"]);
+    assert.deepEqual(err(() => map({ additional_files: "@@" })).body.additional_files, ["is not valid base64"]);
+    assert.match(String(err(() => map({ additional_files: toBase64(new Uint8Array(1024 * 1024 + 1)) })).body.error), /larger than 1048576 bytes/);
+    assert.match(String(err(() => splitArguments("a > b")).body.error), /no shell operators/);
+    assert.throws(() => parseJudge0Submission({ source_code: "x", language_id: 71, callback_url: "h".repeat(2049) }));
+  });
+
+  it("a zip of exactly the size and file caps is accepted; one byte or one file more is not", () => {
+    const files = (n: number, size: number) => toBase64(zipSync(Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, new Uint8Array(size)]))));
+    assert.equal((map({ additional_files: files(32, 1) }).body.files as unknown[]).length, 32);
+    assert.equal((map({ additional_files: files(1, 1024 * 1024) }).body.files as unknown[]).length, 1);
+    assert.equal(err(() => map({ additional_files: files(1, 1024 * 1024 + 1) })).status, 422);
+    assert.equal((map({ additional_files: toBase64(zipSync({ "d/": new Uint8Array(), ...Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`d/f${i}`, new Uint8Array(1)])) })) }).body.files as unknown[]).length, 32);
+  });
+});
+
+describe("Judge0 records, field by field", () => {
+  it("fields: default set, *, a list (spaces allowed), unknown names refused", () => {
+    assert.deepEqual(parseFields(""), parseFields(null));
+    assert.deepEqual(parseFields("  "), parseFields(null));
+    assert.equal(parseFields(" * ").length, 16);
+    assert.deepEqual(parseFields(" stdout , token,"), ["stdout", "token"]);
+    const e = (() => { try { parseFields("stdout,nope,bad"); } catch (x) { return x as HttpError; } })()!;
+    assert.deepEqual(e.body, { error: "unsupported field(s) in fields: nope, bad", message: `available: ${parseFields("*").join(", ")}` });
+    assert.equal(parseBase64Flag("true"), true);
+    for (const v of [null, "false", "1", "TRUE"]) assert.equal(parseBase64Flag(v), false);
+  });
+
+  it("every field of a finished record", () => {
+    const rec = record({ verdict: "RE", exit_code: 3, error_message: "runtime error: exit code 3", tests: [{}, {}] as ResultRecord["tests"],
+      cpu_time_secs: 0.02, wall_time_secs: 0.05, memory_peak_bytes: 1536, evidence: { verdict_cause: "nonzero_exit" } as ResultRecord["evidence"] });
+    assert.deepEqual(judge0Submission(rec, RUNTIMES, parseFields("*"), false), {
+      token: rec.id, status: { id: 11, description: "Runtime Error (NZEC)" }, status_id: 11, stdout: "hi\n", stderr: "", compile_output: null,
+      message: "runtime error: exit code 3", exit_code: 3, exit_signal: null, time: "0.010", wall_time: "0.025", memory: 2,
+      created_at: rec.created_at, finished_at: rec.completed_at, language_id: 92, number_of_runs: 2,
+    });
+    const pending = record({ job_status: "pending", verdict: null, stdout: null, stderr: null, cpu_time_secs: null, wall_time_secs: null, memory_peak_bytes: null, exit_code: null, completed_at: null, error_message: null });
+    const p = judge0Submission(pending, RUNTIMES, parseFields("*"), true);
+    assert.deepEqual([p.status_id, p.stdout, p.time, p.wall_time, p.memory, p.message], [1, null, null, null, null, null]);
+    assert.equal(judge0Submission(record({ message: undefined, error_message: "boom", verdict: "IE" } as Partial<ResultRecord>), RUNTIMES, parseFields("message"), true).message, toBase64(new TextEncoder().encode("boom")));
+    assert.equal(judge0Submission(record({ version: "1.23.4", language: "go" }), [...RUNTIMES, rt("go", "1.23.4")], parseFields("language_id"), false).language_id, 107);
+    assert.equal(judge0Submission(record({ language: "cobol" }), RUNTIMES, parseFields("language_id"), false).language_id, null);
+    assert.equal(judge0Submission(record({ stdout: "\u00e9" }), RUNTIMES, parseFields("stdout"), true).stdout, toBase64(new TextEncoder().encode("\u00e9")));
+  });
+
+  it("statuses beyond the common ones", () => {
+    assert.equal(judge0Status(record({ verdict: "RE", signal: 9, evidence: { verdict_cause: "signal" } as ResultRecord["evidence"] })).id, 12);
+    assert.equal(judge0Status(record({ verdict: "RE", signal: null, evidence: { verdict_cause: "exec_format" } as ResultRecord["evidence"] })).id, 12);
+    assert.equal(judge0Status(record({ verdict: "SIG", signal: 6 })).id, 10);
+    assert.equal(judge0Status(record({ verdict: "SIG", signal: null })).id, 12);
+    assert.equal(judge0Status(record({ verdict: "PLE" })).id, 12);
+    assert.equal(judge0Status(record({ verdict: "FSE", signal: null })).id, 8);
+    assert.equal(judge0Status(record({ verdict: "AC", evidence: { verdict_cause: "compile_error" } as ResultRecord["evidence"] })).id, 3);
+    assert.equal(judge0Status(record({ verdict: "RE", evidence: null })).id, 12);
+  });
+});
+
+describe("compatibility credentials, edge cases", () => {
+  it("trimmed; scheme names in any case; Basic with a password still names the key; empty values are no key", () => {
+    const h = (init: Record<string, string>) => new Headers(init);
+    assert.equal(compatKey(h({ "x-api-key": "  k1 " })), "k1");
+    assert.equal(compatKey(h({ authorization: "  bearer   k3 " })), "k3");
+    assert.equal(compatKey(h({ authorization: `BASIC ${btoa("k4:secret")}` })), "k4");
+    assert.equal(compatKey(h({ authorization: `Basic ${btoa(":pw")}` })), null);
+    assert.equal(compatKey(h({ authorization: "Bearer" })), null);
+    assert.equal(compatKey(h({ authorization: "Token k5" })), null);
+    assert.equal(compatKey(h({ authorization: `Basic ${btoa("sk%5Fx:")}` })), "sk_x");
   });
 });
