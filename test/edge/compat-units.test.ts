@@ -340,6 +340,7 @@ describe("Judge0 mappings, field by field", () => {
     assert.deepEqual(err(() => map({ language_id: 4242 })).body.language_id, ["language with id 4242 doesn't exist"]);
     assert.deepEqual(err(() => parseJudge0Submission({ language_id: 71 })).body.source_code, ["can't be blank"]);
     assert.match(String(err(() => parseJudge0Submission({ source_code: 1, language_id: 71 })).body.error), /^source_code: /);
+    assert.doesNotMatch(String(err(() => parseJudge0Submission({ source_code: 1, language_id: 71 })).body.error), /blank/);
     assert.deepEqual(err(() => parseJudge0Submission({ source_code: "x", language_id: 71, a: 1, b: 2 })).body, {
       error: "unsupported field(s): a, b", message: "these fields are not part of Judge0 CE 1.13's submission; see docs/migrating.md",
     });
@@ -410,5 +411,77 @@ describe("compatibility credentials, edge cases", () => {
     assert.equal(compatKey(h({ authorization: "Bearer" })), null);
     assert.equal(compatKey(h({ authorization: "Token k5" })), null);
     assert.equal(compatKey(h({ authorization: `Basic ${btoa("sk%5Fx:")}` })), "sk_x");
+  });
+});
+
+describe("Piston requests, field by field", () => {
+  const ALL: Runtime[] = ["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust"].map((l) => rt(l, "1.2.3", { aliases: ["1.2"] }));
+  const go2 = [rt("go", "1.19.8"), rt("go", "1.23.5", { aliases: ["1.23"] }), rt("go", "weird")];
+
+  it("every Piston name and alias of our languages; nothing else", () => {
+    const names: [string, string][] = [
+      ["python", "python"], ["py", "python"], ["py3", "python"], ["python3", "python"], ["c", "c"], ["gcc", "c"], ["c++", "cpp"], ["cpp", "cpp"], ["g++", "cpp"],
+      ["java", "java"], ["javascript", "javascript"], ["js", "javascript"], ["node", "javascript"], ["node-js", "javascript"], ["node-javascript", "javascript"],
+      ["typescript", "typescript"], ["ts", "typescript"], ["node-ts", "typescript"], ["tsc", "typescript"], ["go", "go"], ["golang", "go"], ["rust", "rust"], ["rs", "rust"],
+    ];
+    for (const [name, language] of names) assert.equal(pistonRuntime(name, "*", ALL)?.language, language, name);
+    for (const name of ["Python", "constructor", "__proto__", ""]) assert.equal(pistonRuntime(name, "*", ALL), null, name);
+    assert.deepEqual(pistonRuntimes(ALL).map((r) => r.language), ["python", "c", "c++", "java", "javascript", "typescript", "go", "rust"]);
+  });
+
+  it("versions: exact or alias first, then the highest semver match; not a range → null", () => {
+    assert.equal(pistonRuntime("go", "1.23", go2)?.version, "1.23.5");
+    assert.equal(pistonRuntime("go", "weird", go2)?.version, "weird");
+    assert.equal(pistonRuntime("go", "^1.19.0", go2)?.version, "1.23.5");
+    assert.equal(pistonRuntime("go", "~1.19.0", go2)?.version, "1.19.8");
+    assert.equal(pistonRuntime("go", "2.x", go2), null);
+    assert.equal(pistonRuntime("go", "not a range", go2), null);
+  });
+
+  it("parse errors: Piston's {message}, naming the field; unknown fields listed", () => {
+    const msg = (input: unknown) => {
+      try {
+        parsePistonExecute(input);
+      } catch (e) {
+        assert.ok(e instanceof HttpError && e.status === 400);
+        assert.equal(e.body.error, e.body.message);
+        return e.body.message as string;
+      }
+      throw new Error("parsed");
+    };
+    assert.equal(msg({ version: "*", files: [{ content: "" }] }), "language is required (string)");
+    assert.equal(msg({ language: "c", version: "*", files: [{ content: "" }], x: 1, y: 2 }), "unsupported field(s): x, y");
+    assert.match(msg({ language: "c", version: "*", files: [{ content: "" }], args: "a" }), /^args: /);
+    assert.match(msg({ language: "c", version: "*", files: [{ content: 5 }] }), /^files\.0\.content: /);
+    assert.match(msg([]), /^request: /);
+    assert.equal(parsePistonExecute({ language: "c", version: "*", files: [{ content: "", encoding: "hex" }] }).files[0]!.encoding, "hex");
+  });
+
+  it("the body: entry as base64 text, stdin as base64 (empty by default), other files named or numbered, args only when given", () => {
+    const py = pistonRuntime("python", "*", ALL)!;
+    const body = pistonToNative(parsePistonExecute({ language: "python", version: "*", files: [{ content: "cHJpbnQ=", encoding: "base64" }, { content: "616263", encoding: "hex" }, { name: "n.txt", content: "é" }], args: [] }), py);
+    assert.deepEqual(body, {
+      language: "python", version: "1.2.3", encoding: "base64", code: "cHJpbnQ=", stdin: "",
+      files: [{ path: "file1", content: toBase64(new TextEncoder().encode("abc")), encoding: "base64" }, { path: "n.txt", content: toBase64(new TextEncoder().encode("é")), encoding: "base64" }],
+    });
+    assert.equal(pistonToNative(parsePistonExecute({ language: "python", version: "*", files: [{ content: "" }], stdin: "in" }), py).stdin, toBase64(new TextEncoder().encode("in")));
+    assert.throws(() => pistonToNative(parsePistonExecute({ language: "python", version: "*", files: [{ content: "@@", encoding: "base64" }] }), py), (e: unknown) => status(e, 400) && /files\[0\]\.content is not valid base64/.test(String((e as HttpError).body.message)));
+    assert.throws(() => pistonToNative(parsePistonExecute({ language: "python", version: "*", files: [{ content: "" }, { content: "abc", encoding: "hex" }] }), py), (e: unknown) => status(e, 400) && /files\[1\]\.content is not valid hex/.test(String((e as HttpError).body.message)));
+  });
+
+  it("each limit alone: run and compile, ms rounded, bytes to MiB rounded up; 0 and -1 mean the default", () => {
+    const py = pistonRuntime("python", "*", ALL)!;
+    const lim = (extra: Record<string, number>) => {
+      const b = pistonToNative(parsePistonExecute({ language: "python", version: "*", files: [{ content: "" }], ...extra }), py);
+      return [b.limits, b.compile_limits];
+    };
+    assert.deepEqual(lim({ run_timeout: 1500.4 }), [{ wall_time_ms: 1500 }, undefined]);
+    assert.deepEqual(lim({ run_cpu_time: 700.6 }), [{ cpu_time_ms: 701 }, undefined]);
+    assert.deepEqual(lim({ run_memory_limit: 1 }), [{ memory_mb: 1 }, undefined]);
+    assert.deepEqual(lim({ run_memory_limit: 3 * 1024 * 1024 + 1 }), [{ memory_mb: 4 }, undefined]);
+    assert.deepEqual(lim({ compile_timeout: 9000 }), [undefined, { wall_time_ms: 9000 }]);
+    assert.deepEqual(lim({ compile_cpu_time: 8000 }), [undefined, { cpu_time_ms: 8000 }]);
+    assert.deepEqual(lim({ compile_memory_limit: 1 }), [undefined, { memory_mb: 1 }]);
+    assert.deepEqual(lim({ run_timeout: 0, run_cpu_time: -1, run_memory_limit: -1, compile_timeout: 0, compile_cpu_time: -1, compile_memory_limit: -1 }), [undefined, undefined]);
   });
 });

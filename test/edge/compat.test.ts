@@ -269,6 +269,41 @@ describe("Piston v2", () => {
   });
 });
 
+describe("hostile input on the new routes", () => {
+  it("malformed bodies and parameters get a 4xx, never a 5xx", async () => {
+    // A key whose quotas do not bind, so that every request reaches its handler.
+    assert.ok((await ops.call("PUT", "/admin/plans/compat-fuzz", { rate_per_minute: 1000, max_in_flight: 50 })).status < 300);
+    const p = await ops.call("POST", "/admin/projects", { name: "fuzz" });
+    const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "fuzz", plan: "compat-fuzz" });
+    assert.equal(k.status, 201, k.text);
+    const key = k.json.key as string;
+    const bodies: unknown[] = [
+      [], "text", 42, null, {}, { submissions: "x" }, { submissions: [null, 1, "a", []] }, { source_code: ["x"], language_id: "71" },
+      { source_code: "x", language_id: 1e308 }, { source_code: "x", language_id: -1 }, { source_code: "x", language_id: 71, number_of_runs: 1e9 },
+      { source_code: "x", language_id: 71, cpu_time_limit: -1 }, { source_code: "x", language_id: 71, memory_limit: "a lot" },
+      { source_code: "x", language_id: 71, additional_files: "UEsDBA==" }, { source_code: "x", language_id: 71, command_line_arguments: "$(rm -rf /)" },
+      { language: "python", version: "*", files: [{ content: 1 }] }, { language: "python", version: "*", files: [] },
+      { language: "python", version: ">=x<y", files: [{ content: "print(1)" }] }, { language: "python", version: "*", files: [{ content: "x", encoding: "rot13" }] },
+      { language: "python", version: "*", files: [{ content: "print(1)" }], args: [1, 2] }, { language: "python", version: "*", files: [{ name: "../../x", content: "a" }, { name: "../../y", content: "b" }] },
+      { language: "python", version: "*", files: [{ content: "print(1)" }], run_timeout: 1e300 },
+    ];
+    const routes = ["/judge0/submissions", "/judge0/submissions/batch", "/piston/api/v2/execute", "/api/submit", "/api/submit/batch"];
+    for (const path of routes) {
+      for (const body of bodies) {
+        const r = await request(edge.base, "POST", path, { headers: { "x-api-key": key }, body });
+        assert.ok(r.status >= 400 && r.status < 500 || r.status === 201 || r.status === 200 || r.status === 202, `${path} ${JSON.stringify(body).slice(0, 80)} → ${r.status} ${r.text.slice(0, 200)}`);
+      }
+      const raw = await request(edge.base, "POST", path, { headers: { "x-api-key": key, "content-type": "application/json" }, raw: Buffer.from([0xff, 0xfe, 0x7b]) });
+      assert.ok(raw.status >= 400 && raw.status < 500, `${path} invalid UTF-8 → ${raw.status}`);
+    }
+    for (const path of ["/judge0/submissions/not-a-token?fields=*", "/judge0/submissions/batch?tokens=,,,", "/judge0/submissions/batch?tokens=a,b&fields=nope", "/judge0/languages/abc",
+      "/api/results?ids=", "/api/results?ids=x,y", "/api/result/00000000-0000-4000-8000-000000000000/events?last_event_id=-1", "/piston/api/v2/nothing"]) {
+      const r = await request(edge.base, "GET", path, { headers: { "x-api-key": key } });
+      assert.ok(r.status >= 400 && r.status < 500, `${path} → ${r.status} ${r.text.slice(0, 200)}`);
+    }
+  });
+});
+
 describe("rate limits on the compatibility routes", () => {
   it("a key's plan rate holds for Judge0 and Piston requests alike: 429 with Retry-After", async () => {
     const plan = await ops.call("PUT", "/admin/plans/compat-slow", { rate_per_minute: 3 });

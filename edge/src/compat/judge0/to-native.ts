@@ -8,6 +8,7 @@ import { fromBase64, toBase64 } from "../../../../proto/base64.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import { HttpError } from "../../lib/http.ts";
 import { MAX_FILES, MAX_FILES_TOTAL_BYTES } from "../../../../proto/submission-rules.ts";
+import { valueAt } from "../input-path.ts";
 import { runtimeForId } from "./languages.ts";
 
 const num = z.number().finite().nonnegative().nullish();
@@ -61,7 +62,7 @@ export function parseJudge0Submission(input: unknown): Judge0Submission {
     });
   }
   const field = String(issue.path[0] ?? "submission");
-  throw judge0FieldError(field, issue.input === undefined ? "can't be blank" : issue.message);
+  throw judge0FieldError(field, issue.code === "invalid_type" && valueAt(input, issue.path) === undefined ? "can't be blank" : issue.message);
 }
 
 const MAX_ZIP_BYTES = 1024 * 1024;

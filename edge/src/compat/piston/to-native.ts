@@ -6,6 +6,7 @@ import { z } from "zod";
 import { fromBase64, toBase64 } from "../../../../proto/base64.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import { HttpError } from "../../lib/http.ts";
+import { valueAt } from "../input-path.ts";
 
 /** Piston's language names and aliases for our languages. */
 const PISTON_NAMES: Record<string, string> = {
@@ -60,7 +61,8 @@ export function parsePistonExecute(input: unknown): PistonExecute {
   const issue = parsed.error.issues[0]!;
   if (issue.code === "unrecognized_keys") throw pistonError(`unsupported field(s): ${issue.keys.join(", ")}`);
   const field = issue.path.join(".") || "request";
-  throw pistonError(issue.input === undefined ? `${field} is required as a ${issue.code === "invalid_type" ? issue.expected : "value"}` : `${field}: ${issue.message}`);
+  if (issue.code === "invalid_type" && valueAt(input, issue.path) === undefined) throw pistonError(`${field} is required (${issue.expected})`);
+  throw pistonError(`${field}: ${issue.message}`);
 }
 
 /** The runtime of a Piston language and version (exact, semver range or "*"); null when none matches. */
