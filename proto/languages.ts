@@ -1,5 +1,5 @@
-// The language vocabulary edge and fleet share: spec §2.5's accepted values and their canonical
-// names (spec §4.5). The edge validates requests with it; a node maps them onto its language table.
+// The language vocabulary edge and fleet share: docs/api.md's accepted values and their canonical
+// names (docs/api.md). The edge validates requests with it; a node maps them onto its language table.
 
 export const CANONICAL_LANGUAGES = ["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust"] as const;
 

@@ -1,4 +1,4 @@
-// Limits and formats both sides of the contract enforce (spec §2.5, §7, §8): the edge refuses a
+// Limits and formats both sides of the contract enforce (docs/api.md): the edge refuses a
 // request over them with a 400, a fleet node refuses the call with INVALID_ARGUMENT.
 
 export const MAX_CODE_BYTES = 64 * 1024;

@@ -1,4 +1,4 @@
-// The public result record (spec §2.1, §2.3), typed once for both sides: a fleet node's engine
+// The public result record (docs/api.md), typed once for both sides: a fleet node's engine
 // produces the execution half (ExecutionRecord), the edge wraps it into the ResultRecord the API
 // returns. The wire form between them is the proto ExecutionResult (see record-wire.ts).
 
@@ -7,7 +7,7 @@ export const SCHEMA_VERSION = "1.0";
 export const SCHEMA_VERSION_EXTENDED = "1.1";
 
 /**
- * Verdicts (spec §2.4) in precedence order, strongest first. WA (wrong answer: the output differs
+ * Verdicts (docs/api.md) in precedence order, strongest first. WA (wrong answer: the output differs
  * from the expected output) ranks below every verdict the kernel or the runtime proves.
  */
 export const VERDICTS = ["IE", "MLE", "PLE", "FSE", "TLE", "SIG", "RE", "WA", "AC"] as const;
@@ -68,7 +68,7 @@ export interface ProcessLifecycleEvidence {
   zombie_count: number;
 }
 
-/** spec §2.3 */
+/** docs/api.md */
 export interface Evidence {
   verdict_cause: string;
   /** One of VerdictActor when a node wrote it; kept as text so an unknown actor passes through. */
@@ -104,7 +104,7 @@ export interface ExecutionRecord {
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
-/** The record of one submission as the public API returns it (spec §2.1). */
+/** The record of one submission as the public API returns it (docs/api.md). */
 export interface ResultRecord extends Nullable<ExecutionRecord> {
   id: string;
   language: string;

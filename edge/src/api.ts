@@ -1,4 +1,4 @@
-// Public API (spec §4). Every route runs after the API key is authenticated; every request counts
+// Public API (docs/api.md). Every route runs after the API key is authenticated; every request counts
 // against the key's rolling rate limit (submit counts inside KeyDO.submit to save a hop).
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
@@ -39,7 +39,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     requested = body.language;
     input = await checkSubmission(body, await planFor(env, api), statusOnce(() => fleetRegistry(env).status()));
   } catch (e) {
-    // A rejected request still counts against the rate limit (spec §8: every request).
+    // A rejected request still counts against the rate limit (docs/api.md: every request).
     await countRequest(env, api);
     throw e;
   }

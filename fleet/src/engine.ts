@@ -5,7 +5,7 @@ import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 import type { CompareMode } from "./judge/checker.ts";
 
 export interface EngineRequest {
-  /** Canonical name or alias (spec §2.5); the result carries the canonical name. */
+  /** Canonical name or alias (docs/api.md); the result carries the canonical name. */
   language: string;
   code: string;
   /** Standard input of a run without tests (bytes when the request was binary). */

@@ -103,7 +103,7 @@ describe("resilience", () => {
     await c.until(inflight.json.id, (x) => x.json.job_status === "running", 10_000);
     const { persistDir, port, operatorToken } = edge;
     await edge.stop();
-    // Plain HTTP is refused (spec §5): the same edge served over http answers 403 JSON.
+    // Plain HTTP is refused (docs/api.md): the same edge served over http answers 403 JSON.
     edge = await startEdge({ persistDir, port, operatorToken, vars: VARS, protocol: "http" });
     const plain = await new Client(edge.base, k.key).call("GET", "/api/health");
     assert.equal(plain.status, 403, plain.text);

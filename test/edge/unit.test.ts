@@ -138,7 +138,7 @@ describe("keys", () => {
 });
 
 describe("languages", () => {
-  it("maps every alias of spec §2.5 to its canonical name", () => {
+  it("maps every alias of docs/api.md to its canonical name", () => {
     const expect: Record<string, string> = {
       python: "python", py: "python", c: "c", cpp: "cpp", "c++": "cpp", cxx: "cpp", cc: "cpp", java: "java",
       javascript: "javascript", js: "javascript", typescript: "typescript", ts: "typescript", go: "go", rust: "rust", rs: "rust",

@@ -1,4 +1,4 @@
-// Project webhooks (spec §6) end to end: signed delivery of the record, retries on 5xx at 0/1/5 s,
+// Project webhooks (docs/api.md) end to end: signed delivery of the record, retries on 5xx at 0/1/5 s,
 // no retry on 4xx, SSRF rules at registration. The receiver is a local http server admitted by the
 // development-only WEBHOOK_DEV_ALLOW variable.
 import assert from "node:assert/strict";

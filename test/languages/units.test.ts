@@ -99,7 +99,7 @@ describe("language table", () => {
       javascript: "javascript", js: "javascript", typescript: "typescript", ts: "typescript", go: "go", rust: "rust", rs: "rust",
     };
     for (const [name, canonical] of Object.entries(expected)) assert.equal(findLanguage(name)?.name, canonical, name);
-    assert.equal(findLanguage(" Py "), undefined, "spec §2.5 values are exact, as the edge validates them");
+    assert.equal(findLanguage(" Py "), undefined, "docs/api.md values are exact, as the edge validates them");
     assert.equal(findLanguage("cobol"), undefined);
     assert.equal(LANGUAGES.length, 8);
   });

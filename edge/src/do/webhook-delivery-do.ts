@@ -5,7 +5,7 @@
 // attempt interrupted mid-flight is logged as such and retried like a network error.
 //
 // Attempts of an endpoint: immediately, then 1 s after the first failed, then 5 s after the second
-// (spec §6.7: attempts at 0 s, 1 s and 5 s from the first, never before the previous one ended). Before each attempt the endpoint is re-read from KV (removed, deactivated,
+// (docs/api.md: attempts at 0 s, 1 s and 5 s from the first, never before the previous one ended). Before each attempt the endpoint is re-read from KV (removed, deactivated,
 // rotated secrets) and its URL re-validated against the SSRF rules and the edge's configuration.
 import { DurableObject } from "cloudflare:workers";
 import { config } from "../env.ts";

@@ -50,11 +50,11 @@ function shapeError(error: z.ZodError): HttpError {
 }
 
 /**
- * Shape and limits of a submission (spec §2.5, §7, §8; the 1.1 fields in submit-schema.ts) against
+ * Shape and limits of a submission (docs/api.md; the 1.1 fields in submit-schema.ts) against
  * the key's plan. The language and version are checked separately.
  */
 export function parseSubmit(body: Record<string, unknown>, plan: Plan = DEFAULT_CAPS): SubmitInput {
-  // Per-request webhook fields get their own message (spec §4.1): delivery targets come from the project.
+  // Per-request webhook fields get their own message (docs/api.md): delivery targets come from the project.
   const webhookFields = ["webhook_url", "webhook_secret"].filter((f) => Object.hasOwn(body, f));
   if (webhookFields.length > 0) {
     throw new HttpError(400, {
@@ -77,7 +77,7 @@ export function parseSubmit(body: Record<string, unknown>, plan: Plan = DEFAULT_
   return { language: parsed.data.language, ...checked };
 }
 
-/** `wait`: "true" → sync; absent or "false" → async; anything else → 400 (DESIGN §2). */
+/** `wait`: "true" → sync; absent or "false" → async; anything else → 400 (docs/api.md). */
 export function parseWait(url: URL): boolean {
   const values = url.searchParams.getAll("wait");
   if (values.length === 0) return false;

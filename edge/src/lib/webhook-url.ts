@@ -1,4 +1,4 @@
-// Webhook target validation (SSRF rules, spec §6.8 and the webhook issue). Pure; runs in the Worker
+// Webhook target validation (SSRF rules, docs/api.md and the webhook issue). Pure; runs in the Worker
 // and in Node (unit tests). Checked when an endpoint is created or changed AND before every attempt.
 //
 // 1. Parse with the WHATWG URL parser. It normalises every numeric IPv4 spelling (2130706433,

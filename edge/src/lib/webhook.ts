@@ -1,4 +1,4 @@
-// Webhooks (spec §6): Standard Webhooks secrets and signing, the attempt schedule and outcome rules.
+// Webhooks (docs/api.md): Standard Webhooks secrets and signing, the attempt schedule and outcome rules.
 // Pure (WebCrypto only): runs in the Worker and in Node. URL rules live in webhook-url.ts.
 export { checkWebhookUrl, hostReason, webhookPolicy } from "./webhook-url.ts";
 export type { UrlCheck, WebhookPolicy } from "./webhook-url.ts";
@@ -29,7 +29,7 @@ function b64decode(text: string): Uint8Array | null {
   }
 }
 
-/** `whsec_` + base64 of 32 random bytes (DESIGN §2: 24–64 bytes). */
+/** `whsec_` + base64 of 32 random bytes (a secret of 24–64 bytes is accepted). */
 export function generateSecret(): string {
   return SECRET_PREFIX + b64encode(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -1,4 +1,4 @@
-// DESIGN §2: nodes listen with TLS except on loopback.
+// Nodes listen with TLS except on loopback (docs/edge.md).
 export function nodeUrlProblem(url: string): string | null {
   let u: URL;
   try {

@@ -212,7 +212,7 @@ export const LANGUAGES: LanguageSpec[] = [
   },
 ];
 
-/** The table entry for an accepted value of spec §2.5 (canonical name or alias), if any. */
+/** The table entry for an accepted value of docs/api.md (canonical name or alias), if any. */
 export function findLanguage(nameOrAlias: string, table: LanguageSpec[] = LANGUAGES): LanguageSpec | undefined {
   const canonical = canonicalLanguage(nameOrAlias);
   return table.find((language) => language.name === canonical);

@@ -37,7 +37,7 @@ export interface CommandContext {
 }
 
 export interface LanguageSpec {
-  /** Canonical name (spec §2.5), carried by every record. */
+  /** Canonical name (docs/api.md), carried by every record. */
   name: string;
   /** Host-side detection at start-up: every usable version, the default (today's) first; none = not offered. */
   detect(): Promise<Toolchain[]>;

@@ -1,4 +1,4 @@
-// Assembles spec §2.3's evidence object from what the kernel and the supervisor recorded.
+// Assembles docs/api.md's evidence object from what the kernel and the supervisor recorded.
 import type { CgroupReadings } from "./cgroup/driver.ts";
 import type { AppliedLimits } from "../../../proto/record.ts";
 import type { Evidence, Limits } from "./types.ts";

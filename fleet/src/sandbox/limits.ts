@@ -2,7 +2,7 @@ import type { Limits } from "./types.ts";
 
 const MiB = 1024 * 1024;
 
-/** Server-side defaults for a program run (DESIGN.md §2). */
+/** Server-side defaults for a program run (docs/api.md, Limits). */
 export const RUN_LIMITS: Readonly<Limits> = Object.freeze({
   wallTimeMs: 10_000,
   cpuTimeMs: 10_000,
@@ -15,7 +15,7 @@ export const RUN_LIMITS: Readonly<Limits> = Object.freeze({
   stackBytes: 64 * MiB,
 });
 
-/** Compilers run in the same sandbox with larger limits (DESIGN.md §2). */
+/** Compilers run in the same sandbox with larger limits (docs/languages.md). */
 export const COMPILE_LIMITS: Readonly<Limits> = Object.freeze({
   wallTimeMs: 30_000,
   cpuTimeMs: 60_000,

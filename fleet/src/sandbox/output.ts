@@ -79,7 +79,7 @@ export interface IntegrityInput {
 }
 
 /**
- * output_integrity (spec §2.2), first match wins:
+ * output_integrity (docs/api.md), first match wins:
  * write_error — reading a capture pipe failed; truncated_by_judge_limit — a stream passed the
  * capture cap; crash_mid_write — the program was ended by a signal and a stream stops in the
  * middle of a line (the last byte written is not a newline); complete — otherwise.

@@ -1,5 +1,5 @@
 // The verdict engine: kernel and supervisor evidence in, verdict out. Pure, so every rule of
-// spec §2.4 and DESIGN.md §2 has a unit test. Exit codes alone never decide a verdict.
+// docs/api.md (verdicts) has a unit test. Exit codes alone never decide a verdict.
 import { constants } from "node:os";
 import type { Verdict, VerdictActor } from "./types.ts";
 

@@ -1,4 +1,4 @@
-// Request validation that needs no engine call: submission ids, sizes, language aliases (spec §2.5),
+// Request validation that needs no engine call: submission ids, sizes, language aliases (docs/api.md),
 // and the judge fields (files, args, compiler options, tests, checks; proto/submission-rules.ts).
 import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { compilerOptionsProblem } from "../../../proto/compiler-options.ts";

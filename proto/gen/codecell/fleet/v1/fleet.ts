@@ -14,7 +14,7 @@ export const protobufFileName = "codecell/fleet/v1/fleet.proto";
 
 /**
  * The contract between the edge (Cloudflare Worker, gRPC-Web) and a fleet node (grpc-js).
- * Field names follow the public result record (service spec §2.1, §2.3) so the edge maps them 1:1.
+ * Field names follow the public result record (docs/api.md) so the edge maps them 1:1.
  */
 
 export const OutputStream = {
@@ -109,7 +109,7 @@ export namespace RunState {
 export interface ExecuteRequest {
   /** UUID of the submission, chosen by the edge. */
   submissionId: string;
-  /** Canonical language name or alias (spec §2.5). */
+  /** Canonical language name or alias (docs/api.md). */
   language: string;
   code: string;
   stdin: string;
