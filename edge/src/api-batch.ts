@@ -10,8 +10,8 @@ import { HttpError, json, readJsonObject } from "./lib/http.ts";
 import type { Plan } from "./lib/plans.ts";
 import { MAX_SUBMIT_BODY_BYTES } from "./lib/validate.ts";
 import { fleetRegistry, submissionObject } from "./stubs.ts";
-import { sendSubmission } from "./submit-core.ts";
-import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import { fleetStatus, sendSubmission } from "./submit-core.ts";
+import { checkSubmission, unsupportedLanguage } from "./submit-check.ts";
 import type { StatusOnce } from "./submit-check.ts";
 import { UUID_PATTERN } from "../../proto/limits.ts";
 
@@ -88,7 +88,7 @@ export async function submitBatch(request: IRequest, env: Env, _ctx: ExecutionCo
     await countRequest(env, api);
     throw e;
   }
-  const status = statusOnce(() => fleetRegistry(env).status());
+  const status = fleetStatus(env);
   const out: ItemOutcome[] = [];
   // In order, one after another: the quota decisions then follow the request's order.
   for (const item of items) out.push(await submitItem(request, env, api, plan, item, status));

@@ -13,8 +13,8 @@ import { UUID_PATTERN } from "../../proto/limits.ts";
 import type { ResultRecord } from "../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseWait } from "./lib/validate.ts";
 import type { SubmitInput } from "./lib/validate.ts";
-import { checkSubmission, statusOnce } from "./submit-check.ts";
-import { refusal, sendSubmission } from "./submit-core.ts";
+import { checkSubmission } from "./submit-check.ts";
+import { fleetStatus, refusal, sendSubmission } from "./submit-core.ts";
 import { resultEvents } from "./events.ts";
 
 export type { ApiContext } from "./api-context.ts";
@@ -37,7 +37,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     idempotencyKey = idempotencyKey?.trim().toLowerCase() ?? null;
     const body = await readJsonObject(request as unknown as Request, MAX_SUBMIT_BODY_BYTES);
     requested = body.language;
-    input = await checkSubmission(body, await planFor(env, api), statusOnce(() => fleetRegistry(env).status()));
+    input = await checkSubmission(body, await planFor(env, api), fleetStatus(env));
   } catch (e) {
     // A rejected request still counts against the rate limit (docs/api.md: every request).
     await countRequest(env, api);

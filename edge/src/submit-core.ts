@@ -10,8 +10,14 @@ import { quotaOf } from "./lib/plans.ts";
 import type { Plan } from "./lib/plans.ts";
 import type { SubmitInput } from "./lib/validate.ts";
 import { choosePool } from "./pools.ts";
-import { keyObject } from "./stubs.ts";
-import { unsupportedLanguage } from "./submit-check.ts";
+import { fleetRegistry, keyObject } from "./stubs.ts";
+import { statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import type { StatusOnce } from "./submit-check.ts";
+
+/** The fleet's status for one request, asked of the registry at most once (and only if needed). */
+export function fleetStatus(env: Env): StatusOnce {
+  return statusOnce(() => fleetRegistry(env).status());
+}
 
 export interface Admission {
   input: SubmitInput;

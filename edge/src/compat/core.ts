@@ -7,19 +7,17 @@ import type { Env } from "../env.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
-import { fleetRegistry, submissionObject } from "../stubs.ts";
-import { checkSubmission, statusOnce } from "../submit-check.ts";
+import { submissionObject } from "../stubs.ts";
+import { checkSubmission } from "../submit-check.ts";
 import type { StatusOnce } from "../submit-check.ts";
-import { refusal, sendSubmission } from "../submit-core.ts";
+import { fleetStatus, refusal, sendSubmission } from "../submit-core.ts";
+
+export { fleetStatus };
 
 export interface Submitted {
   id: string;
   /** The record when the submission waited and it is terminal. */
   record: ResultRecord | null;
-}
-
-export function fleetStatus(env: Env): StatusOnce {
-  return statusOnce(() => fleetRegistry(env).status());
 }
 
 export async function runtimes(status: StatusOnce): Promise<Runtime[]> {

@@ -10,6 +10,7 @@ import { projectEndpoints } from "../../lib/webhook-store.ts";
 import { submissionObject } from "../../stubs.ts";
 import { UUID_PATTERN } from "../../../../proto/limits.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
+import type { StatusOnce } from "../../submit-check.ts";
 import { fleetStatus, runtimes, submitNative } from "../core.ts";
 import { judge0Submission, parseBase64Flag, parseFields } from "./from-native.ts";
 import { judge0Languages } from "./languages.ts";
@@ -34,8 +35,13 @@ async function checkCallback(env: Env, api: ApiContext, url: string | null): Pro
   }
 }
 
-async function createOne(request: IRequest, env: Env, api: ApiContext, item: unknown, base64: boolean, wait: boolean, rts: () => Promise<Runtime[]>, status: ReturnType<typeof fleetStatus>) {
-  const mapped = judge0ToNative(parseJudge0Submission(item), await rts(), base64);
+/** The runtimes a record's Judge0 fields need: the registry is asked only for `language_id`. */
+async function runtimesFor(fields: readonly string[], status: StatusOnce): Promise<Runtime[]> {
+  return fields.includes("language_id") ? runtimes(status) : [];
+}
+
+async function createOne(request: IRequest, env: Env, api: ApiContext, item: unknown, base64: boolean, wait: boolean, status: StatusOnce) {
+  const mapped = judge0ToNative(parseJudge0Submission(item), await runtimes(status), base64);
   await checkCallback(env, api, mapped.callbackUrl);
   try {
     return await submitNative(request as unknown as Request, env, api, mapped.body, wait, status);
@@ -53,7 +59,7 @@ async function create(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   try {
     const fields = parseFields(url.searchParams.get("fields"));
     const body = await readJsonObject(request as unknown as Request, MAX_BODY_BYTES, true);
-    submitted = { ...(await createOne(request, env, api, body, base64, wait, () => runtimes(status), status)), fields };
+    submitted = { ...(await createOne(request, env, api, body, base64, wait, status)), fields };
   } catch (e) {
     if (api.rate === null) await countRequest(env, api);
     throw e;
@@ -61,7 +67,7 @@ async function create(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   if (!wait) return json(201, { token: submitted.id }, rateHeaders(api.rate));
   const rec = submitted.record ?? (await submissionObject(env, submitted.id).get(api.caller.account_id));
   if (!rec) return json(201, { token: submitted.id }, rateHeaders(api.rate));
-  return json(201, judge0Submission(rec, await runtimes(status), submitted.fields, base64), rateHeaders(api.rate));
+  return json(201, judge0Submission(rec, await runtimesFor(submitted.fields, status), submitted.fields, base64), rateHeaders(api.rate));
 }
 
 async function get(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
@@ -72,7 +78,7 @@ async function get(request: IRequest, env: Env, _ctx: ExecutionContext, api: Api
   if (!UUID_PATTERN.test(token)) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
   const rec = await submissionObject(env, token.toLowerCase()).get(api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
-  const rts = await runtimes(fleetStatus(env));
+  const rts = await runtimesFor(fields, fleetStatus(env));
   return json(200, judge0Submission(rec, rts, fields, parseBase64Flag(url.searchParams.get("base64_encoded"))), rateHeaders(api.rate));
 }
 
@@ -97,7 +103,7 @@ async function createBatch(request: IRequest, env: Env, _ctx: ExecutionContext, 
   // In order: the quota decisions follow the request's order; each item stands or falls alone.
   for (const item of items) {
     try {
-      out.push({ token: (await createOne(request, env, api, item, base64, false, () => runtimes(status), status)).id });
+      out.push({ token: (await createOne(request, env, api, item, base64, false, status)).id });
     } catch (e) {
       if (!(e instanceof HttpError) || e.status >= 500) throw e;
       out.push(e.body);
@@ -118,7 +124,7 @@ async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api
   if (tokens.length > plan.max_batch) {
     throw new HttpError(400, { error: `tokens has ${tokens.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}` }, rateHeaders(api.rate));
   }
-  const rts = await runtimes(fleetStatus(env));
+  const rts = await runtimesFor(fields, fleetStatus(env));
   const records = await Promise.all(tokens.map((t) => (UUID_PATTERN.test(t) ? submissionObject(env, t.toLowerCase()).get(api.caller.account_id) : null)));
   return json(200, { submissions: records.map((r) => (r ? judge0Submission(r, rts, fields, base64) : null)) }, rateHeaders(api.rate));
 }
