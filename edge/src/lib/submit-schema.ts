@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { fromBase64, toBase64 } from "../../../proto/base64.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
+import { mainSourceFileName } from "../../../proto/source-names.ts";
 import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
 import { MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
@@ -87,25 +88,13 @@ function aboveCap(field: string, value: number, cap: number, plan: Plan): HttpEr
   });
 }
 
-/** The main source's file name, which no extra file may take (Java's follows its public class; the node checks it too). */
-function mainSourceName(language: string | null, code: string): string | null {
-  const fixed: Record<string, string> = {
-    python: "main.py", c: "main.c", cpp: "main.cpp", javascript: "main.js", typescript: "main.ts", go: "main.go", rust: "main.rs",
-  };
-  if (language === "java") {
-    const m = /public\s+(?:(?:final|abstract)\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)/.exec(code);
-    return m ? `${m[1]}.java` : null;
-  }
-  return language ? (fixed[language] ?? null) : null;
-}
-
 const PATH_RULE = "a file path is a relative path of at most 8 segments of [A-Za-z0-9._-], without '.' or '..' segments";
 
 function files(body: Body, language: string | null, code: string): RunOptions["files"] {
   const list = body.files;
   if (!list) return undefined;
   if (list.length > MAX_FILES) throw bad("files", `files has ${list.length} entries; at most ${MAX_FILES} are allowed`);
-  const main = mainSourceName(language, code);
+  const main = language ? mainSourceFileName(language, code) : null;
   const seen = new Set<string>();
   let total = 0;
   const out = list.map((f, i) => {

@@ -2,6 +2,7 @@
 // runs inside the sandbox; `detect` runs on the host at start-up to decide whether the language is
 // offered and where its toolchain lives (detect/, one file per toolchain family). Flags and their
 // reasons: docs/languages.md.
+import { MAIN_SOURCE_FILES } from "../../../proto/source-names.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
 import { CPP_FLAGS, detectGcc, detectGxx } from "./detect/gcc.ts";
 import { detectGo } from "./detect/go.ts";
@@ -43,7 +44,7 @@ export const LANGUAGES: LanguageSpec[] = [
   {
     name: "python",
     detect: detectPython,
-    source: fixed("main.py"),
+    source: fixed(MAIN_SOURCE_FILES.python),
     run: {
       argv: ({ toolchain, source }) => [toolchain.paths.python!, "-B", source.fileName],
       env: () => ({ PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1", PYTHONHASHSEED: "0" }),
@@ -52,7 +53,7 @@ export const LANGUAGES: LanguageSpec[] = [
   {
     name: "c",
     detect: detectGcc,
-    source: fixed("main.c"),
+    source: fixed(MAIN_SOURCE_FILES.c),
     compile: {
       argv: ({ toolchain, source, options }) => [toolchain.paths.gcc!, "-std=c17", "-O2", "-pipe", "-o", "main", source.fileName, ...options, "-lm"],
       artifact: "main",
@@ -64,7 +65,7 @@ export const LANGUAGES: LanguageSpec[] = [
   {
     name: "cpp",
     detect: detectGxx,
-    source: fixed("main.cpp"),
+    source: fixed(MAIN_SOURCE_FILES.cpp),
     compile: {
       argv: ({ toolchain, source, options }) => [
         toolchain.paths["g++"]!,
@@ -134,7 +135,7 @@ export const LANGUAGES: LanguageSpec[] = [
   {
     name: "javascript",
     detect: detectNode,
-    source: fixed("main.js"),
+    source: fixed(MAIN_SOURCE_FILES.javascript),
     run: { argv: (context) => nodeRunArgv(context, []) },
   },
   {
@@ -147,7 +148,7 @@ export const LANGUAGES: LanguageSpec[] = [
   {
     name: "go",
     detect: detectGo,
-    source: fixed("main.go"),
+    source: fixed(MAIN_SOURCE_FILES.go),
     compile: {
       // The package is every .go file beside the source (as `go build` in a directory would take them).
       argv: ({ toolchain, source, files }) => [
@@ -189,7 +190,7 @@ export const LANGUAGES: LanguageSpec[] = [
   {
     name: "rust",
     detect: detectRust,
-    source: fixed("main.rs"),
+    source: fixed(MAIN_SOURCE_FILES.rust),
     compile: {
       // rustc refuses an edition or an optimisation level given twice: a request's replaces ours.
       argv: ({ toolchain, source, options }) => [
