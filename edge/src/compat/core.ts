@@ -10,9 +10,7 @@ import type { Runtime } from "../../../proto/runtimes.ts";
 import { submissionObject } from "../stubs.ts";
 import { checkSubmission } from "../submit-check.ts";
 import type { StatusOnce } from "../submit-check.ts";
-import { fleetStatus, refusal, sendSubmission } from "../submit-core.ts";
-
-export { fleetStatus };
+import { refusal, sendSubmission } from "../submit-core.ts";
 
 export interface Submitted {
   id: string;

@@ -7,7 +7,8 @@ import { countRequest, rateHeaders } from "../../api-context.ts";
 import type { Env } from "../../env.ts";
 import { HttpError, json, readJsonObject } from "../../lib/http.ts";
 import { TESTS_WALL_BUDGET_MS } from "../../lib/submit-schema.ts";
-import { awaitRecord, fleetStatus, runtimes, submitNative } from "../core.ts";
+import { fleetStatus } from "../../submit-core.ts";
+import { awaitRecord, runtimes, submitNative } from "../core.ts";
 import { pistonResult, pistonRuntimes } from "./from-native.ts";
 import { parsePistonExecute, pistonRuntime, pistonToNative } from "./to-native.ts";
 
