@@ -7,7 +7,8 @@ import type { ApiContext } from "./api-context.ts";
 import { results, submitBatch } from "./api-batch.ts";
 import { config } from "./env.ts";
 import type { Env } from "./env.ts";
-import { fleetRegistry, submissionObject } from "./stubs.ts";
+import { fleetRegistry } from "./stubs.ts";
+import { readRecord } from "./submission-reads.ts";
 import { HttpError, json, readJsonObject } from "./lib/http.ts";
 import { UUID_PATTERN } from "../../proto/limits.ts";
 import type { ResultRecord } from "../../proto/record.ts";
@@ -55,7 +56,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   switch (outcome.kind) {
     case "duplicate": {
       // Spec §4.1: the existing record, HTTP 202, no new execution.
-      const rec = await submissionObject(env, outcome.id).get(api.caller.account_id);
+      const rec = await readRecord(env, outcome.id, api.caller.account_id);
       return json(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" });
     }
     case "created": {
@@ -64,7 +65,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
       // The KeyDO held the request until the record was terminal or the hold expired. If that wait
       // was interrupted (object evicted), answer from storage: the run carries on regardless.
       let rec: ResultRecord | null = outcome.record ?? null;
-      if (!rec) rec = await submissionObject(env, id).get(null);
+      if (!rec) rec = await readRecord(env, id, null);
       if (rec && (rec.job_status === "completed" || rec.job_status === "error")) return json(200, rec, headers);
       return json(408, {
         error: "timeout",
@@ -84,7 +85,7 @@ async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   if (!UUID_PATTERN.test(id)) {
     throw new HttpError(400, { error: "invalid submission id", message: "the submission id must be a UUID" }, rateHeaders(api.rate));
   }
-  const rec = await submissionObject(env, id).get(api.caller.account_id);
+  const rec = await readRecord(env, id, api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
   return json(200, rec, rateHeaders(api.rate));
 }

@@ -31,6 +31,8 @@ export interface Env {
   RETENTION_DAYS?: string;
   RATE_LIMIT_PER_MIN?: string;
   MAX_IN_FLIGHT?: string;
+  /** Shards new submissions are spread over (submission/shard.ts). */
+  SUBMISSION_SHARDS?: string;
   QUEUE_TIMEOUT_MS?: string;
   MAX_RUN_MS?: string;
   HEALTH_TTL_MS?: string;
@@ -56,6 +58,7 @@ export interface Config {
   rateLimit: number;
   rateWindowMs: number;
   maxInFlight: number;
+  submissionShards: number;
   queueTimeoutMs: number;
   maxRunMs: number;
   healthTtlMs: number;
@@ -80,6 +83,7 @@ export function config(env: Env): Config {
     rateLimit: num(env.RATE_LIMIT_PER_MIN, 60, 1),
     rateWindowMs: 60_000,
     maxInFlight: num(env.MAX_IN_FLIGHT, 10, 1),
+    submissionShards: Math.min(65_536, num(env.SUBMISSION_SHARDS, 16, 1)),
     // Queue wait + compile (30 s) + run (10 s) stay far below these.
     queueTimeoutMs: num(env.QUEUE_TIMEOUT_MS, 300_000, 1),
     maxRunMs: num(env.MAX_RUN_MS, 180_000, 1),

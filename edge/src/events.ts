@@ -1,11 +1,11 @@
 // GET /api/result/{id}/events: the submission's events as Server-Sent Events (submission/events.ts).
-// The caller is authenticated and the request counted by api.ts; the stream comes from the SubmissionDO.
+// The caller is authenticated and the request counted by api.ts; the stream comes from the submission's shard.
 import type { IRequest } from "itty-router";
 import { UUID_PATTERN } from "../../proto/limits.ts";
 import type { Env } from "./env.ts";
 import { HttpError } from "./lib/http.ts";
 import { resumePoint } from "./lib/sse.ts";
-import { submissionObject } from "./stubs.ts";
+import { openEvents } from "./submission-reads.ts";
 import { MAX_LIVE_STREAMS } from "./submission/events.ts";
 
 /** `headers`: the rate-limit headers every answer carries. */
@@ -18,7 +18,7 @@ export async function resultEvents(request: IRequest, env: Env, accountId: strin
       error: `invalid ${resume.field}`, message: `${resume.field} must be the id of an event (a whole number ≥ 0), got '${resume.value}'`,
     }, headers);
   }
-  const body = await submissionObject(env, id).events(accountId, resume.after);
+  const body = await openEvents(env, id, accountId, resume.after);
   if (!body) throw new HttpError(404, { error: "submission not found" }, headers);
   if (body === "busy") {
     throw new HttpError(429, {

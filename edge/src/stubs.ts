@@ -1,6 +1,7 @@
 // Every Durable Object stub is made here: which object a name maps to is decided in one place.
 import type { Env } from "./env.ts";
 import { DEFAULT_POOL } from "./contracts/scheduler.ts";
+import { shardName } from "./submission/shard.ts";
 
 /** The node registry: one for the whole edge. */
 export function fleetRegistry(env: Env) {
@@ -22,8 +23,13 @@ export function keyObject(env: Env, keyHash: string) {
   return env.KEY_DO.get(env.KEY_DO.idFromName(keyHash));
 }
 
-/** One per submission, named by its id (lower case). */
+/** The shard holding a submission, named by its id (submission/shard.ts). */
 export function submissionObject(env: Env, id: string) {
+  return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(shardName(id)));
+}
+
+/** Where a submission made before shards lives: an object of its own, named by its id. */
+export function legacySubmissionObject(env: Env, id: string) {
   return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(id.toLowerCase()));
 }
 

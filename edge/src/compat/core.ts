@@ -7,7 +7,7 @@ import type { Env } from "../env.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
-import { submissionObject } from "../stubs.ts";
+import { readRecord } from "../submission-reads.ts";
 import { checkSubmission } from "../submit-check.ts";
 import type { StatusOnce } from "../submit-check.ts";
 import { refusal, sendSubmission } from "../submit-core.ts";
@@ -49,7 +49,7 @@ export async function awaitRecord(env: Env, api: ApiContext, id: string, budgetM
   const until = Date.now() + budgetMs;
   let rec: ResultRecord | null = null;
   for (let pause = 100; ; pause = Math.min(1_000, pause * 2)) {
-    rec = await submissionObject(env, id).get(api.caller.account_id);
+    rec = await readRecord(env, id, api.caller.account_id);
     if (!rec || isTerminal(rec.job_status) || Date.now() + pause > until) return rec;
     await new Promise((r) => setTimeout(r, pause));
   }

@@ -1,4 +1,5 @@
-// SubmissionDO's RPC surface: one object per submission, owning its record and its run.
+// SubmissionDO's RPC surface: one object per shard of submissions (stubs.ts), each submission
+// owning its record and its run inside it.
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { NodeTarget } from "./scheduler.ts";
 
@@ -57,13 +58,11 @@ export type CreateResult =
 
 export interface SubmissionRpc {
   create(input: CreateInput): Promise<CreateResult>;
-  /** Instantiates the object and its storage ahead of use (KeyDO's warm pool). Holds no record. */
-  prewarm(): boolean;
   /** The record, or null when unknown or owned by another account (null: any account). */
-  get(accountId: string | null): ResultRecord | null;
+  get(id: string, accountId: string | null): ResultRecord | null;
   /** The events after event `after` as text/event-stream bytes, live until completed; null when unknown or another account's. */
   /** null: unknown or another account's; "busy": MAX_LIVE_STREAMS clients are following it already. */
-  events(accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy";
+  events(id: string, accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy";
   /** The scheduler assigned a run slot on `node` to this queued submission. */
   dispatch(subId: string, node: NodeTarget): Promise<void>;
 }

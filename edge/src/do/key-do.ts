@@ -9,10 +9,8 @@ import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
 import { slidingWindow } from "../lib/ratelimit.ts";
+import { newSubmissionId } from "../submission/shard.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
-
-/** Pre-instantiated SubmissionDOs kept per key (see #refillWarm). */
-const WARM_POOL = 2;
 
 export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #cfg: Config;
@@ -31,7 +29,6 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     sql.exec("CREATE TABLE IF NOT EXISTS inflight (id TEXT PRIMARY KEY, since INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS idem (key TEXT PRIMARY KEY, id TEXT NOT NULL, created INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS usage (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
-    sql.exec("CREATE TABLE IF NOT EXISTS warm (id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
     this.#revoked = ctx.storage.kv.get<boolean>("revoked") === true;
     this.#reporter = new ChangeReporter(250, () => this.#report());
   }
@@ -113,20 +110,20 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
       this.#count("rejected_concurrency");
       return { kind: "rate_limited", retry_after: 1, reason: `at most ${maxInFlight} submissions may be in flight per API key`, rate };
     }
-    const warm = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM warm ORDER BY at LIMIT 1").toArray()[0];
-    const id = warm?.id ?? crypto.randomUUID();
+    const id = newSubmissionId(this.#cfg.submissionShards);
     const { idempotency_key: _ik, quota: _quota, ...rest } = req;
     const sentAt = Date.now();
     // The create call goes out before this object's own writes: a Durable Object holds outgoing
     // messages until its pending writes are durable (output gate), which would add that flush to
     // the submit latency. The reservation below is still taken in the same synchronous block as the
-    // checks above, so no other request can interleave between check and reservation.
+    // checks above, so no other request can interleave between check and reservation. It is
+    // counted as a submission now, in the same commit (a refusal below takes it back).
     const call = submissionObject(this.env, id).create({ ...rest, id });
     this.#recordHit(now);
+    this.#count("submissions");
     this.ctx.storage.sql.exec("DELETE FROM inflight WHERE since < ?", staleBefore);
     this.ctx.storage.sql.exec("INSERT INTO inflight (id, since) VALUES (?, ?)", id, now);
     if (ik !== null) this.ctx.storage.sql.exec("INSERT OR REPLACE INTO idem (key, id, created) VALUES (?, ?, ?)", ik, id, now);
-    if (warm) this.ctx.storage.sql.exec("DELETE FROM warm WHERE id = ?", id);
     const work = this.#settle(id, ik, call, rate);
     if (ik !== null) this.#creating.set(ik, work);
     let out: SubmitOutcome;
@@ -135,33 +132,13 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     } finally {
       if (ik !== null) this.#creating.delete(ik);
     }
-    if (out.kind === "created") {
-      // Refill the warm pool off the critical path.
-      this.ctx.waitUntil(this.#refillWarm());
-      if (out.hops) out.hops.key_to_submission = Math.max(0, Date.now() - sentAt - (out.hops.in_submission ?? 0));
-    }
+    if (out.kind === "created" && out.hops) out.hops.key_to_submission = Math.max(0, Date.now() - sentAt - (out.hops.in_submission ?? 0));
     return out;
-  }
-
-  /**
-   * Creating a Durable Object (locally: its SQLite file) costs several ms, so each key keeps a
-   * couple of ids whose SubmissionDO already exists. Ids are random UUIDs either way, never exposed early.
-   */
-  async #refillWarm(): Promise<void> {
-    const have = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM warm").one().n;
-    for (let i = have; i < WARM_POOL; i++) {
-      const id = crypto.randomUUID();
-      try {
-        await submissionObject(this.env, id).prewarm();
-        this.ctx.storage.sql.exec("INSERT OR IGNORE INTO warm (id, at) VALUES (?, ?)", id, Date.now());
-      } catch {
-        return;
-      }
-    }
   }
 
   async #settle(id: string, ik: string | null, call: Promise<CreateResult>, rate: RateInfo): Promise<SubmitOutcome> {
     const undo = () => {
+      this.#uncount("submissions");
       this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id);
       if (ik !== null) this.ctx.storage.sql.exec("DELETE FROM idem WHERE key = ? AND id = ?", ik, id);
     };
@@ -177,8 +154,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
       this.#count(r.kind === "queue_full" ? "rejected_queue_full" : "rejected_language");
       return { ...r, rate };
     }
-    this.#count("submissions");
-    await this.#ensureAlarm();
+    if (ik !== null) await this.#ensureAlarm();
     return { kind: "created", id, queue_depth: r.queue_depth, rate, record: r.record, hops: r.hops };
   }
 
@@ -215,6 +191,10 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     if (oldest === null) return;
     if (!reschedule && (await this.ctx.storage.getAlarm()) !== null) return;
     await this.ctx.storage.setAlarm(oldest + this.#cfg.retentionMs + 1_000);
+  }
+
+  #uncount(name: string): void {
+    this.ctx.storage.sql.exec("UPDATE usage SET n = n - 1 WHERE name = ? AND n > 0", name);
   }
 
   #count(name: string): void {

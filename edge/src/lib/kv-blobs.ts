@@ -1,11 +1,12 @@
 // Named strings of any size in a Durable Object's synchronous KV storage, in chunks below the
 // per-value limit (lib/chunks.ts). No table to create: a new object's first write is plain KV.
 import { chunkText } from "./chunks.ts";
+import type { SyncKv } from "./scoped-kv.ts";
 
 export class KvBlobs {
-  #kv: SyncKvStorage;
+  #kv: SyncKv;
 
-  constructor(kv: SyncKvStorage) {
+  constructor(kv: SyncKv) {
     this.#kv = kv;
   }
 

@@ -1,6 +1,9 @@
-// Work left once a submission is terminal, repeated by its alarm until done: release the run slot
-// and the concurrency unit, hand the record to the webhook delivery object, then delete
-// everything at the end of retention.
+// Work left once a submission is terminal: release the run slot and the concurrency unit, hand the
+// record to the webhook delivery object, delete everything at the end of retention. The terminal
+// commit marks the first two as to do and sets a wake-up shortly after; done at once, they are
+// only remembered in memory (no write on the hot path) and the wake-up clears the marks in one
+// write. After an eviction the wake-up finds the marks and does the work again: both hand-overs
+// are idempotent (a second release or hand-off of the same submission changes nothing).
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { Env } from "../env.ts";
 import { handOffToWebhooks } from "../lib/webhook-handoff.ts";
@@ -11,24 +14,32 @@ import { runSummary } from "./summary.ts";
 export interface TerminalWork {
   env: Env;
   store: SubmissionStore;
-  storage: DurableObjectStorage;
   watchdogMs: number;
-  wipe(): Promise<void>;
+  /** Work already done by this instance (lost with it: then done again). */
+  done: Set<"release" | "hooks">;
+  setAlarm(at: number): void;
+  wipe(): void;
 }
 
+/** Right after the terminal commit: the hand-overs, nothing written unless one fails. */
+export async function handOver(w: TerminalWork, meta: Meta): Promise<void> {
+  if (!w.done.has("release") && (await releaseAll(w, meta))) w.done.add("release");
+  if (!w.done.has("hooks") && (await handOffToWebhooks(w.env, meta, () => w.store.record()))) w.done.add("hooks");
+}
+
+/** The submission's wake-up once terminal: finish what is left, clear the marks, wipe at the end of retention. */
 export async function afterTerminal(w: TerminalWork, meta: Meta): Promise<void> {
   const kv = w.store.kv;
-  const released = await releaseAll(w, meta);
-  if (kv.get("hooks_init") && (await handOffToWebhooks(w.env, meta, () => w.store.record()))) kv.delete("hooks_init");
+  await handOver(w, meta);
+  if (w.done.has("release") && kv.get("release") !== undefined) kv.delete("release");
+  if (w.done.has("hooks") && kv.get("hooks_init") !== undefined) kv.delete("hooks_init");
   const now = Date.now();
   const expire = kv.get<number>("expire") ?? now;
-  const times = [expire];
-  if (!released || kv.get("hooks_init")) times.push(now + w.watchdogMs);
-  const next = Math.min(...times);
-  if (next <= now && now >= expire) await w.wipe();
-  else await w.storage.setAlarm(Math.max(next, now + 10));
+  if (now >= expire) return w.wipe();
+  w.setAlarm(kv.get("release") !== undefined || kv.get("hooks_init") !== undefined ? Math.min(expire, now + w.watchdogMs) : expire);
 }
 
+/** Both releases; a failed one is sent again at the wake-up (with the other: releases are idempotent). */
 async function releaseAll(w: TerminalWork, meta: Meta): Promise<boolean> {
   const kv = w.store.kv;
   const pending = kv.get<Pending>("release");
@@ -40,11 +51,5 @@ async function releaseAll(w: TerminalWork, meta: Meta): Promise<boolean> {
     runSlot ? scheduler(w.env, meta.pool ?? DEFAULT_POOL).release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
     unit ? keyObject(w.env, meta.key_hash).release(meta.id, rec?.job_status ?? "error") : undefined,
   ]);
-  const left: Pending = { run_slot: runSlot && slotDone.status === "rejected", concurrency_unit: unit && unitDone.status === "rejected" };
-  if (left.run_slot || left.concurrency_unit) {
-    kv.put("release", left);
-    return false;
-  }
-  kv.delete("release");
-  return true;
+  return slotDone.status === "fulfilled" && unitDone.status === "fulfilled";
 }

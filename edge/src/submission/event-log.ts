@@ -1,28 +1,35 @@
-// A submission's events as stored in its Durable Object's synchronous KV: each event's finished
-// SSE frame under its sequence number (1, 2, ...). Writes are synchronous puts that the runtime
-// coalesces into the object's next commit: a chunk costs no storage round trip. The `completed`
-// event is only a mark: its data is the record, read when the event is sent.
+// A submission's events as stored in its shard's synchronous KV: each event's finished SSE frame
+// under its sequence number (1, 2, ...). While nobody follows the stream, frames wait in memory and
+// are written with the terminal record (one commit for the whole run); once a client follows, each
+// frame is written as it comes, so a reconnect by Last-Event-ID always finds what it was sent. The
+// `completed` event is only a mark: its data is the record, read when the event is sent.
 import { CHUNK_CHARS } from "../lib/chunks.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
+import type { SyncKv } from "../lib/scoped-kv.ts";
 
 const LAST = "ev_last";
 const COMPLETED = "ev_completed";
 
 export class EventLog {
-  readonly #kv: SyncKvStorage;
+  readonly #kv: SyncKv;
   /** Frames too big for one value (a test's record with its output) are chunked. */
   readonly #big: KvBlobs;
   /** Output events appended by this instance (a run's output reaches only the instance that streams it). */
   #outputs = 0;
+  /** Frames not written yet, in order. */
+  #pending: [number, string][] = [];
+  #last: number;
+  #eager = false;
 
-  constructor(kv: SyncKvStorage) {
+  constructor(kv: SyncKv) {
     this.#kv = kv;
     this.#big = new KvBlobs(kv);
+    this.#last = kv.get<number>(LAST) ?? 0;
   }
 
   /** The last event's id (0: none yet). */
   get last(): number {
-    return this.#kv.get<number>(LAST) ?? 0;
+    return this.#last;
   }
 
   /** The id of the `completed` event, once there is one. */
@@ -37,27 +44,45 @@ export class EventLog {
 
   /** Stores the frame `make(id)` under the next id and returns it. */
   append(make: (id: number) => string, output = false): { id: number; frame: string } {
-    const id = this.last + 1;
+    const id = ++this.#last;
     const frame = make(id);
-    if (frame.length <= CHUNK_CHARS) this.#kv.put(`ev:${id}`, frame);
-    else {
-      this.#big.put(`ev:${id}`, frame);
-      this.#kv.put(`ev:${id}`, null);
-    }
-    this.#kv.put(LAST, id);
+    this.#pending.push([id, frame]);
+    if (this.#eager) this.flush();
     if (output) this.#outputs++;
     return { id, frame };
   }
 
+  /** From now on every frame is written as it is appended (a client follows the stream). */
+  persistEagerly(): void {
+    this.#eager = true;
+    this.flush();
+  }
+
+  /** Writes the frames waiting in memory. */
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    for (const [id, frame] of this.#pending) {
+      if (frame.length <= CHUNK_CHARS) this.#kv.put(`ev:${id}`, frame);
+      else {
+        this.#big.put(`ev:${id}`, frame);
+        this.#kv.put(`ev:${id}`, null);
+      }
+    }
+    this.#pending = [];
+    this.#kv.put(LAST, this.#last);
+  }
+
   markCompleted(): number {
-    const id = this.last + 1;
+    this.flush();
+    const id = ++this.#last;
     this.#kv.put(COMPLETED, id);
     this.#kv.put(LAST, id);
     return id;
   }
 
-  /** Every stored frame after `after`, in order, with the completed event made by `completed(id)`. */
+  /** Every frame after `after`, in order (written first), with the completed event made by `completed(id)`. */
   *replay(after: number, completed: (id: number) => string): Generator<string> {
+    this.flush();
     const done = this.completedId;
     const last = this.last;
     for (let id = after + 1; id <= last; id++) {

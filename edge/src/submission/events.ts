@@ -13,6 +13,7 @@ import type { Env } from "../env.ts";
 import { sseFrame } from "../lib/sse.ts";
 import { EventFeed } from "./event-feed.ts";
 import { EventLog } from "./event-log.ts";
+import type { SyncKv } from "../lib/scoped-kv.ts";
 import { OutputText } from "./output-text.ts";
 
 /** Output events stored at most before chunks are held until their test or run ends. */
@@ -52,7 +53,7 @@ export class SubmissionEvents {
   /** Chunks past the cap, by `${stream}:${test}`. */
   readonly #held = new Map<string, Held>();
 
-  constructor(kv: SyncKvStorage, heartbeatMs: number) {
+  constructor(kv: SyncKv, heartbeatMs: number) {
     this.#log = new EventLog(kv);
     this.#feed = new EventFeed(heartbeatMs);
   }
@@ -60,6 +61,11 @@ export class SubmissionEvents {
   /** The last event's id (0: none yet). */
   get last(): number {
     return this.#log.last;
+  }
+
+  /** Writes the events still held in memory (with the record they go with). */
+  flush(): void {
+    this.#log.flush();
   }
 
   /** Clients streaming right now. */
@@ -101,6 +107,7 @@ export class SubmissionEvents {
   stream(after: number, record: () => ResultRecord | null): ReadableStream<Uint8Array> | "busy" {
     const done = this.#log.completedId !== undefined;
     if (!done && this.#feed.clients >= MAX_LIVE_STREAMS) return "busy";
+    if (!done) this.#log.persistEagerly();
     const backlog = this.#log.replay(after, (id) => sseFrame(id, "completed", record()));
     return this.#feed.open(backlog, done);
   }

@@ -11,7 +11,7 @@ export interface RequeueWork {
   env: Env;
   cfg: Config;
   store: SubmissionStore;
-  storage: DurableObjectStorage;
+  setAlarm(at: number): void;
   startRun(node: NodeTarget): void;
   fail(why: string): Promise<void>;
 }
@@ -32,5 +32,5 @@ export async function requeueRun(w: RequeueWork, nodeId: string, reason: string)
     fleetRegistry(w.env).nodeRefused(nodeId, reason).catch((e: unknown) => console.warn("could not mark the node not ready", nodeId, message(e))),
   ]);
   if (r.kind === "dispatched") w.startRun(r.node);
-  else await w.storage.setAlarm(Date.now() + Math.min(w.cfg.watchdogMs, 1_000));
+  else w.setAlarm(Date.now() + Math.min(w.cfg.watchdogMs, 1_000));
 }

@@ -1,11 +1,13 @@
-// A SubmissionDO's storage, all in its synchronous KV: meta, record, run and release markers; code,
-// stdin and output as chunked blobs (its events: event-log.ts). No table is made (creating one per
-// submission cost measurable CPU), and a lookup of an unknown id writes nothing. Records written
-// before this layout kept their output in a `blobs` table, which is still read.
+// One submission's storage inside its shard, all in the shard's synchronous KV under the
+// submission's prefix (scoped-kv.ts): meta, record, run and release markers; code, stdin and output
+// as chunked blobs (its events: event-log.ts). A lookup of an unknown id writes nothing. Objects
+// made before shards held one submission each, unprefixed; the oldest of them kept their output in
+// a `blobs` table, which is still read.
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { RecordFormat } from "../contracts/submission.ts";
 import { BlobTable } from "../lib/blob-table.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
+import type { ScopedKv, SyncKv } from "../lib/scoped-kv.ts";
 
 export interface Meta {
   id: string;
@@ -39,19 +41,26 @@ export interface Pending {
 
 export class SubmissionStore {
   #storage: DurableObjectStorage;
+  #kv: ScopedKv;
   #blobs: KvBlobs;
+  #legacy: boolean;
+  /** The run started (the node said so): kept in memory, written with the terminal record. */
+  #startedAt: string | null = null;
 
-  constructor(storage: DurableObjectStorage) {
+  constructor(storage: DurableObjectStorage, kv: ScopedKv, legacy: boolean) {
     this.#storage = storage;
-    this.#blobs = new KvBlobs(storage.kv);
+    this.#kv = kv;
+    this.#blobs = new KvBlobs(kv);
+    this.#legacy = legacy;
   }
 
-  get kv(): SyncKvStorage {
-    return this.#storage.kv;
+  get kv(): SyncKv {
+    return this.#kv;
   }
 
   blob(name: string): string {
     if (this.#blobs.count(name) !== undefined) return this.#blobs.get(name);
+    if (!this.#legacy) return "";
     try {
       return new BlobTable(this.#storage.sql, "blobs").get(name);
     } catch {
@@ -72,9 +81,17 @@ export class SubmissionStore {
     return this.kv.get<Meta>("meta");
   }
 
-  /** The stored record without its output (cheap). */
+  /** The record without its output (cheap); `running` as soon as the node said the run started. */
   bareRecord(): ResultRecord | undefined {
-    return this.kv.get<ResultRecord>("record");
+    const rec = this.kv.get<ResultRecord>("record");
+    return rec && this.#startedAt !== null && rec.job_status === "pending" ? { ...rec, job_status: "running", started_at: this.#startedAt } : rec;
+  }
+
+  /** The run started: shown at once, written with the next record write (`persist`: now). */
+  markRunning(startedAt: string, persist: boolean): void {
+    this.#startedAt = startedAt;
+    const rec = this.kv.get<ResultRecord>("record");
+    if (persist && rec?.job_status === "pending") this.kv.put("record", { ...rec, job_status: "running", started_at: startedAt });
   }
 
   /** The record with its output. */
@@ -114,8 +131,15 @@ export class SubmissionStore {
     });
   }
 
-  async wipe(): Promise<void> {
-    await this.#storage.deleteAlarm();
-    await this.#storage.deleteAll();
+  /** Deletes everything of this submission. */
+  wipe(): void {
+    this.#kv.deleteAll();
+    if (this.#legacy) {
+      try {
+        this.#storage.sql.exec("DROP TABLE IF EXISTS blobs");
+      } catch {
+        // nothing to drop
+      }
+    }
   }
 }

@@ -7,7 +7,7 @@ import { countRequest, planFor, rateHeaders } from "../../api-context.ts";
 import type { Env } from "../../env.ts";
 import { HttpError, json, readJsonObject } from "../../lib/http.ts";
 import { projectEndpoints } from "../../lib/webhook-store.ts";
-import { submissionObject } from "../../stubs.ts";
+import { readRecord } from "../../submission-reads.ts";
 import { UUID_PATTERN } from "../../../../proto/limits.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import type { StatusOnce } from "../../submit-check.ts";
@@ -66,7 +66,7 @@ async function create(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     throw e;
   }
   if (!wait) return json(201, { token: submitted.id }, rateHeaders(api.rate));
-  const rec = submitted.record ?? (await submissionObject(env, submitted.id).get(api.caller.account_id));
+  const rec = submitted.record ?? (await readRecord(env, submitted.id, api.caller.account_id));
   if (!rec) return json(201, { token: submitted.id }, rateHeaders(api.rate));
   return json(201, judge0Submission(rec, await runtimesFor(submitted.fields, status), submitted.fields, base64), rateHeaders(api.rate));
 }
@@ -77,7 +77,7 @@ async function get(request: IRequest, env: Env, _ctx: ExecutionContext, api: Api
   const token = request.params.token ?? "";
   const fields = parseFields(url.searchParams.get("fields"));
   if (!UUID_PATTERN.test(token)) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
-  const rec = await submissionObject(env, token.toLowerCase()).get(api.caller.account_id);
+  const rec = await readRecord(env, token, api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
   const rts = await runtimesFor(fields, fleetStatus(env));
   return json(200, judge0Submission(rec, rts, fields, parseBase64Flag(url.searchParams.get("base64_encoded"))), rateHeaders(api.rate));
@@ -126,7 +126,7 @@ async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api
     throw new HttpError(400, { error: `tokens has ${tokens.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}` }, rateHeaders(api.rate));
   }
   const rts = await runtimesFor(fields, fleetStatus(env));
-  const records = await Promise.all(tokens.map((t) => (UUID_PATTERN.test(t) ? submissionObject(env, t.toLowerCase()).get(api.caller.account_id) : null)));
+  const records = await Promise.all(tokens.map((t) => (UUID_PATTERN.test(t) ? readRecord(env, t, api.caller.account_id) : null)));
   return json(200, { submissions: records.map((r) => (r ? judge0Submission(r, rts, fields, base64) : null)) }, rateHeaders(api.rate));
 }
 

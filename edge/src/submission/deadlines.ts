@@ -1,0 +1,56 @@
+// A shard's per-submission wake-ups. A Durable Object has one alarm, so each submission's next
+// wake-up (watchdog, release retry, end of retention) is a row here and the object's alarm is kept
+// at the earliest row.
+export class Deadlines {
+  readonly #storage: DurableObjectStorage;
+  readonly #waitUntil: (p: Promise<unknown>) => void;
+  /** The object's alarm as last set here (undefined: not known yet). */
+  #armedAt: number | null | undefined;
+  #tableReady = false;
+
+  constructor(storage: DurableObjectStorage, waitUntil: (p: Promise<unknown>) => void) {
+    this.#storage = storage;
+    this.#waitUntil = waitUntil;
+  }
+
+  /** Made on first use, not in the constructor: reading an unknown id must write nothing. */
+  #table(): SqlStorage {
+    const sql = this.#storage.sql;
+    if (!this.#tableReady) {
+      sql.exec("CREATE TABLE IF NOT EXISTS deadlines (sub_id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
+      sql.exec("CREATE INDEX IF NOT EXISTS deadlines_at ON deadlines (at)");
+      this.#tableReady = true;
+    }
+    return sql;
+  }
+
+  set(subId: string, at: number): void {
+    this.#table().exec("INSERT INTO deadlines (sub_id, at) VALUES (?, ?) ON CONFLICT(sub_id) DO UPDATE SET at = excluded.at", subId, Math.round(at));
+    this.#arm();
+  }
+
+  clear(subId: string): void {
+    this.#table().exec("DELETE FROM deadlines WHERE sub_id = ?", subId);
+  }
+
+  /** Submissions whose wake-up is due, oldest first; each is taken off the list (its handler sets the next). */
+  takeDue(now: number): string[] {
+    const ids = this.#table().exec<{ sub_id: string }>("SELECT sub_id FROM deadlines WHERE at <= ? ORDER BY at", now).toArray().map((r) => r.sub_id);
+    for (const id of ids) this.clear(id);
+    return ids;
+  }
+
+  /** The object's alarm fired (the runtime cleared it): set it to the earliest remaining row. */
+  fired(): void {
+    this.#armedAt = null;
+    this.#arm();
+  }
+
+  #arm(): void {
+    const next = this.#table().exec<{ at: number | null }>("SELECT MIN(at) AS at FROM deadlines").one().at;
+    if (next === null || next === this.#armedAt) return;
+    if (typeof this.#armedAt === "number" && this.#armedAt <= next && this.#armedAt > Date.now()) return;
+    this.#armedAt = next;
+    this.#waitUntil(this.#storage.setAlarm(next));
+  }
+}

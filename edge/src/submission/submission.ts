@@ -1,0 +1,352 @@
+// One submission inside its shard (do/submission-do.ts): the record and its transitions, the
+// synchronous waiters, the Execute call to the fleet node over gRPC-Web, and a watchdog wake-up
+// while the run is in flight so that a dead node, a dropped stream, an evicted object or an edge
+// restart still ends in `completed` or `error`. It never re-sends Execute for a run that may have
+// started: recovery is GetResult only, so a program is never run twice.
+//
+// Writes per submission: one commit when it is accepted (meta, record, input, the queued event,
+// the run and its wake-up), one when it ends (the record, the output and the events). The node's
+// started and output events are shown at once (memory) and written with the end, or at once while
+// a client follows the event stream; after an eviction mid-run the watchdog learns the outcome by
+// GetResult.
+import { RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { GrpcError, fleetMethods, serverStream, unary } from "../../../proto/grpc-web/client.ts";
+import { isTerminal } from "../../../proto/record.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
+import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
+import type { CreateInput, CreateResult, HopTimes } from "../contracts/submission.ts";
+import type { Config, Env } from "../env.ts";
+import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts";
+import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
+import type { ScopedKv } from "../lib/scoped-kv.ts";
+import { Waiters } from "../lib/waiters.ts";
+import { fleetRegistry, scheduler } from "../stubs.ts";
+import { runKey } from "../scheduling/run-key.ts";
+import { afterTerminal, handOver, type TerminalWork } from "./after-terminal.ts";
+import { SubmissionEvents, heartbeatMs, streamFormat } from "./events.ts";
+import { enqueueInPools } from "./pools.ts";
+import { requeueRun } from "./requeue.ts";
+import { runRequestFields } from "./run-request.ts";
+import { SubmissionStore, type Meta, type Run } from "./store.ts";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** Dispatches of one submission at most: a node lost mid-run is replaced once. */
+const MAX_ATTEMPTS = 2;
+
+/** What a submission needs of the shard hosting it. */
+export interface ShardHost {
+  env: Env;
+  cfg: Config;
+  storage: DurableObjectStorage;
+  waitUntil(p: Promise<unknown>): void;
+  /** This submission's next wake-up (its alarm()). */
+  setAlarm(id: string, at: number): void;
+  /** Deletes the submission's wake-up and forgets its live instance. */
+  dropped(id: string): void;
+}
+
+export class Submission {
+  readonly id: string;
+  readonly #host: ShardHost;
+  readonly #store: SubmissionStore;
+  readonly #events: SubmissionEvents;
+  readonly #waiters = new Waiters<ResultRecord | null>();
+  #stream: AbortController | null = null;
+  /** Where this submission spent its time (answered with a synchronous submit). */
+  #hops: HopTimes = {};
+  /** While create() waits for the scheduler: a dispatch that arrives meanwhile is kept here. */
+  #creating = false;
+  #dispatchedEarly: NodeTarget | null = null;
+  /** Hand-overs done by this instance after the terminal commit (after-terminal.ts). */
+  readonly #handedOver = new Set<"release" | "hooks">();
+
+  constructor(id: string, host: ShardHost, kv: ScopedKv, legacy: boolean) {
+    this.id = id;
+    this.#host = host;
+    this.#store = new SubmissionStore(host.storage, kv, legacy);
+    this.#events = new SubmissionEvents(kv, heartbeatMs(host.env));
+  }
+
+  /** Nothing of it is stored (an unknown id). */
+  get absent(): boolean {
+    return this.#store.bareRecord() === undefined && !this.#creating;
+  }
+
+  /** Whether the instance still matters in memory (a run, waiters, followers, hand-overs not yet recorded). */
+  get busy(): boolean {
+    return this.#creating || this.#stream !== null || this.#events.clients > 0 || !this.#isDone() || this.#store.kv.get("release") !== undefined;
+  }
+
+  // ---- RPC ----
+
+  async create(input: CreateInput): Promise<CreateResult> {
+    const cfg = this.#host.cfg;
+    if (!this.absent) return { kind: "created", queue_depth: 0 };
+    const now = Date.now();
+    this.#hops = {};
+    this.#creating = true;
+    const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.#host.env, pool).enqueue(input.id, runKey(input.language, input.format), { pool, mayDecline });
+    let placed;
+    try {
+      placed = await enqueueInPools(input.pool, enqueue(input.pool, true), enqueue);
+    } finally {
+      this.#creating = false;
+    }
+    this.#hops.enqueue = Date.now() - now;
+    const r = placed.result;
+    if (r.kind === "queue_full" || r.kind === "unsupported") return r;
+    // Accepted: everything below is one synchronous block, so one commit.
+    const store = this.#store;
+    const meta: Meta = {
+      id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
+      language: input.language, created_ms: now, pool: placed.pool, ...(input.format ? { format: input.format } : {}),
+    };
+    store.kv.put("meta", meta);
+    store.kv.put("record", newRecord(input.id, input.language, now, input.format));
+    store.putBlob("code", input.code);
+    store.putBlob("stdin", input.stdin);
+    if (input.options) store.putBlob("options", JSON.stringify(input.options));
+    this.#events.queued(r.kind === "queued" ? r.position : 0);
+    this.#events.flush();
+    const node = r.kind === "dispatched" ? r.node : this.#dispatchedEarly;
+    if (node) this.#startRun(node);
+    else this.#host.setAlarm(this.id, now + cfg.watchdogMs);
+    if (input.wait_ms <= 0) return { kind: "created", queue_depth: r.queue_depth };
+    // Synchronous submit: held here until terminal, so the key's object makes one call in all.
+    const record = await this.#wait(input.wait_ms);
+    return { kind: "created", queue_depth: r.queue_depth, record, hops: { ...this.#hops, in_submission: Date.now() - now } };
+  }
+
+  get(accountId: string | null): ResultRecord | null {
+    const meta = this.#store.meta();
+    if (!meta || (accountId !== null && meta.account_id !== accountId)) return null;
+    return this.#store.record();
+  }
+
+  events(accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy" {
+    const meta = this.#store.meta();
+    if (!meta || meta.account_id !== accountId) return null;
+    return this.#events.stream(after, () => this.#store.record());
+  }
+
+  /** Idempotent: a second dispatch of a run already started is ignored. */
+  async dispatch(node: NodeTarget): Promise<void> {
+    if (this.#creating) {
+      this.#dispatchedEarly = node;
+      return;
+    }
+    const rec = this.#store.bareRecord();
+    if (!rec || isTerminal(rec.job_status)) {
+      // Nobody will run it (refused at creation, or already ended): hand the run slot back.
+      await this.#scheduler().release(this.id).catch(() => {});
+      return;
+    }
+    if (this.#store.run()) return;
+    this.#startRun(node);
+  }
+
+  /** Resolves with the record once terminal, or with the current record after `ms`. */
+  async #wait(ms: number): Promise<ResultRecord | null> {
+    const rec = this.#store.record();
+    if (!rec || isTerminal(rec.job_status)) return rec;
+    return this.#waiters.wait(ms, () => this.#store.record());
+  }
+
+  // ---- wake-up (watchdog, hand-overs, retention) ----
+
+  async alarm(): Promise<void> {
+    try {
+      await this.#watchdog();
+    } catch (e) {
+      // Never let a failing wake-up strand a submission: log and come back.
+      console.error("submission watchdog failed", String(e));
+      this.#host.setAlarm(this.id, Date.now() + this.#host.cfg.watchdogMs);
+    }
+  }
+
+  async #watchdog(): Promise<void> {
+    const cfg = this.#host.cfg;
+    const rec = this.#store.bareRecord();
+    const meta = this.#store.meta();
+    if (!rec || !meta) return this.#wipe();
+    if (isTerminal(rec.job_status)) return afterTerminal(this.#terminalWork(), meta);
+    const now = Date.now();
+    const run = this.#store.run();
+    if (!run) await this.#checkQueued(meta, now);
+    else if (now - run.dispatched_ms > cfg.maxRunMs) {
+      await this.#fail(`no result from fleet node ${run.node_id} within ${Math.round(cfg.maxRunMs / 1000)} s; the run was abandoned`);
+    } else await this.#checkRun(meta, run);
+    if (!this.#isDone()) {
+      // Without a live stream we learn the outcome only by polling, so poll faster.
+      const interval = this.#stream ? cfg.watchdogMs : Math.min(cfg.watchdogMs, 1_000);
+      this.#host.setAlarm(this.id, Date.now() + interval);
+    }
+  }
+
+  async #checkQueued(meta: Meta, now: number): Promise<void> {
+    const cfg = this.#host.cfg;
+    const p = await this.#scheduler().poll(meta.id);
+    if (p.state === "assigned") this.#startRun(p.node);
+    else if (p.state === "queued") {
+      if (now - meta.created_ms > cfg.queueTimeoutMs && (await this.#scheduler().cancel(meta.id))) {
+        await this.#fail(`no fleet node became available within ${Math.round(cfg.queueTimeoutMs / 1000)} s`);
+      }
+    } else if (!this.#store.run()) await this.#fail("the submission was lost from the fleet queue");
+  }
+
+  async #checkRun(meta: Meta, run: Run): Promise<void> {
+    const cfg = this.#host.cfg;
+    const target = await fleetRegistry(this.#host.env).target(run.node_id);
+    if (!target) return this.#lost(run, `fleet node ${run.node_id} was removed from the registry during the run`);
+    try {
+      const res = await unary(target, fleetMethods.getResult, { submissionId: meta.id }, Math.min(cfg.watchdogMs, 5_000));
+      this.#store.updateRun({ failures: 0, last_error: null });
+      if (res.state === RunState.RUN_STATE_COMPLETED && res.result) await this.#complete(res.result);
+      else if (res.state === RunState.RUN_STATE_RUNNING) this.#markRunning(res.startedAt, true);
+      else if (res.state !== RunState.RUN_STATE_QUEUED && (!this.#stream || Date.now() - run.dispatched_ms > 2 * cfg.watchdogMs)) {
+        // UNKNOWN: the node never got the call or forgot it (restart): its run is gone with it.
+        await this.#lost(run, `fleet node ${run.node_id} has no record of the submission (it restarted or lost it)`);
+      }
+    } catch (e) {
+      const failures = run.failures + 1;
+      this.#store.updateRun({ failures, last_error: message(e) });
+      if (failures >= cfg.watchdogFailures) await this.#lost(run, `lost contact with fleet node ${run.node_id} during the run (${message(e)})`);
+    }
+  }
+
+  // ---- the run ----
+
+  #startRun(node: NodeTarget): void {
+    if (this.#store.run()) return;
+    this.#store.kv.put("run", { node_id: node.id, node_url: node.url, dispatched_ms: Date.now(), failures: 0, last_error: null } satisfies Run);
+    this.#host.setAlarm(this.id, Date.now() + this.#host.cfg.watchdogMs);
+    this.#host.waitUntil(this.#runStream(node));
+  }
+
+  async #runStream(node: NodeTarget): Promise<void> {
+    const meta = this.#store.meta();
+    if (!meta) return;
+    const abort = new AbortController();
+    this.#stream = abort;
+    // detach_on_disconnect: a severed stream (evicted object) must not kill the run, because the
+    // watchdog recovers its outcome with GetResult.
+    const req: DeepPartial<ExecuteRequest> = {
+      submissionId: meta.id, language: meta.language, code: this.#store.blob("code"), stdin: this.#store.blob("stdin"),
+      detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(this.#store.runOptions()),
+    };
+    const format = streamFormat(meta.format);
+    const sentAt = Date.now();
+    let firstAt = 0;
+    try {
+      for await (const ev of serverStream(node, fleetMethods.execute, req, abort.signal)) {
+        if (!firstAt) this.#hops.node_first_event = (firstAt = Date.now()) - sentAt;
+        if (ev.completed) this.#hops.node_run = Date.now() - firstAt;
+        this.#events.fromNode(ev, format);
+        if (ev.started) this.#markRunning(ev.started.startedAt, false);
+        if (ev.completed?.result) {
+          await this.#complete(ev.completed.result);
+          break;
+        }
+      }
+      if (!this.#isDone()) throw new GrpcError(-1, "stream ended without a result");
+    } catch (e) {
+      if (this.#isDone() || abort.signal.aborted) return;
+      const err = asGrpcError(e);
+      const kind = runErrorKind(err, this.#store.bareRecord()?.job_status === "pending");
+      if (kind === "elsewhere") {
+        console.warn("run refused before it started; requeued", meta.id, node.id, err.statusName, err.message);
+        return this.#requeue(node.id, `${err.statusName}: ${err.message}`);
+      }
+      if (kind === "refused") return this.#fail(`fleet node ${node.id} refused the run (${err.statusName}): ${err.message}`);
+      // Broken stream: the watchdog asks the node (GetResult) right away.
+      console.warn("execute stream broke", meta.id, err.statusName, err.message);
+      this.#store.updateRun({ last_error: err.message });
+      this.#host.setAlarm(this.id, Date.now() + 50);
+    } finally {
+      if (this.#stream === abort) this.#stream = null;
+    }
+  }
+
+  /**
+   * The node running this submission is gone (dead, cut off, restarted): its outcome will never
+   * reach us, so the run goes to another node, at most MAX_ATTEMPTS dispatches in all. Whatever
+   * the first node may still answer is never read again (the stream is aborted; the watchdog asks
+   * only the current run's node). A result the node did deliver, even IE, always stands.
+   */
+  async #lost(run: Run, why: string): Promise<void> {
+    const attempts = this.#store.kv.get<number>("attempts") ?? 1;
+    if (attempts >= MAX_ATTEMPTS) return this.#fail(`${why}; the run was dispatched ${attempts} times and its outcome is unknown`);
+    console.warn("fleet node lost mid-run; dispatching again", this.id, run.node_id, why);
+    this.#store.kv.put("attempts", attempts + 1);
+    this.#stream?.abort();
+    await this.#requeue(run.node_id, why);
+  }
+
+  /** A node refused before the program started, or was lost: back to the queue (requeue.ts). */
+  #requeue(nodeId: string, reason: string): Promise<void> {
+    return requeueRun({
+      env: this.#host.env, cfg: this.#host.cfg, store: this.#store,
+      setAlarm: (at) => this.#host.setAlarm(this.id, at), startRun: (n) => this.#startRun(n), fail: (why) => this.#fail(why),
+    }, nodeId, reason);
+  }
+
+  /** `persist`: written now (the watchdog learnt it); from the stream it is written with the end. */
+  #markRunning(startedAt: Date | undefined, persist: boolean): void {
+    const rec = this.#store.bareRecord();
+    if (!rec || rec.job_status !== "pending") return;
+    const started_at = startedAt ? startedAt.toISOString() : isoMs(Date.now());
+    this.#store.markRunning(started_at, persist);
+    this.#events.started(started_at);
+  }
+
+  async #complete(result: ExecutionResult): Promise<void> {
+    const rec = this.#store.bareRecord();
+    const attempts = this.#store.kv.get<number>("attempts");
+    const retried = attempts ? { attempts, schema_version: "1.1" } : {};
+    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now(), this.#store.meta()?.format), ...retried });
+  }
+
+  async #fail(why: string): Promise<void> {
+    const rec = this.#store.bareRecord();
+    if (rec && !isTerminal(rec.job_status)) await this.#commit(errorRecord(rec, why, Date.now()));
+  }
+
+  /** The one place a record becomes terminal: persist, wake waiters, then hand back run slot and concurrency unit. */
+  async #commit(rec: ResultRecord): Promise<void> {
+    const meta = this.#store.meta();
+    if (!meta) return;
+    const now = Date.now();
+    this.#store.commitTerminal(rec, now + this.#host.cfg.retentionMs);
+    this.#events.completed(rec);
+    // The wake-up that records the hand-overs below as done (or does them again after an eviction).
+    this.#host.setAlarm(this.id, now + this.#host.cfg.watchdogMs);
+    this.#waiters.wake(rec);
+    this.#stream?.abort();
+    await handOver(this.#terminalWork(), meta);
+  }
+
+  // ---- helpers ----
+
+  #terminalWork(): TerminalWork {
+    return {
+      env: this.#host.env, store: this.#store, watchdogMs: this.#host.cfg.watchdogMs, done: this.#handedOver,
+      setAlarm: (at) => this.#host.setAlarm(this.id, at), wipe: () => this.#wipe(),
+    };
+  }
+
+  #scheduler() {
+    return scheduler(this.#host.env, this.#store.meta()?.pool ?? DEFAULT_POOL);
+  }
+
+  #isDone(): boolean {
+    const rec = this.#store.bareRecord();
+    return !rec || isTerminal(rec.job_status);
+  }
+
+  #wipe(): void {
+    this.#stream?.abort();
+    this.#store.wipe();
+    this.#host.dropped(this.id);
+  }
+}

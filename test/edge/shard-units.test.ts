@@ -1,0 +1,96 @@
+// Unit tests of the submission shard rule (edge/src/submission/shard.ts) and of the event log's
+// write timing (edge/src/submission/event-log.ts) over an in-memory SyncKv.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { UUID_PATTERN } from "../../proto/limits.ts";
+import { MAX_SHARDS, newSubmissionId, shardName } from "../../edge/src/submission/shard.ts";
+import { EventLog } from "../../edge/src/submission/event-log.ts";
+import type { SyncKv } from "../../edge/src/lib/scoped-kv.ts";
+
+const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe("submission shards", () => {
+  it("an id names its shard in its first four hex digits and stays a version-4 UUID", () => {
+    const uuid = "9f1c2b3a-1111-4222-8333-444455556666";
+    assert.equal(newSubmissionId(16, uuid, () => 0), "00002b3a-1111-4222-8333-444455556666");
+    assert.equal(newSubmissionId(16, uuid, () => 0.999999), "000f2b3a-1111-4222-8333-444455556666");
+    assert.equal(newSubmissionId(300, uuid, () => 0.5), "00962b3a-1111-4222-8333-444455556666");
+    for (let i = 0; i < 200; i++) {
+      const id = newSubmissionId(16);
+      assert.match(id, V4);
+      assert.match(id, UUID_PATTERN);
+      assert.ok(parseInt(id.slice(0, 4), 16) < 16, id);
+    }
+  });
+
+  it("the count is clamped to 1..65536 and a random 1.0 never leaves the range", () => {
+    const uuid = "9f1c2b3a-1111-4222-8333-444455556666";
+    assert.equal(newSubmissionId(0, uuid, () => 0.7).slice(0, 4), "0000");
+    assert.equal(newSubmissionId(-5, uuid, () => 0.7).slice(0, 4), "0000");
+    assert.equal(newSubmissionId(1e9, uuid, () => 1).slice(0, 4), (MAX_SHARDS - 1).toString(16));
+    assert.equal(newSubmissionId(4, uuid, () => 1).slice(0, 4), "0003");
+  });
+
+  it("the shard name depends on the id alone, in any case", () => {
+    assert.equal(shardName("00AF2b3a-1111-4222-8333-444455556666"), "shard:00af");
+    assert.equal(shardName("00af2b3a-1111-4222-8333-444455556666"), shardName("00AF2B3A-1111-4222-8333-444455556666"));
+    assert.notEqual(shardName("00af2b3a-1111-4222-8333-444455556666"), shardName("00ae2b3a-1111-4222-8333-444455556666"));
+  });
+});
+
+class MemoryKv implements SyncKv {
+  map = new Map<string, unknown>();
+  writes = 0;
+  get<T>(key: string): T | undefined {
+    return this.map.get(key) as T | undefined;
+  }
+  put<T>(key: string, value: T): void {
+    this.writes++;
+    this.map.set(key, value);
+  }
+  delete(key: string): boolean {
+    this.writes++;
+    return this.map.delete(key);
+  }
+}
+
+describe("event log writes", () => {
+  it("holds frames in memory until flushed, numbering them at once", () => {
+    const kv = new MemoryKv();
+    const log = new EventLog(kv);
+    assert.equal(log.append((id) => `f${id}`).id, 1);
+    assert.equal(log.append((id) => `f${id}`, true).id, 2);
+    assert.equal(log.last, 2);
+    assert.equal(log.outputs, 1);
+    assert.equal(kv.writes, 0);
+    log.flush();
+    assert.equal(kv.get("ev:1"), "f1");
+    assert.equal(kv.get("ev:2"), "f2");
+    assert.equal(kv.get("ev_last"), 2);
+    // A later instance (after an eviction) continues from what was written.
+    assert.equal(new EventLog(kv).last, 2);
+  });
+
+  it("writes each frame at once while a client follows, and the completed mark flushes first", () => {
+    const kv = new MemoryKv();
+    const log = new EventLog(kv);
+    log.append((id) => `f${id}`);
+    log.persistEagerly();
+    assert.equal(kv.get("ev:1"), "f1");
+    log.append((id) => `f${id}`);
+    assert.equal(kv.get("ev:2"), "f2");
+    const other = new EventLog(new MemoryKv());
+    other.append((id) => `g${id}`);
+    assert.equal(other.markCompleted(), 2);
+    assert.deepEqual([...other.replay(0, (id) => `done${id}`)], ["g1", "done2"]);
+  });
+
+  it("a replay writes what is held first, so it sees every frame", () => {
+    const kv = new MemoryKv();
+    const log = new EventLog(kv);
+    log.append((id) => `f${id}`);
+    log.append((id) => `f${id}`);
+    assert.deepEqual([...log.replay(1, () => "x")], ["f2"]);
+    assert.equal(kv.get("ev:2"), "f2");
+  });
+});
