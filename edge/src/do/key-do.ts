@@ -8,7 +8,7 @@ import type { CreateResult } from "../contracts/submission.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
-import { slidingWindow } from "../lib/ratelimit.ts";
+import { windowDecision } from "../lib/ratelimit.ts";
 import { newSubmissionId } from "../submission/shard.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
@@ -26,6 +26,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     this.#cfg = config(env);
     const sql = ctx.storage.sql;
     sql.exec("CREATE TABLE IF NOT EXISTS hits (ts INTEGER NOT NULL)");
+    sql.exec("CREATE INDEX IF NOT EXISTS hits_ts ON hits (ts)");
     sql.exec("CREATE TABLE IF NOT EXISTS inflight (id TEXT PRIMARY KEY, since INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS idem (key TEXT PRIMARY KEY, id TEXT NOT NULL, created INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS usage (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
@@ -65,8 +66,12 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
 
   /** The rate decision, read-only; a refusal is counted here, an accepted hit by #recordHit. */
   #rateCheck(now: number, limit: number): HitResult {
-    const ts = this.ctx.storage.sql.exec<{ ts: number }>("SELECT ts FROM hits WHERE ts > ?", now - this.#cfg.rateWindowMs).toArray().map((r) => r.ts);
-    const d = slidingWindow(ts, now, limit, this.#cfg.rateWindowMs);
+    const sql = this.ctx.storage.sql;
+    const since = now - this.#cfg.rateWindowMs;
+    const w = sql.exec<{ count: number; oldest: number | null; newest: number | null }>(
+      "SELECT COUNT(*) AS count, MIN(ts) AS oldest, MAX(ts) AS newest FROM hits WHERE ts > ? AND ts <= ?", since, now).one();
+    const d = windowDecision(w, now, limit, this.#cfg.rateWindowMs, (k) =>
+      sql.exec<{ ts: number }>("SELECT ts FROM hits WHERE ts > ? AND ts <= ? ORDER BY ts LIMIT 1 OFFSET ?", since, now, k).one().ts);
     const rate: RateInfo = { limit, remaining: d.remaining, reset_secs: d.resetSecs };
     if (!d.allowed) {
       this.#count("rejected_rate_limit");

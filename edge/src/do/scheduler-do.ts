@@ -24,6 +24,7 @@ const SWEEP_MS = 60_000;
 export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #cfg: Config;
   #sweepArmed = false;
+  #recentSincePrune = 0;
   #reporter: ChangeReporter;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -239,8 +240,11 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.ctx.storage.sql.exec(
       "INSERT OR IGNORE INTO recent (sub_id, at, language, job_status, verdict, latency_ms, wall_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
       subId, Date.now(), s.language, s.job_status, s.verdict, Math.max(0, Math.round(s.latency_ms)), s.wall_ms === null ? null : Math.round(s.wall_ms));
-    // Keep the last 500.
-    this.ctx.storage.sql.exec("DELETE FROM recent WHERE sub_id NOT IN (SELECT sub_id FROM recent ORDER BY at DESC LIMIT 500)");
+    // Keep the last 500 (pruned every 50 runs: the statement reads the whole table).
+    if (++this.#recentSincePrune >= 50) {
+      this.#recentSincePrune = 0;
+      this.ctx.storage.sql.exec("DELETE FROM recent WHERE sub_id NOT IN (SELECT sub_id FROM recent ORDER BY at DESC LIMIT 500)");
+    }
   }
 
   #armSweep(): void {

@@ -20,20 +20,35 @@ export interface WindowDecision {
  */
 export function slidingWindow(timestamps: readonly number[], now: number, limit: number, windowMs: number): WindowDecision {
   const kept = timestamps.filter((t) => t > now - windowMs && t <= now).sort((a, b) => a - b);
-  if (kept.length >= limit) {
-    // The request that must leave before a new one fits is the (len - limit)th oldest.
-    const blocker = kept[kept.length - limit] ?? now;
+  const d = windowDecision({ count: kept.length, oldest: kept[0] ?? null, newest: kept[kept.length - 1] ?? null }, now, limit, windowMs, (k) => kept[k] ?? now);
+  if (d.allowed) kept.push(now);
+  return { ...d, kept };
+}
+
+/** What a window holds in (now - windowMs, now]: enough to decide without reading every request. */
+export interface WindowStats {
+  count: number;
+  oldest: number | null;
+  newest: number | null;
+}
+
+/**
+ * The same decision from the window's aggregates (the KeyDO counts in SQL); `nthOldest(k)`, the
+ * k-th oldest timestamp (0-based), is asked only for a refusal.
+ */
+export function windowDecision(w: WindowStats, now: number, limit: number, windowMs: number, nthOldest: (k: number) => number): Omit<WindowDecision, "kept"> {
+  if (w.count >= limit) {
+    // The request that must leave before a new one fits is the (count - limit)th oldest.
+    const blocker = nthOldest(w.count - limit);
     const retryAfterSecs = Math.max(1, Math.ceil((blocker + windowMs - now) / 1000));
-    const newest = kept[kept.length - 1] ?? now;
-    return { allowed: false, remaining: 0, retryAfterSecs, resetSecs: Math.max(1, Math.ceil((newest + windowMs - now) / 1000)), kept };
+    const newest = w.newest ?? now;
+    return { allowed: false, remaining: 0, retryAfterSecs, resetSecs: Math.max(1, Math.ceil((newest + windowMs - now) / 1000)) };
   }
-  kept.push(now);
-  const oldest = kept[0] ?? now;
+  const oldest = w.oldest ?? now;
   return {
     allowed: true,
-    remaining: limit - kept.length,
+    remaining: limit - w.count - 1,
     retryAfterSecs: 0,
     resetSecs: Math.max(0, Math.ceil((oldest + windowMs - now) / 1000)),
-    kept,
   };
 }

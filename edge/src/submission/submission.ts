@@ -31,6 +31,8 @@ import { runRequestFields } from "./run-request.ts";
 import { SubmissionStore, type Meta, type Run } from "./store.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
+const routineWake = (ms: number) => Math.ceil((Date.now() + ms) / 1000) * 1000;
 /** Dispatches of one submission at most: a node lost mid-run is replaced once. */
 const MAX_ATTEMPTS = 2;
 
@@ -111,7 +113,7 @@ export class Submission {
     this.#events.flush();
     const node = r.kind === "dispatched" ? r.node : this.#dispatchedEarly;
     if (node) this.#startRun(node);
-    else this.#host.setAlarm(this.id, now + cfg.watchdogMs);
+    else this.#host.setAlarm(this.id, routineWake(cfg.watchdogMs));
     if (input.wait_ms <= 0) return { kind: "created", queue_depth: r.queue_depth };
     // Synchronous submit: held here until terminal, so the key's object makes one call in all.
     const record = await this.#wait(input.wait_ms);
@@ -220,7 +222,7 @@ export class Submission {
   #startRun(node: NodeTarget): void {
     if (this.#store.run()) return;
     this.#store.kv.put("run", { node_id: node.id, node_url: node.url, dispatched_ms: Date.now(), failures: 0, last_error: null } satisfies Run);
-    this.#host.setAlarm(this.id, Date.now() + this.#host.cfg.watchdogMs);
+    this.#host.setAlarm(this.id, routineWake(this.#host.cfg.watchdogMs));
     this.#host.waitUntil(this.#runStream(node));
   }
 
@@ -320,7 +322,7 @@ export class Submission {
     this.#store.commitTerminal(rec, now + this.#host.cfg.retentionMs);
     this.#events.completed(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
-    this.#host.setAlarm(this.id, now + this.#host.cfg.watchdogMs);
+    this.#host.setAlarm(this.id, routineWake(this.#host.cfg.watchdogMs));
     this.#waiters.wake(rec);
     this.#stream?.abort();
     await handOver(this.#terminalWork(), meta);
