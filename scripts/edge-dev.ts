@@ -114,7 +114,9 @@ try {
   const url = await worker.url;
   const inspector = await worker.inspectorUrl;
   ready = true;
-  console.log(`[edge-dev] Ready on ${url.origin}${inspector ? ` (inspector: ${inspector.href})` : " (inspector off; EDGE_INSPECTOR=1 turns it on)"}`);
+  // wrangler's url is the proxy's loopback entry, not the public address when --ip names another one.
+  const publicUrl = port === 0 ? url.origin : `${protocol}://${args.ip.includes(":") ? `[${args.ip}]` : args.ip}:${port}`;
+  console.log(`[edge-dev] Ready on ${publicUrl}${inspector ? ` (inspector: ${inspector.href})` : " (inspector off; EDGE_INSPECTOR=1 turns it on)"}`);
 } catch (e) {
   console.error(`[edge-dev] the edge did not start: ${describe(e)}`);
   await stop(1);
