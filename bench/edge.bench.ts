@@ -1,5 +1,5 @@
 // Edge benchmark (not a test): `npm run bench:edge`.
-// Starts a real fleet node and the edge (wrangler dev, HTTPS) like the tests do, then prints, each
+// Starts a real fleet node and the edge (scripts/edge-dev.ts, HTTPS) like the tests do, then prints, each
 // figure beside its node-only baseline measured in the same run:
 //  - latency: a synchronous Python hello and a cached C hello end to end, beside bare
 //    `/usr/bin/python3 -c` / the bare C binary and the same run sent straight to the node
@@ -7,8 +7,10 @@
 //    (the Server-Timing header of a synchronous submit);
 //  - throughput at saturation: CLIENTS concurrent synchronous cached-C submits through the edge
 //    (one API key each, limits that do not bind) beside the same concurrency straight to the node
-//    (target: edge ≥ 50 % of node-only), with the CPU milliseconds per run spent in workerd, in
-//    wrangler's local proxy (a Node process that production does not have) and in the fleet node.
+//    (target: edge ≥ 50 % of node-only), with the CPU milliseconds per run spent in each of the two
+//    workerd processes (wrangler's ProxyWorker on the public port, which terminates TLS, and the one
+//    running our Worker and Durable Objects), in wrangler's Node process (the launcher; neither it
+//    nor the proxy exists in production) and in the fleet node.
 // BENCH_N (default 40) sets the samples per latency series, BENCH_SECS (default 10) each
 // throughput run, BENCH_CLIENTS (default 16) the concurrency.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -37,7 +39,16 @@ function cpuMs(pid: number): number {
   }
 }
 
-/** Every process below `root`, by command name (wrangler's Node processes, workerd). */
+/** A process's command line, arguments joined by spaces; "" once it is gone. */
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+  } catch {
+    return "";
+  }
+}
+
+/** Every process below `root`, by command name (wrangler's Node process's children: workerd, esbuild). */
 function descendants(root: number): Map<number, string> {
   const parent = new Map<number, number>();
   const comm = new Map<number, string>();
@@ -135,13 +146,20 @@ try {
 
   // Throughput: CLIENTS loops of synchronous cached-C runs for SECS, through the edge or straight to
   // the node, with the CPU each process spent meanwhile.
+  // wrangler runs two workerd processes: its ProxyWorker listens on the public port (and terminates
+  // TLS); the one running our Worker and Durable Objects listens on a port the OS chose (entry=…:0).
   const edgeTree = edge.proc.pid ? [...descendants(edge.proc.pid).entries()] : [];
+  const workerds = edgeTree.filter(([, comm]) => comm === "workerd").map(([pid]) => pid);
+  const isUserWorker = (pid: number) => /--socket-addr=entry=[^ ]*:0(\s|$)/.test(cmdline(pid));
   const procs = {
-    workerd: edgeTree.filter(([, comm]) => comm === "workerd").map(([pid]) => pid),
-    proxy: [...(edge.proc.pid ? [edge.proc.pid] : []), ...edgeTree.filter(([, comm]) => comm !== "workerd").map(([pid]) => pid)],
+    proxyWorkerd: workerds.filter((pid) => !isUserWorker(pid)),
+    workerWorkerd: workerds.filter(isUserWorker),
+    wranglerNode: [...(edge.proc.pid ? [edge.proc.pid] : []), ...edgeTree.filter(([, comm]) => comm !== "workerd").map(([pid]) => pid)],
     node: fleet.proc.pid ? [fleet.proc.pid, ...descendants(fleet.proc.pid).keys()] : [],
   };
-  if (procs.workerd.length === 0) throw new Error("found no workerd process below wrangler");
+  if (procs.proxyWorkerd.length !== 1 || procs.workerWorkerd.length !== 1) {
+    throw new Error(`expected two workerd processes below the edge (proxy, Worker): ${workerds.map((pid) => cmdline(pid)).join(" | ")}`);
+  }
   const cpuNow = () => Object.fromEntries(Object.entries(procs).map(([k, pids]) => [k, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
   async function saturate(one: (client: number) => Promise<void>): Promise<{ perSec: number; cpu: Record<string, number> }> {
     let done = 0;
@@ -166,7 +184,8 @@ try {
   const ms = (x: number) => `${x.toFixed(1).padStart(7)} ms`;
   const hopRows = [...hops.entries()].map(([hop, v]) => `    ${hop.padEnd(22)} ${ms(stats(v).median)}`).join("\n");
   const cpuRow = (r: { cpu: Record<string, number> }) =>
-    `workerd ${r.cpu.workerd!.toFixed(2)}, proxy ${r.cpu.proxy!.toFixed(2)}, node ${r.cpu.node!.toFixed(2)} ms CPU per run`;
+    `workerd: Worker ${r.cpu.workerWorkerd!.toFixed(2)}, proxy ${r.cpu.proxyWorkerd!.toFixed(2)}; wrangler's Node ${r.cpu.wranglerNode!.toFixed(2)}; ` +
+    `fleet node ${r.cpu.node!.toFixed(2)} ms CPU per run`;
   const ratio = throughEdge.perSec / nodeOnly.perSec;
   const overheadPy = e2ePy.median - barePy.median;
   console.log(`
@@ -192,6 +211,9 @@ ${hopRows}
     node only (gRPC-Web)     ${nodeOnly.perSec.toFixed(1).padStart(7)} runs/s    ${cpuRow(nodeOnly)}
     through the edge         ${throughEdge.perSec.toFixed(1).padStart(7)} runs/s    ${cpuRow(throughEdge)}
     edge / node-only         ${(ratio * 100).toFixed(0).padStart(6)} %        (target ≥ 50 %: ${ratio >= 0.5 ? "met" : "missed"})
+    (CPU: "workerd: Worker" runs our Worker and Durable Objects; "proxy" is wrangler's ProxyWorker in
+     its own workerd, which serves the public HTTPS port; "wrangler's Node" is the launcher process
+     (scripts/edge-dev.ts, inspector off) and its esbuild; production has neither the proxy nor Node)
 `);
 } finally {
   await edge.stop();

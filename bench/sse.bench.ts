@@ -1,5 +1,5 @@
 // Event-stream benchmark (not a test): `npm run bench:sse`.
-// Starts a real fleet node and the edge (wrangler dev, HTTPS) like the tests do. A Python program
+// Starts a real fleet node and the edge (scripts/edge-dev.ts, HTTPS) like the tests do. A Python program
 // writes its own clock (time.time(), ms), sleeps 500 ms, writes it again. The delay from a write
 // to its receipt is measured through the edge (GET /api/result/{id}/events, the stdout events)
 // beside the same program's Output events read straight from the node's gRPC-Web stream. Same

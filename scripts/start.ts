@@ -1,11 +1,13 @@
 // `npm start`: the local stack in one command. Provisions toolchains (scripts/provision.sh, when
-// present), starts one fleet node and the edge (`wrangler dev` over HTTPS, state under .state/),
+// present), starts one fleet node and the edge (scripts/edge-dev.ts: wrangler's dev server over
+// HTTPS, inspector off unless EDGE_INSPECTOR=1; state under .state/),
 // registers the node, creates a development project and API key, and prints how to call it.
 // A child that dies is restarted (the node re-registered); the rest keeps serving meanwhile.
 // Ctrl-C (SIGINT/SIGTERM) stops every process it started, by PID.
 //
 // Variables: EDGE_PORT (8787), FLEET_GRPC_PORT (50051), FLEET_GRPC_WEB_PORT (50052), DEV_API_KEY,
-// CODECELL_STATE_DIR (.state). The state file records the edge's URL, which the CLI then uses.
+// CODECELL_STATE_DIR (.state), EDGE_INSPECTOR (1: the Worker's DevTools inspector on, see
+// scripts/edge-dev.ts). The state file records the edge's URL, which the CLI then uses.
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -17,7 +19,6 @@ import { join } from "node:path";
 const ROOT = join(import.meta.dirname, "..");
 const STATE = process.env.CODECELL_STATE_DIR ?? join(ROOT, ".state");
 const NODE = process.execPath;
-const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 const EDGE_PORT = Number(process.env.EDGE_PORT ?? 8787);
 const FLEET_GRPC_PORT = Number(process.env.FLEET_GRPC_PORT ?? 50051);
 const FLEET_GRPC_WEB_PORT = Number(process.env.FLEET_GRPC_WEB_PORT ?? 50052);
@@ -185,10 +186,10 @@ supervise("fleet node", NODE, [join(ROOT, "fleet", "src", "main.ts")], {
 await waitFor("the fleet node", () => portOpen(FLEET_GRPC_WEB_PORT), 120_000);
 
 // ---- 4. edge ----
-log(`starting the edge (wrangler dev, https :${EDGE_PORT})…`);
-supervise("wrangler dev", WRANGLER, [
-  "dev", "--config", join(ROOT, "wrangler.toml"), "--local-protocol", "https", "--ip", "127.0.0.1", "--port", String(EDGE_PORT),
-  "--persist-to", join(STATE, "wrangler"), "--env-file", devVars, "--show-interactive-dev-session=false",
+log(`starting the edge (scripts/edge-dev.ts, https :${EDGE_PORT})…`);
+supervise("edge", NODE, [
+  join(ROOT, "scripts", "edge-dev.ts"), "--config", join(ROOT, "wrangler.toml"), "--local-protocol", "https", "--ip", "127.0.0.1",
+  "--port", String(EDGE_PORT), "--persist-to", join(STATE, "wrangler"), "--env-file", devVars,
 ], { ...process.env, WRANGLER_SEND_METRICS: "false" });
 await waitFor("the edge", async () => (await call("GET", "/", "")).status > 0, 120_000);
 

@@ -1,4 +1,4 @@
-// The cluster harness: the edge (`wrangler dev`, host namespace, listening on the bridge) and
+// The cluster harness: the edge (scripts/edge-dev.ts, host namespace, listening on the bridge) and
 // three fleet nodes, each on its own "host" — a network namespace with its own address, its own
 // cgroup parent and state directory — each started by the enrollment command with its own token
 // and serving TLS with a certificate from the cluster's CA, exactly as an operator runs a fleet.
@@ -84,11 +84,12 @@ async function retryReads<T>(method: string, send: () => Promise<T>): Promise<T>
 }
 
 /**
- * wrangler dev's proxy answers a POST whose forwarding to the Worker failed with 503 "Your worker
- * restarted mid-request" (seen in about one run in four of the cut-link case, and once as a reset
- * socket; the cause lies in the local dev stack, which production does not have). A submission
- * therefore carries an Idempotency-Key, as a careful client's does, and is sent again on such an
- * answer: the edge runs it at most once, and a replayed synchronous submit is followed to its end.
+ * wrangler's local dev proxy (its ProxyWorker) answers a POST whose forwarding to the Worker failed
+ * with 503 "Your worker restarted mid-request" (seen in about one run in four of the cut-link case,
+ * and once as a reset socket; the cause lies in the local dev stack, which production does not
+ * have). A submission therefore carries an Idempotency-Key, as a careful client's does, and is sent
+ * again on such an answer: the edge runs it at most once, and a replayed synchronous submit is
+ * followed to its end.
  */
 const LOST_BY_DEV_PROXY = "restarted mid-request";
 

@@ -1,5 +1,6 @@
 // Test harness: starts a real fleet node (fleet/src/main.ts) and the real Worker under
-// `wrangler dev` (workerd, HTTPS, own --persist-to dir, OS-chosen ports), and talks to it over HTTPS.
+// scripts/edge-dev.ts (wrangler's dev server in workerd, inspector off; HTTPS, own --persist-to
+// dir, OS-chosen ports), and talks to it over HTTPS.
 // Processes are stopped by PID only.
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
@@ -12,7 +13,7 @@ import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
-const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+const EDGE_DEV = join(ROOT, "scripts", "edge-dev.ts");
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -154,19 +155,18 @@ export async function startEdge(opts: EdgeOptions = {}): Promise<Edge> {
 
 async function startEdgeOnce(opts: EdgeOptions): Promise<Edge> {
   const port = opts.port ?? (await freePort());
-  const inspector = await freePort();
   const persistDir = opts.persistDir ?? tempDir("edge");
   const operatorToken = opts.operatorToken ?? randomBytes(24).toString("hex");
   const protocol = opts.protocol ?? "https";
   const vars = { ...TEST_VARS, ...opts.vars, OPERATOR_TOKEN: operatorToken };
   const args = [
-    "dev", "--config", join(ROOT, "wrangler.toml"), "--local-protocol", protocol, "--ip", opts.ip ?? "127.0.0.1", "--port", String(port),
+    EDGE_DEV, "--config", join(ROOT, "wrangler.toml"), "--local-protocol", protocol, "--ip", opts.ip ?? "127.0.0.1", "--port", String(port),
     ...(opts.tls ? ["--https-cert-path", opts.tls.cert, "--https-key-path", opts.tls.key] : []),
-    "--inspector-port", String(inspector), "--persist-to", persistDir, "--show-interactive-dev-session=false", "--log-level", process.env.EDGE_LOG_LEVEL ?? "warn",
+    "--persist-to", persistDir, "--log-level", process.env.EDGE_LOG_LEVEL ?? "warn",
     ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   let out = "";
-  const proc = spawn(WRANGLER, args, {
+  const proc = spawn(NODE, args, {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -177,7 +177,7 @@ async function startEdgeOnce(opts: EdgeOptions): Promise<Edge> {
   const base = `${protocol}://${opts.ip ?? "127.0.0.1"}:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`wrangler dev exited (${proc.exitCode}): ${out}`);
+    if (proc.exitCode !== null) throw new Error(`the edge (scripts/edge-dev.ts) exited (${proc.exitCode}): ${out}`);
     try {
       const r = await request(base, "GET", "/");
       if (r.status > 0) break;
