@@ -7,10 +7,10 @@
 //    (the Server-Timing header of a synchronous submit);
 //  - throughput at saturation: CLIENTS concurrent synchronous cached-C submits through the edge
 //    (one API key each, limits that do not bind) beside the same concurrency straight to the node
-//    (target: edge ≥ 50 % of node-only), with the CPU milliseconds per run spent in each of the two
-//    workerd processes (wrangler's ProxyWorker on the public port, which terminates TLS, and the one
-//    running our Worker and Durable Objects), in wrangler's Node process (the launcher; neither it
-//    nor the proxy exists in production) and in the fleet node.
+//    (target: edge ≥ 50 % of node-only), with the CPU milliseconds per run spent in workerd (our
+//    Worker, its Durable Objects and the TLS termination: workerd serves HTTPS itself, there is no
+//    separate TLS proxy), in the launcher's Node process (scripts/edge-dev.ts; idle once started)
+//    and in the fleet node (its service, launcher and sandboxes).
 // BENCH_N (default 40) sets the samples per latency series, BENCH_SECS (default 10) each
 // throughput run, BENCH_CLIENTS (default 16) the concurrency.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -146,19 +146,16 @@ try {
 
   // Throughput: CLIENTS loops of synchronous cached-C runs for SECS, through the edge or straight to
   // the node, with the CPU each process spent meanwhile.
-  // wrangler runs two workerd processes: its ProxyWorker listens on the public port (and terminates
-  // TLS); the one running our Worker and Durable Objects listens on a port the OS chose (entry=…:0).
+  // One workerd below the launcher: it terminates TLS on the public port and runs the Worker and
+  // its Durable Objects.
   const edgeTree = edge.proc.pid ? [...descendants(edge.proc.pid).entries()] : [];
-  const workerds = edgeTree.filter(([, comm]) => comm === "workerd").map(([pid]) => pid);
-  const isUserWorker = (pid: number) => /--socket-addr=entry=[^ ]*:0(\s|$)/.test(cmdline(pid));
   const procs = {
-    proxyWorkerd: workerds.filter((pid) => !isUserWorker(pid)),
-    workerWorkerd: workerds.filter(isUserWorker),
-    wranglerNode: [...(edge.proc.pid ? [edge.proc.pid] : []), ...edgeTree.filter(([, comm]) => comm !== "workerd").map(([pid]) => pid)],
+    workerd: edgeTree.filter(([, comm]) => comm === "workerd").map(([pid]) => pid),
+    launcher: [...(edge.proc.pid ? [edge.proc.pid] : []), ...edgeTree.filter(([, comm]) => comm !== "workerd").map(([pid]) => pid)],
     node: fleet.proc.pid ? [fleet.proc.pid, ...descendants(fleet.proc.pid).keys()] : [],
   };
-  if (procs.proxyWorkerd.length !== 1 || procs.workerWorkerd.length !== 1) {
-    throw new Error(`expected two workerd processes below the edge (proxy, Worker): ${workerds.map((pid) => cmdline(pid)).join(" | ")}`);
+  if (procs.workerd.length !== 1) {
+    throw new Error(`expected one workerd process below the edge: ${procs.workerd.map((pid) => cmdline(pid)).join(" | ")}`);
   }
   const cpuNow = () => Object.fromEntries(Object.entries(procs).map(([k, pids]) => [k, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
   async function saturate(one: (client: number) => Promise<void>): Promise<{ perSec: number; cpu: Record<string, number> }> {
@@ -184,7 +181,7 @@ try {
   const ms = (x: number) => `${x.toFixed(1).padStart(7)} ms`;
   const hopRows = [...hops.entries()].map(([hop, v]) => `    ${hop.padEnd(22)} ${ms(stats(v).median)}`).join("\n");
   const cpuRow = (r: { cpu: Record<string, number> }) =>
-    `workerd: Worker ${r.cpu.workerWorkerd!.toFixed(2)}, proxy ${r.cpu.proxyWorkerd!.toFixed(2)}; wrangler's Node ${r.cpu.wranglerNode!.toFixed(2)}; ` +
+    `workerd ${r.cpu.workerd!.toFixed(2)}, TLS proxy none (in workerd), launcher ${r.cpu.launcher!.toFixed(2)}, ` +
     `fleet node ${r.cpu.node!.toFixed(2)} ms CPU per run`;
   const ratio = throughEdge.perSec / nodeOnly.perSec;
   const overheadPy = e2ePy.median - barePy.median;
@@ -211,9 +208,8 @@ ${hopRows}
     node only (gRPC-Web)     ${nodeOnly.perSec.toFixed(1).padStart(7)} runs/s    ${cpuRow(nodeOnly)}
     through the edge         ${throughEdge.perSec.toFixed(1).padStart(7)} runs/s    ${cpuRow(throughEdge)}
     edge / node-only         ${(ratio * 100).toFixed(0).padStart(6)} %        (target ≥ 50 %: ${ratio >= 0.5 ? "met" : "missed"})
-    (CPU: "workerd: Worker" runs our Worker and Durable Objects; "proxy" is wrangler's ProxyWorker in
-     its own workerd, which serves the public HTTPS port; "wrangler's Node" is the launcher process
-     (scripts/edge-dev.ts, inspector off) and its esbuild; production has neither the proxy nor Node)
+    (CPU: workerd runs the Worker, its Durable Objects and the TLS termination; "launcher" is
+     scripts/edge-dev.ts's Node process; "fleet node" its service, launcher and sandboxes)
 `);
 } finally {
   await edge.stop();

@@ -1,20 +1,27 @@
-// The local edge: the Worker in real workerd through wrangler's programmatic dev API
-// (`unstable_startWorker`), which runs the same controllers as `wrangler dev` (bundler, ProxyWorker,
-// Miniflare) but lets the inspector be left off. `wrangler dev` always enables it, and its
-// inspector proxy then asks workerd for Network.* events on every outbound fetch and stream chunk,
-// which wrangler's Node process receives and writes to its debug log: CPU that production never
-// spends. The inspector is off here unless asked for (EDGE_INSPECTOR=1, or --inspector-port).
+// The local edge as production runs it: the bundle `wrangler deploy` would upload, on real workerd
+// through Miniflare (the engine under `wrangler dev`), configured from wrangler.toml by wrangler's
+// own mapping (unstable_getMiniflareWorkerOptions). workerd terminates TLS itself and serves the
+// Worker directly, as Cloudflare's front door does. `wrangler dev` instead puts a proxy Worker in a
+// second workerd in front (a Durable Object and an HTTP hop on every request, ~3 ms) and always
+// attaches its inspector, whose Network.* events on every outbound fetch cost its Node process
+// ~3 ms of CPU per submission. Neither exists in production; for live reload while editing the
+// Worker, `npm run dev:edge` still runs `wrangler dev`. The inspector is off here unless asked for
+// (EDGE_INSPECTOR=1, or --inspector-port).
 //
 //   node scripts/edge-dev.ts [--config wrangler.toml] [--local-protocol https|http] [--ip 127.0.0.1]
 //     [--port 8787] [--https-cert-path P --https-key-path P] [--persist-to DIR] [--env-file F]…
 //     [--var K:V]… [--log-level debug|info|log|warn|error|none] [--inspector-port N]
 //
-// The flags mean what the `wrangler dev` flags of the same names mean. The Worker's console output
-// is printed on this process's stdout/stderr (workerd's structured logs, as under `wrangler dev`).
+// The flags mean what the `wrangler dev` flags of the same names mean (state under
+// <persist-to>/v3, as wrangler keeps it). The Worker's console output is printed on this process's
+// stdout/stderr.
 // Prints "Ready on <url>" once it serves; exits 1 with the reason if it cannot start (a port in use
 // shows as "Address already in use"); SIGTERM/SIGINT stop workerd and exit 0.
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs, parseEnv } from "node:util";
 
 const LOG_LEVELS = ["debug", "info", "log", "warn", "error", "none"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -60,68 +67,79 @@ if (inspectorPort !== undefined && (!Number.isInteger(inspectorPort) || inspecto
   fail(`--inspector-port must be a port number, not ${args["inspector-port"]}`);
 }
 
-const bindings: Record<string, { type: "plain_text"; value: string; hidden: boolean }> = {};
+// Variables: wrangler.toml's, then the env files' (secrets such as OPERATOR_TOKEN), then --var.
+const overrides: Record<string, string> = {};
+for (const file of args["env-file"] ?? []) {
+  try {
+    Object.assign(overrides, parseEnv(readFileSync(resolve(file), "utf8")));
+  } catch (e) {
+    fail(`cannot read --env-file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
 for (const kv of args.var ?? []) {
   const at = kv.indexOf(":");
   if (at <= 0) fail(`--var takes KEY:VALUE, not ${kv}`);
-  // hidden: left out of the printed bindings table, as `wrangler dev --var` does (tokens pass here).
-  bindings[kv.slice(0, at)] = { type: "plain_text", value: kv.slice(at + 1), hidden: true };
+  overrides[kv.slice(0, at)] = kv.slice(at + 1);
 }
 
-// wrangler's logger reads its level from WRANGLER_LOG on every call; set it before wrangler loads so
-// that logs outside a startWorker call (the Worker's console output among them) follow it too.
-process.env.WRANGLER_LOG = logLevel;
-const { unstable_startWorker } = await import("wrangler");
+const LOG = { debug: 4, info: 3, log: 3, warn: 2, error: 1, none: 0 } as const;
+const config = resolve(args.config);
+const WRANGLER = resolve(import.meta.dirname, "..", "node_modules", ".bin", "wrangler");
+const { Log, Miniflare } = await import("miniflare");
+const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
 
-const worker = await unstable_startWorker({
-  config: resolve(args.config),
-  envFiles: args["env-file"]?.map((f) => resolve(f)),
-  bindings,
-  sendMetrics: process.env.WRANGLER_SEND_METRICS === "false" ? false : undefined,
-  dev: {
-    remote: false,
-    logLevel,
-    persist: args["persist-to"] === undefined ? undefined : resolve(args["persist-to"]),
-    server: {
-      hostname: args.ip, port, secure: protocol === "https",
-      httpsCertPath: args["https-cert-path"], httpsKeyPath: args["https-key-path"],
-    },
-    inspector: inspectorWanted ? { hostname: "127.0.0.1", ...(inspectorPort !== undefined ? { port: inspectorPort } : {}) } : false,
-  },
-}).catch((e: unknown) => fail(`the edge did not start: ${describe(e)}`));
+// The production bundle, exactly what `wrangler deploy` uploads.
+const bundleDir = mkdtempSync(join(tmpdir(), "codecell-edge-bundle-"));
+try {
+  execFileSync(WRANGLER, ["deploy", "--dry-run", "--outdir", bundleDir, "--config", config], {
+    stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+} catch (e) {
+  rmSync(bundleDir, { recursive: true, force: true });
+  fail(`bundling the Worker failed: ${String((e as { stderr?: Buffer }).stderr ?? e)}`);
+}
+const { name } = unstable_readConfig({ config });
+const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+const persistRoot = join(resolve(args["persist-to"] ?? join(import.meta.dirname, "..", ".wrangler", "state")), "v3");
 
-let ready = false;
+const mf = new Miniflare({
+  host: args.ip, port,
+  ...(protocol === "https" ? { https: true, httpsCertPath: args["https-cert-path"], httpsKeyPath: args["https-key-path"] } : {}),
+  ...(inspectorWanted ? { inspectorPort: inspectorPort ?? 9229 } : {}),
+  // request.cf: Miniflare's placeholder (colo DFW) instead of fetching Cloudflare's at every start.
+  cf: false,
+  defaultPersistRoot: persistRoot,
+  log: new Log(LOG[logLevel]),
+  workers: [{
+    ...workerOptions,
+    name,
+    modules: [{ type: "ESModule", path: join(bundleDir, "index.js") }],
+    modulesRoot: bundleDir,
+    bindings: { ...workerOptions.bindings, ...overrides },
+  }],
+});
+
 let stopping = false;
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   const timer = setTimeout(() => fail("workerd did not stop within 10 s"), 10_000);
   timer.unref();
-  // dispose() waits for the server to be ready first, which never happens after a failed start.
-  await (ready ? worker.dispose() : worker.raw.teardown()).catch(() => {});
+  await mf.dispose().catch(() => {});
+  rmSync(bundleDir, { recursive: true, force: true });
   process.exit(code);
 }
 process.on("SIGTERM", () => void stop(0));
 process.on("SIGINT", () => void stop(0));
 
-// After start, wrangler reports what fails (a port in use, a crashed runtime) as an "error" event.
-worker.raw.on("error", (e: unknown) => {
-  console.error(`[edge-dev] the edge failed: ${describe(e)}`);
-  void stop(1);
-});
-
 try {
-  const url = await worker.url;
-  const inspector = await worker.inspectorUrl;
-  ready = true;
-  // wrangler's url is the proxy's loopback entry, not the public address when --ip names another one.
+  const url = await mf.ready;
   const publicUrl = port === 0 ? url.origin : `${protocol}://${args.ip.includes(":") ? `[${args.ip}]` : args.ip}:${port}`;
-  console.log(`[edge-dev] Ready on ${publicUrl}${inspector ? ` (inspector: ${inspector.href})` : " (inspector off; EDGE_INSPECTOR=1 turns it on)"}`);
+  console.log(`[edge-dev] Ready on ${publicUrl}${inspectorWanted ? ` (inspector on port ${inspectorPort ?? 9229})` : " (inspector off; EDGE_INSPECTOR=1 turns it on)"}`);
 } catch (e) {
   console.error(`[edge-dev] the edge did not start: ${describe(e)}`);
   await stop(1);
 }
-
 function describe(e: unknown): string {
   if (e && typeof e === "object" && "reason" in e) {
     // A wrangler error event: { reason, cause, source }.
