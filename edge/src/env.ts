@@ -33,6 +33,8 @@ export interface Env {
   MAX_IN_FLIGHT?: string;
   /** Shards new submissions are spread over (submission/shard.ts). */
   SUBMISSION_SHARDS?: string;
+  /** Runs per run slot that may wait in a node's own queue (SchedulableNode.waiting_room). */
+  NODE_PREFETCH?: string;
   QUEUE_TIMEOUT_MS?: string;
   MAX_RUN_MS?: string;
   HEALTH_TTL_MS?: string;
@@ -59,6 +61,7 @@ export interface Config {
   rateWindowMs: number;
   maxInFlight: number;
   submissionShards: number;
+  nodePrefetch: number;
   queueTimeoutMs: number;
   maxRunMs: number;
   healthTtlMs: number;
@@ -84,6 +87,7 @@ export function config(env: Env): Config {
     rateWindowMs: 60_000,
     maxInFlight: num(env.MAX_IN_FLIGHT, 10, 1),
     submissionShards: Math.min(65_536, num(env.SUBMISSION_SHARDS, 16, 1)),
+    nodePrefetch: Math.min(16, num(env.NODE_PREFETCH, 1, 0)),
     // Queue wait + compile (30 s) + run (10 s) stay far below these.
     queueTimeoutMs: num(env.QUEUE_TIMEOUT_MS, 300_000, 1),
     maxRunMs: num(env.MAX_RUN_MS, 180_000, 1),

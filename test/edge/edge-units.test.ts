@@ -48,6 +48,14 @@ describe("scheduling: which node gets a run", () => {
     assert.equal(pickNode(nodes, new Map([["a", 2], ["b", 4]]), "python"), null);
   });
 
+  it("runs may wait in a node's own queue beyond its run slots (waiting_room), and the roomiest node gets the run", () => {
+    const nodes = [node("a", { run_slots: 2, waiting_room: 2 }), node("b", { run_slots: 3 })];
+    assert.equal(pickNode(nodes, new Map(), "python")?.id, "a");
+    assert.equal(pickNode(nodes, new Map([["a", 2]]), "python")?.id, "b");
+    assert.equal(pickNode(nodes, new Map([["a", 3], ["b", 3]]), "python")?.id, "a");
+    assert.equal(pickNode(nodes, new Map([["a", 4], ["b", 3]]), "python"), null);
+  });
+
   it("a node not ready or refused since its last push gets nothing", () => {
     assert.equal(pickNode([node("a", { ready: false }), node("b", { refused: "draining" })], new Map(), "python"), null);
   });
@@ -90,9 +98,14 @@ describe("registry: node state", () => {
   });
 
   it("what the scheduler is told: pool, run slots, languages, ready", () => {
-    assert.deepEqual(schedulable(row({ pool: "eu" }), info(), NOW, rule), {
-      id: "node_a", pool: "eu", url: "http://127.0.0.1:1", token: "t", run_slots: 2, languages: ["python", "python@3", "c", "c@12"], ready: true,
+    assert.deepEqual(schedulable(row({ pool: "eu" }), info({ queueCapacity: 64 }), NOW, { ...rule, nodePrefetch: 1 }), {
+      id: "node_a", pool: "eu", url: "http://127.0.0.1:1", token: "t", run_slots: 2, waiting_room: 2, languages: ["python", "python@3", "c", "c@12"], ready: true,
     });
+    // The waiting room: NODE_PREFETCH runs per slot, never more than the node's own queue holds.
+    assert.equal(schedulable(row(), info({ queueCapacity: 64 }), NOW, { ...rule, nodePrefetch: 3 }).waiting_room, 6);
+    assert.equal(schedulable(row(), info({ queueCapacity: 1 }), NOW, { ...rule, nodePrefetch: 3 }).waiting_room, 1);
+    assert.equal(schedulable(row(), info({ queueCapacity: 64 }), NOW, { ...rule, nodePrefetch: 0 }).waiting_room, 0);
+    assert.equal(schedulable(row(), info(), NOW, { ...rule, nodePrefetch: 1 }).waiting_room, 0);
   });
 
   it("the registry wakes the moment the next enrolled node's heartbeats are overdue", () => {

@@ -18,6 +18,12 @@ export interface SchedulableNode extends NodeTarget {
   pool: string;
   /** Concurrent runs the node takes. */
   run_slots: number;
+  /**
+   * Runs that may wait in the node's own queue beyond its run slots (NODE_PREFETCH per slot, at
+   * most its queue capacity): dispatched ahead, so that a freed slot starts the next run at once
+   * instead of waiting for the edge's release-and-dispatch round trip. Absent: none.
+   */
+  waiting_room?: number;
   /** Canonical names of the languages it offers, and each as language@version (scheduling/run-key.ts). */
   languages: string[];
   /** May get new work now (healthy, strict isolation, not draining). */

@@ -12,6 +12,9 @@ import { windowDecision } from "../lib/ratelimit.ts";
 import { newSubmissionId } from "../submission/shard.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
+/** Requests between two deletions of what left the rate window (and of stale concurrency units). */
+const PRUNE_EVERY = 64;
+
 export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #cfg: Config;
   /** Idempotency keys whose submission is being created right now; duplicates wait on it. */
@@ -20,6 +23,16 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #reporter: ChangeReporter;
   /** This object's name, the key's SHA-256, as the dashboard knows it. */
   #keyHash = "";
+  #hitsSincePrune = 0;
+  /**
+   * Concurrency units of synchronous submits, held in memory: such a submit holds this object's
+   * call open until its answer, so a unit cannot outlive the call (were the object lost, the call
+   * fails with it). It is written (inflight) only if the hold expires before the run ends.
+   */
+  #heldBySyncCalls = new Set<string>();
+  /** Usage counts not written yet: written with the next request's writes, or within a second. */
+  #unwrittenCounts = new Map<string, number>();
+  #countsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -81,9 +94,15 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   }
 
   #recordHit(now: number): void {
-    this.ctx.storage.sql.exec("DELETE FROM hits WHERE ts <= ?", now - this.#cfg.rateWindowMs);
+    // Every count reads only the window, so what left it is deleted now and then, not every time.
+    if (++this.#hitsSincePrune >= PRUNE_EVERY) {
+      this.#hitsSincePrune = 0;
+      this.ctx.storage.sql.exec("DELETE FROM hits WHERE ts <= ?", now - this.#cfg.rateWindowMs);
+      this.ctx.storage.sql.exec("DELETE FROM inflight WHERE since < ?", now - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
+    }
     this.ctx.storage.sql.exec("INSERT INTO hits (ts) VALUES (?)", now);
     this.#count("requests");
+    this.#writeCounts();
   }
 
   async submit(req: SubmitRequest): Promise<SubmitOutcome> {
@@ -108,7 +127,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     }
     // Entries older than any run can last are leftovers of a release that never arrived.
     const staleBefore = now - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs;
-    const inflight = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE since >= ?", staleBefore).one().n;
+    const inflight = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE since >= ?", staleBefore).one().n + this.#heldBySyncCalls.size;
     const maxInFlight = req.quota?.max_in_flight ?? this.#cfg.maxInFlight;
     if (inflight >= maxInFlight) {
       this.#recordHit(now);
@@ -126,10 +145,11 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     const call = submissionObject(this.env, id).create({ ...rest, id });
     this.#recordHit(now);
     this.#count("submissions");
-    this.ctx.storage.sql.exec("DELETE FROM inflight WHERE since < ?", staleBefore);
-    this.ctx.storage.sql.exec("INSERT INTO inflight (id, since) VALUES (?, ?)", id, now);
+    const sync = req.wait_ms > 0;
+    if (sync) this.#heldBySyncCalls.add(id);
+    else this.ctx.storage.sql.exec("INSERT INTO inflight (id, since) VALUES (?, ?)", id, now);
     if (ik !== null) this.ctx.storage.sql.exec("INSERT OR REPLACE INTO idem (key, id, created) VALUES (?, ?, ?)", ik, id, now);
-    const work = this.#settle(id, ik, call, rate);
+    const work = this.#settle(id, ik, sync, call, rate);
     if (ik !== null) this.#creating.set(ik, work);
     let out: SubmitOutcome;
     try {
@@ -141,9 +161,10 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     return out;
   }
 
-  async #settle(id: string, ik: string | null, call: Promise<CreateResult>, rate: RateInfo): Promise<SubmitOutcome> {
+  async #settle(id: string, ik: string | null, sync: boolean, call: Promise<CreateResult>, rate: RateInfo): Promise<SubmitOutcome> {
     const undo = () => {
       this.#uncount("submissions");
+      this.#heldBySyncCalls.delete(id);
       this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id);
       if (ik !== null) this.ctx.storage.sql.exec("DELETE FROM idem WHERE key = ? AND id = ?", ik, id);
     };
@@ -158,6 +179,14 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
       undo();
       this.#count(r.kind === "queue_full" ? "rejected_queue_full" : "rejected_language");
       return { ...r, rate };
+    }
+    if (sync && this.#heldBySyncCalls.delete(id)) {
+      const status = r.record?.job_status;
+      // Answered with its terminal record: the SubmissionDO sends no release for it (store.ts,
+      // commitTerminal); the unit is freed here. The hold expired first: the unit is written, and
+      // the SubmissionDO releases it when the run ends.
+      if (status === "completed" || status === "error") this.#countLater(status === "completed" ? "completed" : "errors");
+      else this.ctx.storage.sql.exec("INSERT OR IGNORE INTO inflight (id, since) VALUES (?, ?)", id, Date.now());
     }
     if (ik !== null) await this.#ensureAlarm();
     return { kind: "created", id, queue_depth: r.queue_depth, rate, record: r.record, hops: r.hops };
@@ -177,9 +206,10 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   usage(): KeyUsage {
     const counters: Record<string, number> = {};
     for (const r of this.ctx.storage.sql.exec<{ name: string; n: number }>("SELECT name, n FROM usage")) counters[r.name] = r.n;
+    for (const [name, n] of this.#unwrittenCounts) counters[name] = (counters[name] ?? 0) + n;
     return {
       counters,
-      in_flight: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight").one().n,
+      in_flight: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight").one().n + this.#heldBySyncCalls.size,
       requests_last_minute: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().n,
       revoked: this.#revoked,
     };
@@ -200,6 +230,22 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
 
   #uncount(name: string): void {
     this.ctx.storage.sql.exec("UPDATE usage SET n = n - 1 WHERE name = ? AND n > 0", name);
+  }
+
+  /** A count that needs no write of its own: it goes with the next one (or a second later). */
+  #countLater(name: string): void {
+    this.#unwrittenCounts.set(name, (this.#unwrittenCounts.get(name) ?? 0) + 1);
+    this.#reporter.changed();
+    this.#countsTimer ??= setTimeout(() => this.#writeCounts(), 1_000);
+  }
+
+  #writeCounts(): void {
+    if (this.#countsTimer !== undefined) clearTimeout(this.#countsTimer);
+    this.#countsTimer = undefined;
+    for (const [name, n] of this.#unwrittenCounts) {
+      this.ctx.storage.sql.exec("INSERT INTO usage (name, n) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET n = n + excluded.n", name, n);
+    }
+    this.#unwrittenCounts.clear();
   }
 
   #count(name: string): void {

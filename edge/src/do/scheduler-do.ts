@@ -9,12 +9,12 @@ import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
-import { offered, pickNode, takesWork, unsupported } from "../scheduling/pick.ts";
+import { capacity, offered, pickNode, takesWork, unsupported } from "../scheduling/pick.ts";
 import type { PoolNode } from "../scheduling/pick.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
 interface NodeRow extends Record<string, SqlStorageValue> {
-  id: string; pool: string; url: string; token: string; run_slots: number; languages: string; ready: number; refused: string | null;
+  id: string; pool: string; url: string; token: string; run_slots: number; waiting_room: number; languages: string; ready: number; refused: string | null;
 }
 
 /** How long an Execute call may still be on its way to a node after the run slot was assigned. */
@@ -25,6 +25,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #cfg: Config;
   #sweepArmed = false;
   #recentSincePrune = 0;
+  /** The nodes table as read last (every write to it clears this). */
+  #nodesCache: PoolNode[] | null = null;
   #reporter: ChangeReporter;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -35,6 +37,9 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       run_slots INTEGER NOT NULL, languages TEXT NOT NULL, ready INTEGER NOT NULL, refused TEXT)`);
     sql.exec(`CREATE TABLE IF NOT EXISTS queue (
       seq INTEGER PRIMARY KEY AUTOINCREMENT, sub_id TEXT UNIQUE NOT NULL, language TEXT NOT NULL, enqueued_at INTEGER NOT NULL)`);
+    if (!sql.exec<{ name: string }>("PRAGMA table_info(nodes)").toArray().some((c) => c.name === "waiting_room")) {
+      sql.exec("ALTER TABLE nodes ADD COLUMN waiting_room INTEGER NOT NULL DEFAULT 0");
+    }
     sql.exec("CREATE TABLE IF NOT EXISTS assigned (sub_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, at INTEGER NOT NULL)");
     sql.exec(`CREATE TABLE IF NOT EXISTS recent (sub_id TEXT PRIMARY KEY, at INTEGER NOT NULL, language TEXT NOT NULL,
       job_status TEXT NOT NULL, verdict TEXT, latency_ms INTEGER NOT NULL, wall_ms INTEGER)`);
@@ -76,6 +81,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   requeue(subId: string, language: string, nodeId: string, reason: string): EnqueueResult {
     this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
     this.ctx.storage.sql.exec("UPDATE nodes SET refused = ? WHERE id = ?", reason, nodeId);
+    this.#nodesCache = null;
     const head = this.#sql<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM queue")[0]?.seq ?? 1;
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now());
     return this.#afterQueueing(subId);
@@ -127,8 +133,9 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   putNode(node: SchedulableNode): void {
     this.ctx.storage.kv.put("pool", node.pool);
     this.ctx.storage.sql.exec(
-      "INSERT OR REPLACE INTO nodes (id, pool, url, token, run_slots, languages, ready, refused) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-      node.id, node.pool, node.url, node.token, node.run_slots, JSON.stringify(node.languages), node.ready ? 1 : 0);
+      "INSERT OR REPLACE INTO nodes (id, pool, url, token, run_slots, waiting_room, languages, ready, refused) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+      node.id, node.pool, node.url, node.token, node.run_slots, node.waiting_room ?? 0, JSON.stringify(node.languages), node.ready ? 1 : 0);
+    this.#nodesCache = null;
     this.#pump();
     this.#reporter.changed();
   }
@@ -139,6 +146,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   removeNode(nodeId: string): void {
     this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", nodeId);
+    this.#nodesCache = null;
     this.#reporter.changed();
   }
 
@@ -165,10 +173,10 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   #nodes(): PoolNode[] {
-    return this.#sql<NodeRow>("SELECT * FROM nodes").map((r) => ({
-      id: r.id, pool: r.pool, url: r.url, token: r.token, run_slots: r.run_slots,
+    return (this.#nodesCache ??= this.#sql<NodeRow>("SELECT * FROM nodes").map((r) => ({
+      id: r.id, pool: r.pool, url: r.url, token: r.token, run_slots: r.run_slots, waiting_room: r.waiting_room,
       languages: JSON.parse(r.languages) as string[], ready: r.ready === 1, refused: r.refused,
-    }));
+    })));
   }
 
   #inFlight(): Map<string, number> {
@@ -216,7 +224,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     const inFlight = this.#inFlight();
     // Read the queue lazily and stop once every run slot is taken: a deep queue costs a release
     // what the free slots cost, not what the queue's length costs (bench:scheduler).
-    let free = nodes.filter(takesWork).reduce((sum, n) => sum + Math.max(0, n.run_slots - (inFlight.get(n.id) ?? 0)), 0);
+    let free = nodes.filter(takesWork).reduce((sum, n) => sum + Math.max(0, capacity(n) - (inFlight.get(n.id) ?? 0)), 0);
     let mine: NodeTarget | null = null;
     for (const q of this.ctx.storage.sql.exec<{ sub_id: string; language: string }>("SELECT sub_id, language FROM queue ORDER BY seq")) {
       if (free <= 0) break;

@@ -21,6 +21,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #deadlines: Deadlines;
   /** Submissions with something in memory (a run, waiters, followers, hand-overs to record). */
   #live = new Map<string, Submission>();
+  #legacy: string | undefined | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -72,15 +73,18 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
 
   override async alarm(): Promise<void> {
     const due = this.#deadlines.takeDue(Date.now());
-    const legacy = this.#legacyId();
-    if (legacy && !due.includes(legacy)) due.push(legacy);
-    await Promise.all(due.map(async (id) => {
-      const sub = this.#live.get(id) ?? this.#open(id);
-      this.#live.set(id, sub);
-      await sub.alarm();
-      this.#settle(sub);
-    }));
-    this.#deadlines.fired();
+    try {
+      const legacy = this.#legacyId();
+      if (legacy && !due.includes(legacy)) due.push(legacy);
+      await Promise.all(due.map(async (id) => {
+        const sub = this.#live.get(id) ?? this.#open(id);
+        this.#live.set(id, sub);
+        await sub.alarm();
+        this.#settle(sub);
+      }));
+    } finally {
+      this.#deadlines.fired();
+    }
   }
 
   // ---- internals ----
@@ -97,9 +101,10 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     return new Submission(id, this.#host, new ScopedKv(this.ctx.storage.kv, legacy ? "" : id), legacy);
   }
 
-  /** The one submission of an object made before shards (its meta at the top level). */
+  /** The one submission of an object made before shards (its meta at the top level); read once. */
   #legacyId(): string | undefined {
-    return this.ctx.storage.kv.get<Meta>("meta")?.id?.toLowerCase();
+    if (this.#legacy === null) this.#legacy = this.ctx.storage.kv.get<Meta>("meta")?.id?.toLowerCase();
+    return this.#legacy;
   }
 
   /** Keeps an instance in memory only while it matters there. */

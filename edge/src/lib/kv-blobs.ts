@@ -1,5 +1,7 @@
-// Named strings of any size in a Durable Object's synchronous KV storage, in chunks below the
-// per-value limit (lib/chunks.ts). No table to create: a new object's first write is plain KV.
+// Named strings of any size in a Durable Object's synchronous KV storage. A value that fits one
+// chunk (lib/chunks.ts) is stored inline under `blob:<name>` (one key: the common case); a bigger
+// one in chunks below the per-value limit, `blob:<name>` then holding the chunk count. No table to
+// create: a new object's first write is plain KV.
 import { chunkText } from "./chunks.ts";
 import type { SyncKv } from "./scoped-kv.ts";
 
@@ -10,24 +12,26 @@ export class KvBlobs {
     this.#kv = kv;
   }
 
-  /** Chunk count of `name`, or undefined when it was never stored here. */
-  count(name: string): number | undefined {
-    return this.#kv.get<number>(`blob:${name}`);
+  /** Whether `name` is stored here. */
+  has(name: string): boolean {
+    return this.#kv.get(`blob:${name}`) !== undefined;
   }
 
   put(name: string, value: string | null): void {
-    const before = this.count(name) ?? 0;
+    const head = this.#kv.get<string | number>(`blob:${name}`);
+    const before = typeof head === "number" ? head : 0;
     const chunks = value === null ? [] : chunkText(value);
-    chunks.forEach((chunk, idx) => this.#kv.put(`blob:${name}:${idx}`, chunk));
-    for (let idx = chunks.length; idx < before; idx++) this.#kv.delete(`blob:${name}:${idx}`);
+    if (chunks.length > 1) chunks.forEach((chunk, idx) => this.#kv.put(`blob:${name}:${idx}`, chunk));
+    for (let idx = chunks.length > 1 ? chunks.length : 0; idx < before; idx++) this.#kv.delete(`blob:${name}:${idx}`);
     if (value === null) this.#kv.delete(`blob:${name}`);
-    else this.#kv.put(`blob:${name}`, chunks.length);
+    else this.#kv.put(`blob:${name}`, chunks.length > 1 ? chunks.length : value);
   }
 
   get(name: string): string {
-    const n = this.count(name) ?? 0;
+    const head = this.#kv.get<string | number>(`blob:${name}`);
+    if (typeof head === "string") return head;
     let text = "";
-    for (let idx = 0; idx < n; idx++) text += this.#kv.get<string>(`blob:${name}:${idx}`) ?? "";
+    for (let idx = 0; idx < (head ?? 0); idx++) text += this.#kv.get<string>(`blob:${name}:${idx}`) ?? "";
     return text;
   }
 }

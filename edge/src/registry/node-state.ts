@@ -40,9 +40,11 @@ export function nodeState(r: NodeRow, info: NodeInfoResponse | null, inFlight: n
   return isReady(r, info, now, rule) ? "healthy" : "not_ready";
 }
 
-export function schedulable(r: NodeRow, info: NodeInfoResponse | null, now: number, rule: HeartbeatRule): SchedulableNode {
+export function schedulable(r: NodeRow, info: NodeInfoResponse | null, now: number, rule: HeartbeatRule & { nodePrefetch: number }): SchedulableNode {
+  const slots = info?.slots ?? 0;
   return {
-    id: r.id, pool: r.pool, url: r.url, token: r.token, run_slots: info?.slots ?? 0,
+    id: r.id, pool: r.pool, url: r.url, token: r.token, run_slots: slots,
+    waiting_room: Math.min(info?.queueCapacity ?? 0, slots * rule.nodePrefetch),
     languages: nodeRunKeys(info?.languages ?? []), ready: isReady(r, info, now, rule),
   };
 }

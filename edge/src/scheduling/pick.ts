@@ -11,13 +11,18 @@ export function takesWork(n: PoolNode): boolean {
   return n.ready && n.refused === null;
 }
 
-/** The node taking work with the most free run slots for `language`, or null when every slot is taken. */
+/** Runs the node may hold at once: its run slots and the waiting room in its own queue. */
+export function capacity(n: PoolNode): number {
+  return n.run_slots + (n.waiting_room ?? 0);
+}
+
+/** The node taking work with the most room for `language` (capacity() minus runs it holds), or null when all are full. */
 export function pickNode(nodes: PoolNode[], inFlight: ReadonlyMap<string, number>, language: string): PoolNode | null {
   let best: PoolNode | null = null;
   let bestFree = 0;
   for (const n of nodes) {
     if (!takesWork(n) || !n.languages.includes(language)) continue;
-    const free = n.run_slots - (inFlight.get(n.id) ?? 0);
+    const free = capacity(n) - (inFlight.get(n.id) ?? 0);
     if (free > bestFree) {
       best = n;
       bestFree = free;

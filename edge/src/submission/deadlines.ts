@@ -7,6 +7,7 @@ export class Deadlines {
   /** The object's alarm as last set here (undefined: not known yet). */
   #armedAt: number | null | undefined;
   #tableReady = false;
+  #firing = false;
 
   constructor(storage: DurableObjectStorage, waitUntil: (p: Promise<unknown>) => void) {
     this.#storage = storage;
@@ -25,7 +26,10 @@ export class Deadlines {
   }
 
   set(subId: string, at: number): void {
-    this.#table().exec("INSERT INTO deadlines (sub_id, at) VALUES (?, ?) ON CONFLICT(sub_id) DO UPDATE SET at = excluded.at", subId, Math.round(at));
+    const when = Math.round(at);
+    this.#table().exec("INSERT INTO deadlines (sub_id, at) VALUES (?, ?) ON CONFLICT(sub_id) DO UPDATE SET at = excluded.at", subId, when);
+    // An alarm already due no later than this wake-up will look at it (and re-arm) when it fires.
+    if (typeof this.#armedAt === "number" && this.#armedAt <= when && this.#armedAt > Date.now()) return;
     this.#arm();
   }
 
@@ -33,8 +37,12 @@ export class Deadlines {
     this.#table().exec("DELETE FROM deadlines WHERE sub_id = ?", subId);
   }
 
-  /** Submissions whose wake-up is due, oldest first; each is taken off the list (its handler sets the next). */
+  /**
+   * The object's alarm is firing: the submissions whose wake-up is due, oldest first, each taken
+   * off the list (its handler sets its next); the alarm is set again by fired(), once.
+   */
   takeDue(now: number): string[] {
+    this.#firing = true;
     const ids = this.#table().exec<{ sub_id: string }>("SELECT sub_id FROM deadlines WHERE at <= ? ORDER BY at", now).toArray().map((r) => r.sub_id);
     for (const id of ids) this.clear(id);
     return ids;
@@ -42,11 +50,13 @@ export class Deadlines {
 
   /** The object's alarm fired (the runtime cleared it): set it to the earliest remaining row. */
   fired(): void {
+    this.#firing = false;
     this.#armedAt = null;
     this.#arm();
   }
 
   #arm(): void {
+    if (this.#firing) return;
     const next = this.#table().exec<{ at: number | null }>("SELECT MIN(at) AS at FROM deadlines").one().at;
     if (next === null || next === this.#armedAt) return;
     if (typeof this.#armedAt === "number" && this.#armedAt <= next && this.#armedAt > Date.now()) return;

@@ -58,8 +58,22 @@ export class SubmissionStore {
     return this.#kv;
   }
 
+  /** A new submission's writes are held in memory until persist() (a synchronous submit: submission.ts). */
+  buffer(): void {
+    this.#kv.buffer();
+  }
+
+  get buffered(): boolean {
+    return this.#kv.buffered;
+  }
+
+  /** Writes what is held (no-op when nothing is). */
+  persist(): void {
+    this.#kv.persist();
+  }
+
   blob(name: string): string {
-    if (this.#blobs.count(name) !== undefined) return this.#blobs.get(name);
+    if (this.#blobs.has(name)) return this.#blobs.get(name);
     if (!this.#legacy) return "";
     try {
       return new BlobTable(this.#storage.sql, "blobs").get(name);
@@ -70,7 +84,7 @@ export class SubmissionStore {
 
   /** The request's 1.1 options as stored JSON, "" when it had none (never in the old blob table). */
   runOptions(): string {
-    return this.#blobs.count("options") === undefined ? "" : this.#blobs.get("options");
+    return this.#blobs.has("options") ? this.#blobs.get("options") : "";
   }
 
   putBlob(name: string, value: string | null): void {
@@ -101,7 +115,7 @@ export class SubmissionStore {
     if (rec.job_status !== "completed") return rec;
     const full = { ...rec, stdout: this.blob("stdout"), stderr: this.blob("stderr") };
     // Per-test outputs can be large: kept as a blob of their own, like stdout and stderr.
-    return this.#blobs.count("tests") === undefined ? full : { ...full, tests: JSON.parse(this.#blobs.get("tests")) };
+    return this.#blobs.has("tests") ? { ...full, tests: JSON.parse(this.#blobs.get("tests")) } : full;
   }
 
   run(): Run | undefined {
@@ -113,8 +127,21 @@ export class SubmissionStore {
     if (run) this.kv.put("run", { ...run, ...patch });
   }
 
-  /** The terminal record, atomically: output stored, input dropped, release and webhook hand-off marked as to do. */
-  commitTerminal(rec: ResultRecord, expireMs: number): void {
+  /**
+   * The terminal record, atomically: output stored, input dropped, release and webhook hand-off
+   * marked as to do. `unitWithAnswer`: the key's object gets the record as the answer to its create
+   * call and frees the concurrency unit itself, so no release is sent to it.
+   */
+  commitTerminal(rec: ResultRecord, expireMs: number, unitWithAnswer: boolean): void {
+    try {
+      this.#write(rec, expireMs, unitWithAnswer);
+    } catch (e) {
+      this.#kv.forget();
+      throw e;
+    }
+  }
+
+  #write(rec: ResultRecord, expireMs: number, unitWithAnswer: boolean): void {
     this.#storage.transactionSync(() => {
       this.#blobs.put("stdout", rec.stdout);
       this.#blobs.put("stderr", rec.stderr);
@@ -122,12 +149,13 @@ export class SubmissionStore {
       if (tests) this.#blobs.put("tests", JSON.stringify(tests));
       this.kv.put("record", { ...bare, stdout: null, stderr: null });
       this.kv.put("expire", expireMs);
-      this.kv.put("release", { run_slot: true, concurrency_unit: true } satisfies Pending);
+      this.kv.put("release", { run_slot: true, concurrency_unit: !unitWithAnswer } satisfies Pending);
       this.kv.put("hooks_init", true);
       this.kv.delete("run");
       this.#blobs.put("code", null);
       this.#blobs.put("stdin", null);
-      if (this.#blobs.count("options") !== undefined) this.#blobs.put("options", null);
+      if (this.#blobs.has("options")) this.#blobs.put("options", null);
+      this.#kv.persist();
     });
   }
 

@@ -8,7 +8,11 @@
 // the run and its wake-up), one when it ends (the record, the output and the events). The node's
 // started and output events are shown at once (memory) and written with the end, or at once while
 // a client follows the event stream; after an eviction mid-run the watchdog learns the outcome by
-// GetResult.
+// GetResult. A synchronous submit is held in memory, wake-ups included, and written once, when it
+// ends: its client holds the call open and learns the id only with the answer, so until then
+// there is nobody to whom it must survive (were the object lost, the call fails and nothing was
+// promised). It is written at once if the hold expires first (the 408 names the id) or a client
+// follows its events.
 import { RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError, fleetMethods, serverStream, unary } from "../../../proto/grpc-web/client.ts";
@@ -36,6 +40,17 @@ const routineWake = (ms: number) => Math.ceil((Date.now() + ms) / 1000) * 1000;
 /** Dispatches of one submission at most: a node lost mid-run is replaced once. */
 const MAX_ATTEMPTS = 2;
 
+/**
+ * The Execute request of a submission. detach_on_disconnect: a severed stream (evicted object)
+ * must not kill the run, because the watchdog recovers its outcome with GetResult.
+ */
+function executeRequest(meta: Meta, code: string, stdin: string, options: string): DeepPartial<ExecuteRequest> {
+  return {
+    submissionId: meta.id, language: meta.language, code, stdin,
+    detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(options),
+  };
+}
+
 /** What a submission needs of the shard hosting it. */
 export interface ShardHost {
   env: Env;
@@ -60,8 +75,13 @@ export class Submission {
   /** While create() waits for the scheduler: a dispatch that arrives meanwhile is kept here. */
   #creating = false;
   #dispatchedEarly: NodeTarget | null = null;
+  /** A synchronous create() waits for the terminal record (the key's object then frees its unit itself). */
+  #createWaiting = false;
   /** Hand-overs done by this instance after the terminal commit (after-terminal.ts). */
   readonly #handedOver = new Set<"release" | "hooks">();
+  /** While the submission is held in memory: its wake-up as a timer. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt: number | null = null;
 
   constructor(id: string, host: ShardHost, kv: ScopedKv, legacy: boolean) {
     this.id = id;
@@ -98,25 +118,33 @@ export class Submission {
     this.#hops.enqueue = Date.now() - now;
     const r = placed.result;
     if (r.kind === "queue_full" || r.kind === "unsupported") return r;
-    // Accepted: everything below is one synchronous block, so one commit.
+    // Accepted: everything below is one synchronous block, so one commit (none yet when synchronous).
     const store = this.#store;
+    if (input.wait_ms > 0) store.buffer();
     const meta: Meta = {
       id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
       language: input.language, created_ms: now, pool: placed.pool, ...(input.format ? { format: input.format } : {}),
     };
+    const options = input.options ? JSON.stringify(input.options) : "";
+    const node = r.kind === "dispatched" ? r.node : this.#dispatchedEarly;
+    // The Execute call leaves before the writes below, so that the output gate (outgoing messages
+    // wait until pending writes are durable) does not hold it for the commit.
+    if (node) this.#launch(node, meta, executeRequest(meta, input.code, input.stdin, options));
     store.kv.put("meta", meta);
     store.kv.put("record", newRecord(input.id, input.language, now, input.format));
     store.putBlob("code", input.code);
     store.putBlob("stdin", input.stdin);
-    if (input.options) store.putBlob("options", JSON.stringify(input.options));
+    if (options) store.putBlob("options", options);
     this.#events.queued(r.kind === "queued" ? r.position : 0);
     this.#events.flush();
-    const node = r.kind === "dispatched" ? r.node : this.#dispatchedEarly;
-    if (node) this.#startRun(node);
-    else this.#host.setAlarm(this.id, routineWake(cfg.watchdogMs));
+    if (node) this.#recordRun(node);
+    else this.#wake(routineWake(cfg.watchdogMs));
     if (input.wait_ms <= 0) return { kind: "created", queue_depth: r.queue_depth };
     // Synchronous submit: held here until terminal, so the key's object makes one call in all.
-    const record = await this.#wait(input.wait_ms);
+    this.#createWaiting = true;
+    const record = await this.#wait(input.wait_ms).finally(() => (this.#createWaiting = false));
+    // The hold expired: the answer names the id, so the submission is written before it leaves.
+    if (record && !isTerminal(record.job_status)) this.#persist();
     return { kind: "created", queue_depth: r.queue_depth, record, hops: { ...this.#hops, in_submission: Date.now() - now } };
   }
 
@@ -129,6 +157,7 @@ export class Submission {
   events(accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy" {
     const meta = this.#store.meta();
     if (!meta || meta.account_id !== accountId) return null;
+    this.#persist();
     return this.#events.stream(after, () => this.#store.record());
   }
 
@@ -163,7 +192,7 @@ export class Submission {
     } catch (e) {
       // Never let a failing wake-up strand a submission: log and come back.
       console.error("submission watchdog failed", String(e));
-      this.#host.setAlarm(this.id, Date.now() + this.#host.cfg.watchdogMs);
+      this.#wake(Date.now() + this.#host.cfg.watchdogMs);
     }
   }
 
@@ -182,7 +211,7 @@ export class Submission {
     if (!this.#isDone()) {
       // Without a live stream we learn the outcome only by polling, so poll faster.
       const interval = this.#stream ? cfg.watchdogMs : Math.min(cfg.watchdogMs, 1_000);
-      this.#host.setAlarm(this.id, Date.now() + interval);
+      this.#wake(Date.now() + interval);
     }
   }
 
@@ -219,38 +248,49 @@ export class Submission {
 
   // ---- the run ----
 
+  /** Runs a stored submission on `node`: the run recorded, then the Execute call. */
   #startRun(node: NodeTarget): void {
-    if (this.#store.run()) return;
-    this.#store.kv.put("run", { node_id: node.id, node_url: node.url, dispatched_ms: Date.now(), failures: 0, last_error: null } satisfies Run);
-    this.#host.setAlarm(this.id, routineWake(this.#host.cfg.watchdogMs));
-    this.#host.waitUntil(this.#runStream(node));
+    const meta = this.#store.meta();
+    if (this.#store.run() || !meta) return;
+    this.#recordRun(node);
+    this.#launch(node, meta, executeRequest(meta, this.#store.blob("code"), this.#store.blob("stdin"), this.#store.runOptions()));
   }
 
-  async #runStream(node: NodeTarget): Promise<void> {
-    const meta = this.#store.meta();
-    if (!meta) return;
+  /** Which node runs it (what the watchdog asks after a broken stream), and the watchdog's wake-up. */
+  #recordRun(node: NodeTarget): void {
+    this.#store.kv.put("run", { node_id: node.id, node_url: node.url, dispatched_ms: Date.now(), failures: 0, last_error: null } satisfies Run);
+    this.#wake(routineWake(this.#host.cfg.watchdogMs));
+  }
+
+  #launch(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>): void {
+    this.#host.waitUntil(this.#runStream(node, meta, req));
+  }
+
+  async #runStream(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>): Promise<void> {
     const abort = new AbortController();
     this.#stream = abort;
-    // detach_on_disconnect: a severed stream (evicted object) must not kill the run, because the
-    // watchdog recovers its outcome with GetResult.
-    const req: DeepPartial<ExecuteRequest> = {
-      submissionId: meta.id, language: meta.language, code: this.#store.blob("code"), stdin: this.#store.blob("stdin"),
-      detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(this.#store.runOptions()),
-    };
     const format = streamFormat(meta.format);
     const sentAt = Date.now();
     let firstAt = 0;
+    let completion: Promise<void> | null = null;
     try {
       for await (const ev of serverStream(node, fleetMethods.execute, req, abort.signal)) {
         if (!firstAt) this.#hops.node_first_event = (firstAt = Date.now()) - sentAt;
         if (ev.completed) this.#hops.node_run = Date.now() - firstAt;
+        if (completion) continue;
         this.#events.fromNode(ev, format);
         if (ev.started) this.#markRunning(ev.started.startedAt, false);
         if (ev.completed?.result) {
-          await this.#complete(ev.completed.result);
-          break;
+          // The stream is read to its end (the trailers follow at once), not aborted, so that the
+          // connection to the node is reused for the next run.
+          this.#stream = null;
+          completion = this.#complete(ev.completed.result).catch((e: unknown) => {
+            // The watchdog's wake-up (already set) asks the node again.
+            console.error("submission could not record its result", this.id, message(e));
+          });
         }
       }
+      await completion;
       if (!this.#isDone()) throw new GrpcError(-1, "stream ended without a result");
     } catch (e) {
       if (this.#isDone() || abort.signal.aborted) return;
@@ -264,7 +304,7 @@ export class Submission {
       // Broken stream: the watchdog asks the node (GetResult) right away.
       console.warn("execute stream broke", meta.id, err.statusName, err.message);
       this.#store.updateRun({ last_error: err.message });
-      this.#host.setAlarm(this.id, Date.now() + 50);
+      this.#wake(Date.now() + 50);
     } finally {
       if (this.#stream === abort) this.#stream = null;
     }
@@ -289,7 +329,7 @@ export class Submission {
   #requeue(nodeId: string, reason: string): Promise<void> {
     return requeueRun({
       env: this.#host.env, cfg: this.#host.cfg, store: this.#store,
-      setAlarm: (at) => this.#host.setAlarm(this.id, at), startRun: (n) => this.#startRun(n), fail: (why) => this.#fail(why),
+      setAlarm: (at) => this.#wake(at), startRun: (n) => this.#startRun(n), fail: (why) => this.#fail(why),
     }, nodeId, reason);
   }
 
@@ -319,10 +359,12 @@ export class Submission {
     const meta = this.#store.meta();
     if (!meta) return;
     const now = Date.now();
-    this.#store.commitTerminal(rec, now + this.#host.cfg.retentionMs);
+    this.#clearTimer();
+    this.#timerAt = null;
+    this.#store.commitTerminal(rec, now + this.#host.cfg.retentionMs, this.#createWaiting);
     this.#events.completed(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
-    this.#host.setAlarm(this.id, routineWake(this.#host.cfg.watchdogMs));
+    this.#wake(routineWake(this.#host.cfg.watchdogMs));
     this.#waiters.wake(rec);
     this.#stream?.abort();
     await handOver(this.#terminalWork(), meta);
@@ -330,10 +372,38 @@ export class Submission {
 
   // ---- helpers ----
 
+  /** The next wake-up: the shard's (durable), or a timer while the submission is held in memory. */
+  #wake(at: number): void {
+    if (!this.#store.buffered) {
+      this.#host.setAlarm(this.id, at);
+      return;
+    }
+    this.#clearTimer();
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timerAt = null;
+      void this.alarm();
+    }, Math.max(0, at - Date.now()));
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Writes a submission held in memory (one commit), its wake-up becoming the shard's. */
+  #persist(): void {
+    if (!this.#store.buffered) return;
+    this.#store.persist();
+    this.#clearTimer();
+    if (this.#timerAt !== null) this.#host.setAlarm(this.id, this.#timerAt);
+    this.#timerAt = null;
+  }
+
   #terminalWork(): TerminalWork {
     return {
       env: this.#host.env, store: this.#store, watchdogMs: this.#host.cfg.watchdogMs, done: this.#handedOver,
-      setAlarm: (at) => this.#host.setAlarm(this.id, at), wipe: () => this.#wipe(),
+      setAlarm: (at) => this.#wake(at), wipe: () => this.#wipe(),
     };
   }
 
