@@ -11,7 +11,12 @@ import type { Res } from "../edge/harness.ts";
 const CLIENTS = 4;
 /** The load runs until the rolling restart is over, at least MIN and at most MAX submissions. */
 const MIN_SUBMISSIONS = 300;
-const MAX_SUBMISSIONS = 600;
+const MAX_SUBMISSIONS = 1200;
+/**
+ * Each client's pause between submissions: the load is paced (at most CLIENTS / PAUSE per second)
+ * so that it lasts through the whole rolling restart however fast the stack answers.
+ */
+const PAUSE_MS = 100;
 
 let c: Cluster;
 
@@ -49,6 +54,7 @@ async function outcome(first: Res): Promise<Res> {
 
 async function loadClient(tally: Tally, next: () => number | null): Promise<void> {
   for (let n = next(); n !== null; n = next()) {
+    await sleep(PAUSE_MS);
     const { body, expect } = program(n);
     let res: Res;
     try {

@@ -11,7 +11,7 @@ import type { NodeRow } from "../../edge/src/registry/node-row.ts";
 import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
 import { chunkText } from "../../edge/src/lib/chunks.ts";
 import { runErrorKind } from "../../edge/src/lib/run-errors.ts";
-import { pickNode, unsupported } from "../../edge/src/scheduling/pick.ts";
+import { pickNode, unsupported, waitingAtNodes } from "../../edge/src/scheduling/pick.ts";
 import { nodeRunKeys, runKey } from "../../edge/src/scheduling/run-key.ts";
 import { parsePoolRoutes, poolFor, poolOrder } from "../../edge/src/scheduling/pool-routes.ts";
 import { enqueueInPools } from "../../edge/src/submission/pools.ts";
@@ -48,12 +48,24 @@ describe("scheduling: which node gets a run", () => {
     assert.equal(pickNode(nodes, new Map([["a", 2], ["b", 4]]), "python"), null);
   });
 
-  it("runs may wait in a node's own queue beyond its run slots (waiting_room), and the roomiest node gets the run", () => {
-    const nodes = [node("a", { run_slots: 2, waiting_room: 2 }), node("b", { run_slots: 3 })];
-    assert.equal(pickNode(nodes, new Map(), "python")?.id, "a");
-    assert.equal(pickNode(nodes, new Map([["a", 2]]), "python")?.id, "b");
-    assert.equal(pickNode(nodes, new Map([["a", 3], ["b", 3]]), "python")?.id, "a");
-    assert.equal(pickNode(nodes, new Map([["a", 4], ["b", 3]]), "python"), null);
+  it("runs may wait in a node's own queue beyond its run slots (waiting_room): free run slots first, then the most room", () => {
+    const nodes = [node("a", { run_slots: 2, waiting_room: 2 }), node("b", { run_slots: 3, waiting_room: 1 })];
+    assert.equal(pickNode(nodes, new Map(), "python")?.id, "b");
+    assert.equal(pickNode(nodes, new Map([["b", 2]]), "python")?.id, "a");
+    assert.equal(pickNode(nodes, new Map([["a", 2], ["b", 2]]), "python")?.id, "b");
+    assert.equal(pickNode(nodes, new Map([["a", 2], ["b", 3]]), "python")?.id, "a");
+    assert.equal(pickNode(nodes, new Map([["a", 3], ["b", 3]]), "python")?.id, "b");
+    assert.equal(pickNode(nodes, new Map([["a", 3], ["b", 4]]), "python")?.id, "a");
+    assert.equal(pickNode(nodes, new Map([["a", 4], ["b", 4]]), "python"), null);
+    assert.equal(waitingAtNodes(nodes, new Map([["a", 4], ["b", 2]])), 2);
+    assert.equal(waitingAtNodes(nodes, new Map([["a", 3], ["b", 4]])), 2);
+    assert.equal(waitingAtNodes(nodes, new Map()), 0);
+  });
+
+  it("equally free nodes take runs in turn (rotate), a freer node still first", () => {
+    const nodes = [node("a"), node("b"), node("c")];
+    assert.deepEqual([0, 1, 2, 3].map((r) => pickNode(nodes, new Map(), "python", r)?.id), ["a", "b", "c", "a"]);
+    assert.equal(pickNode(nodes, new Map([["b", 1], ["c", 1]]), "python", 1)?.id, "a");
   });
 
   it("a node not ready or refused since its last push gets nothing", () => {

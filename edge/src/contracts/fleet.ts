@@ -20,8 +20,11 @@ export interface NodeView {
   enforcement_mode: string;
   /** Run slots (API field name kept). */
   slots: number;
+  /** Runs on its run slots. */
   in_flight: number;
   free_slots: number;
+  /** Runs dispatched beyond its run slots, waiting in its own queue (SchedulableNode.waiting_room). */
+  waiting: number;
   languages: { name: string; version: string }[];
   not_ready_reasons: string[];
   last_ok_at: string | null;

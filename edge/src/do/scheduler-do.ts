@@ -9,7 +9,7 @@ import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
-import { capacity, offered, pickNode, takesWork, unsupported } from "../scheduling/pick.ts";
+import { capacity, offered, pickNode, takesWork, unsupported, waitingAtNodes } from "../scheduling/pick.ts";
 import type { PoolNode } from "../scheduling/pick.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
@@ -25,6 +25,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #cfg: Config;
   #sweepArmed = false;
   #recentSincePrune = 0;
+  /** Turned on every assignment: equally free nodes take runs in turn (pickNode). */
+  #turn = 0;
   /** The nodes table as read last (every write to it clears this). */
   #nodesCache: PoolNode[] | null = null;
   #reporter: ChangeReporter;
@@ -58,19 +60,23 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     const already = this.#sql<{ node_id: string }>("SELECT node_id FROM assigned WHERE sub_id = ?", subId)[0];
     const known = already && nodes.find((n) => n.id === already.node_id);
     if (known) return { kind: "dispatched", node: target(known), queue_depth: this.#queueDepth() };
-    const depth = this.#queueDepth();
-    const inQueue = depth > 0 && this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0;
-    if (!inQueue && depth === 0) {
-      // Fast path (nobody waiting): straight to a free run slot, one write.
-      const node = pickNode(nodes, this.#inFlight(), language);
-      if (node) {
+    const queued = this.#queueRows();
+    const inQueue = queued > 0 && this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0;
+    const inFlight = this.#inFlight();
+    const waiting = waitingAtNodes(nodes, inFlight);
+    if (!inQueue && queued === 0) {
+      // Fast path (nobody waiting here): straight to a node, one write. A run that would wait in
+      // the node's own queue counts against the queue's bound like one waiting here.
+      const node = pickNode(nodes, inFlight, language, this.#turn);
+      if (node && ((inFlight.get(node.id) ?? 0) < node.run_slots || waiting < this.#cfg.queueCapacity)) {
         this.#assign(subId, node.id);
-        return { kind: "dispatched", node: target(node), queue_depth: 0 };
+        return { kind: "dispatched", node: target(node), queue_depth: waiting + ((inFlight.get(node.id) ?? 0) < node.run_slots ? 0 : 1) };
       }
     }
     if (!inQueue) {
-      // A free run slot with an empty queue dispatches even at capacity 0; otherwise the queue bounds.
-      if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, this.#inFlight(), language))) {
+      // A free run slot with nobody waiting dispatches even at capacity 0; otherwise the queue bounds.
+      const depth = queued + waiting;
+      if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, inFlight, language, this.#turn))) {
         return mayDecline ? this.#decline(offered(nodes)) : { kind: "queue_full", queue_depth: depth };
       }
       this.ctx.storage.sql.exec("INSERT INTO queue (sub_id, language, enqueued_at) VALUES (?, ?, ?)", subId, language, Date.now());
@@ -159,7 +165,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.#sweepArmed = false;
     this.ctx.storage.sql.exec("DELETE FROM assigned WHERE at < ?", Date.now() - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
     this.#pump();
-    if (this.#queueDepth() > 0 || this.#sql("SELECT 1 FROM assigned LIMIT 1").length > 0) this.#armSweep();
+    if (this.#queueRows() > 0 || this.#sql("SELECT 1 FROM assigned LIMIT 1").length > 0) this.#armSweep();
   }
 
   // ---- internals ----
@@ -183,12 +189,19 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     return new Map(this.#sql<{ node_id: string; n: number }>("SELECT node_id, COUNT(*) AS n FROM assigned GROUP BY node_id").map((r) => [r.node_id, r.n]));
   }
 
+  /** Submissions waiting: here, and in the nodes' own queues (dispatched beyond their run slots). */
   #queueDepth(): number {
+    return this.#queueRows() + waitingAtNodes(this.#nodes(), this.#inFlight());
+  }
+
+  #queueRows(): number {
     return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue")[0]?.n ?? 0;
   }
 
+  /** Place in line: those waiting at nodes come first. */
   #position(subId: string): number {
-    return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue WHERE seq <= (SELECT seq FROM queue WHERE sub_id = ?)", subId)[0]?.n ?? 0;
+    const here = this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue WHERE seq <= (SELECT seq FROM queue WHERE sub_id = ?)", subId)[0]?.n ?? 0;
+    return here + waitingAtNodes(this.#nodes(), this.#inFlight());
   }
 
   /** Pools that may take a run this one declines (a pool no node ever joined knows none: the default pool is asked). */
@@ -202,6 +215,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   #assign(subId: string, nodeId: string): void {
+    this.#turn = (this.#turn + 1) % 1_000_000;
     this.ctx.storage.sql.exec("INSERT OR REPLACE INTO assigned (sub_id, node_id, at) VALUES (?, ?, ?)", subId, nodeId, Date.now());
     this.#armSweep();
     this.#reporter.changed();
@@ -228,7 +242,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     let mine: NodeTarget | null = null;
     for (const q of this.ctx.storage.sql.exec<{ sub_id: string; language: string }>("SELECT sub_id, language FROM queue ORDER BY seq")) {
       if (free <= 0) break;
-      const node = pickNode(nodes, inFlight, q.language);
+      const node = pickNode(nodes, inFlight, q.language, this.#turn);
       if (!node) continue;
       free--;
       this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", q.sub_id);

@@ -56,7 +56,8 @@ export function nodeView(r: NodeRow, info: NodeInfoResponse | null, inFlight: nu
   return {
     id: r.id, name: r.name, url: r.url, pool: r.pool, node_id: info?.nodeId ?? null, version: info?.version ?? null,
     reachable: r.failures === 0 && r.last_ok > 0, ready: isReady(r, info, now, rule), draining: info?.draining ?? false,
-    enforcement_mode: info?.enforcementMode ?? "none", slots, in_flight: inFlight, free_slots: Math.max(0, slots - inFlight),
+    enforcement_mode: info?.enforcementMode ?? "none", slots, in_flight: Math.min(inFlight, slots),
+    free_slots: Math.max(0, slots - inFlight), waiting: Math.max(0, inFlight - slots),
     languages: info?.languages.map((l) => ({ name: l.name, version: l.version })) ?? [],
     not_ready_reasons: info ? [...info.notReadyReasons] : [], last_ok_at: iso(r.last_ok), last_error: r.last_error,
     registered_at: new Date(r.registered_at).toISOString(), kind: r.kind, state: nodeState(r, info, inFlight, now, rule),

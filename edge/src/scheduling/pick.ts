@@ -16,16 +16,32 @@ export function capacity(n: PoolNode): number {
   return n.run_slots + (n.waiting_room ?? 0);
 }
 
-/** The node taking work with the most room for `language` (capacity() minus runs it holds), or null when all are full. */
-export function pickNode(nodes: PoolNode[], inFlight: ReadonlyMap<string, number>, language: string): PoolNode | null {
+/** Runs dispatched beyond nodes' run slots: waiting in the nodes' own queues. */
+export function waitingAtNodes(nodes: PoolNode[], inFlight: ReadonlyMap<string, number>): number {
+  return nodes.reduce((sum, n) => sum + Math.max(0, (inFlight.get(n.id) ?? 0) - n.run_slots), 0);
+}
+
+/**
+ * The node for a run of `language`: the most free run slots first; when every run slot is taken,
+ * the most room left in a node's own queue (capacity()); null when all are full. Ties go to the
+ * first node counting from `rotate` (mod the node count), so that a caller turning it spreads runs
+ * over equally free nodes instead of always filling the first.
+ */
+export function pickNode(nodes: PoolNode[], inFlight: ReadonlyMap<string, number>, language: string, rotate = 0): PoolNode | null {
   let best: PoolNode | null = null;
-  let bestFree = 0;
-  for (const n of nodes) {
+  let bestSlots = 0;
+  let bestRoom = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[(i + rotate) % nodes.length]!;
     if (!takesWork(n) || !n.languages.includes(language)) continue;
-    const free = capacity(n) - (inFlight.get(n.id) ?? 0);
-    if (free > bestFree) {
+    const held = inFlight.get(n.id) ?? 0;
+    const room = capacity(n) - held;
+    if (room <= 0) continue;
+    const slots = n.run_slots - held;
+    if (best === null || slots > bestSlots || (slots === bestSlots && room > bestRoom)) {
       best = n;
-      bestFree = free;
+      bestSlots = slots;
+      bestRoom = room;
     }
   }
   return best;
