@@ -28,3 +28,14 @@ export function runRequestFields(stored: string): DeepPartial<ExecuteRequest> {
     binaryOutput: o.binary_output ?? false,
   };
 }
+
+/**
+ * The Execute request of a submission. detach_on_disconnect: a severed stream (evicted object)
+ * must not kill the run, because the watchdog recovers its outcome with GetResult.
+ */
+export function executeRequest(meta: { id: string; language: string; project_id: string }, code: string, stdin: string, options: string): DeepPartial<ExecuteRequest> {
+  return {
+    submissionId: meta.id, language: meta.language, code, stdin,
+    detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(options),
+  };
+}

@@ -13,9 +13,8 @@
 // there is nobody to whom it must survive (were the object lost, the call fails and nothing was
 // promised). It is written at once if the hold expires first (the 408 names the id) or a client
 // follows its events.
-import { RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { GrpcError, fleetMethods, serverStream, unary } from "../../../proto/grpc-web/client.ts";
+import { GrpcError, fleetMethods, serverStream } from "../../../proto/grpc-web/client.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
@@ -25,13 +24,14 @@ import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts
 import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
 import type { ScopedKv } from "../lib/scoped-kv.ts";
 import { Waiters } from "../lib/waiters.ts";
-import { fleetRegistry, scheduler } from "../stubs.ts";
+import { scheduler } from "../stubs.ts";
 import { runKey } from "../scheduling/run-key.ts";
 import { afterTerminal, handOver, type TerminalWork } from "./after-terminal.ts";
 import { SubmissionEvents, heartbeatMs, streamFormat } from "./events.ts";
 import { enqueueInPools } from "./pools.ts";
 import { requeueRun } from "./requeue.ts";
-import { runRequestFields } from "./run-request.ts";
+import { executeRequest } from "./run-request.ts";
+import { checkQueued, checkRun, type WatchdogWork } from "./watchdog.ts";
 import { SubmissionStore, type Meta, type Run } from "./store.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -39,17 +39,6 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const routineWake = (ms: number) => Math.ceil((Date.now() + ms) / 1000) * 1000;
 /** Dispatches of one submission at most: a node lost mid-run is replaced once. */
 const MAX_ATTEMPTS = 2;
-
-/**
- * The Execute request of a submission. detach_on_disconnect: a severed stream (evicted object)
- * must not kill the run, because the watchdog recovers its outcome with GetResult.
- */
-function executeRequest(meta: Meta, code: string, stdin: string, options: string): DeepPartial<ExecuteRequest> {
-  return {
-    submissionId: meta.id, language: meta.language, code, stdin,
-    detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(options),
-  };
-}
 
 /** What a submission needs of the shard hosting it. */
 export interface ShardHost {
@@ -204,45 +193,14 @@ export class Submission {
     if (isTerminal(rec.job_status)) return afterTerminal(this.#terminalWork(), meta);
     const now = Date.now();
     const run = this.#store.run();
-    if (!run) await this.#checkQueued(meta, now);
+    if (!run) await checkQueued(this.#watchdogWork(), meta, now);
     else if (now - run.dispatched_ms > cfg.maxRunMs) {
       await this.#fail(`no result from fleet node ${run.node_id} within ${Math.round(cfg.maxRunMs / 1000)} s; the run was abandoned`);
-    } else await this.#checkRun(meta, run);
+    } else await checkRun(this.#watchdogWork(), meta, run);
     if (!this.#isDone()) {
       // Without a live stream we learn the outcome only by polling, so poll faster.
       const interval = this.#stream ? cfg.watchdogMs : Math.min(cfg.watchdogMs, 1_000);
       this.#wake(Date.now() + interval);
-    }
-  }
-
-  async #checkQueued(meta: Meta, now: number): Promise<void> {
-    const cfg = this.#host.cfg;
-    const p = await this.#scheduler().poll(meta.id);
-    if (p.state === "assigned") this.#startRun(p.node);
-    else if (p.state === "queued") {
-      if (now - meta.created_ms > cfg.queueTimeoutMs && (await this.#scheduler().cancel(meta.id))) {
-        await this.#fail(`no fleet node became available within ${Math.round(cfg.queueTimeoutMs / 1000)} s`);
-      }
-    } else if (!this.#store.run()) await this.#fail("the submission was lost from the fleet queue");
-  }
-
-  async #checkRun(meta: Meta, run: Run): Promise<void> {
-    const cfg = this.#host.cfg;
-    const target = await fleetRegistry(this.#host.env).target(run.node_id);
-    if (!target) return this.#lost(run, `fleet node ${run.node_id} was removed from the registry during the run`);
-    try {
-      const res = await unary(target, fleetMethods.getResult, { submissionId: meta.id }, Math.min(cfg.watchdogMs, 5_000));
-      this.#store.updateRun({ failures: 0, last_error: null });
-      if (res.state === RunState.RUN_STATE_COMPLETED && res.result) await this.#complete(res.result);
-      else if (res.state === RunState.RUN_STATE_RUNNING) this.#markRunning(res.startedAt, true);
-      else if (res.state !== RunState.RUN_STATE_QUEUED && (!this.#stream || Date.now() - run.dispatched_ms > 2 * cfg.watchdogMs)) {
-        // UNKNOWN: the node never got the call or forgot it (restart): its run is gone with it.
-        await this.#lost(run, `fleet node ${run.node_id} has no record of the submission (it restarted or lost it)`);
-      }
-    } catch (e) {
-      const failures = run.failures + 1;
-      this.#store.updateRun({ failures, last_error: message(e) });
-      if (failures >= cfg.watchdogFailures) await this.#lost(run, `lost contact with fleet node ${run.node_id} during the run (${message(e)})`);
     }
   }
 
@@ -398,6 +356,14 @@ export class Submission {
     this.#clearTimer();
     if (this.#timerAt !== null) this.#host.setAlarm(this.id, this.#timerAt);
     this.#timerAt = null;
+  }
+
+  #watchdogWork(): WatchdogWork {
+    return {
+      env: this.#host.env, cfg: this.#host.cfg, store: this.#store, streaming: this.#stream !== null,
+      scheduler: () => this.#scheduler(), startRun: (n) => this.#startRun(n), fail: (why) => this.#fail(why),
+      lost: (run, why) => this.#lost(run, why), complete: (r) => this.#complete(r), markRunning: (at) => this.#markRunning(at, true),
+    };
   }
 
   #terminalWork(): TerminalWork {
