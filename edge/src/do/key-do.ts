@@ -33,6 +33,13 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   /** Usage counts not written yet: written with the next request's writes, or within a second. */
   #unwrittenCounts = new Map<string, number>();
   #countsTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Hits of synchronous submits not written yet. Every rate decision writes them first, so none is
+   * missed; they wait only for the submit's own turn to end, so that this object's commit (a
+   * blocking fsync locally, where every object shares one thread) does not delay the create call.
+   */
+  #unwrittenHits: number[] = [];
+  #hitsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -79,6 +86,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
 
   /** The rate decision, read-only; a refusal is counted here, an accepted hit by #recordHit. */
   #rateCheck(now: number, limit: number): HitResult {
+    this.#writeHits();
     const sql = this.ctx.storage.sql;
     const since = now - this.#cfg.rateWindowMs;
     const w = sql.exec<{ count: number; oldest: number | null; newest: number | null }>(
@@ -143,9 +151,15 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     // checks above, so no other request can interleave between check and reservation. It is
     // counted as a submission now, in the same commit (a refusal below takes it back).
     const call = submissionObject(this.env, id).create({ ...rest, id });
-    this.#recordHit(now);
-    this.#count("submissions");
     const sync = req.wait_ms > 0;
+    if (sync && ik === null) {
+      this.#unwrittenHits.push(now);
+      this.#hitsTimer ??= setTimeout(() => this.#writeHits(), 2);
+      this.#countLater("submissions");
+    } else {
+      this.#recordHit(now);
+      this.#count("submissions");
+    }
     if (sync) this.#heldBySyncCalls.add(id);
     else this.ctx.storage.sql.exec("INSERT INTO inflight (id, since) VALUES (?, ?)", id, now);
     if (ik !== null) this.ctx.storage.sql.exec("INSERT OR REPLACE INTO idem (key, id, created) VALUES (?, ?, ?)", ik, id, now);
@@ -210,7 +224,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     return {
       counters,
       in_flight: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight").one().n + this.#heldBySyncCalls.size,
-      requests_last_minute: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().n,
+      requests_last_minute: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().n + this.#unwrittenHits.length,
       revoked: this.#revoked,
     };
   }
@@ -229,7 +243,9 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   }
 
   #uncount(name: string): void {
-    this.ctx.storage.sql.exec("UPDATE usage SET n = n - 1 WHERE name = ? AND n > 0", name);
+    const unwritten = this.#unwrittenCounts.get(name) ?? 0;
+    if (unwritten > 0) this.#unwrittenCounts.set(name, unwritten - 1);
+    else this.ctx.storage.sql.exec("UPDATE usage SET n = n - 1 WHERE name = ? AND n > 0", name);
   }
 
   /** A count that needs no write of its own: it goes with the next one (or a second later). */
@@ -237,6 +253,15 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     this.#unwrittenCounts.set(name, (this.#unwrittenCounts.get(name) ?? 0) + 1);
     this.#reporter.changed();
     this.#countsTimer ??= setTimeout(() => this.#writeCounts(), 1_000);
+  }
+
+  #writeHits(): void {
+    if (this.#hitsTimer !== undefined) clearTimeout(this.#hitsTimer);
+    this.#hitsTimer = undefined;
+    const hits = this.#unwrittenHits;
+    if (hits.length === 0) return;
+    this.#unwrittenHits = [];
+    for (const ts of hits) this.#recordHit(ts);
   }
 
   #writeCounts(): void {

@@ -37,6 +37,8 @@ import { SubmissionStore, type Meta, type Run } from "./store.ts";
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
 const routineWake = (ms: number) => Math.ceil((Date.now() + ms) / 1000) * 1000;
+/** How long the hand-overs after a synchronous answer wait for the answer to leave. */
+const HAND_OVER_DELAY_MS = 2;
 /** Dispatches of one submission at most: a node lost mid-run is replaced once. */
 const MAX_ATTEMPTS = 2;
 
@@ -317,14 +319,18 @@ export class Submission {
     const meta = this.#store.meta();
     if (!meta) return;
     const now = Date.now();
+    const answering = this.#createWaiting;
     this.#clearTimer();
     this.#timerAt = null;
-    this.#store.commitTerminal(rec, now + this.#host.cfg.retentionMs, this.#createWaiting);
+    this.#store.commitTerminal(rec, now + this.#host.cfg.retentionMs, answering);
     this.#events.completed(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
     this.#wake(routineWake(this.#host.cfg.watchdogMs));
     this.#waiters.wake(rec);
     this.#stream?.abort();
+    // A synchronous answer is on its way: the hand-overs wait a moment so that the scheduler's
+    // release (and its commit) does not go before it.
+    if (answering) await new Promise((resolve) => setTimeout(resolve, HAND_OVER_DELAY_MS));
     await handOver(this.#terminalWork(), meta);
   }
 
