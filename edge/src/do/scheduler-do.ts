@@ -29,6 +29,9 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #turn = 0;
   /** The nodes table as read last (every write to it clears this). */
   #nodesCache: PoolNode[] | null = null;
+  /** The assigned table and the queue's length, mirrored (null: read them again). */
+  #assigned: Map<string, string> | null = null;
+  #queued: number | null = null;
   #reporter: ChangeReporter;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -57,8 +60,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     const available = unsupported(nodes, language);
     if (available) return mayDecline ? this.#decline(available) : { kind: "unsupported", available };
     if (mayDecline && !nodes.some((n) => takesWork(n) && n.languages.includes(language))) return this.#decline(offered(nodes));
-    const already = this.#sql<{ node_id: string }>("SELECT node_id FROM assigned WHERE sub_id = ?", subId)[0];
-    const known = already && nodes.find((n) => n.id === already.node_id);
+    const already = this.#assignedTo().get(subId);
+    const known = already !== undefined && nodes.find((n) => n.id === already);
     if (known) return { kind: "dispatched", node: target(known), queue_depth: this.#queueDepth() };
     const queued = this.#queueRows();
     const inQueue = queued > 0 && this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0;
@@ -79,32 +82,36 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, inFlight, language, this.#turn))) {
         return mayDecline ? this.#decline(offered(nodes)) : { kind: "queue_full", queue_depth: depth };
       }
+      this.#queued = queued + 1;
       this.ctx.storage.sql.exec("INSERT INTO queue (sub_id, language, enqueued_at) VALUES (?, ?, ?)", subId, language, Date.now());
     }
     return this.#afterQueueing(subId);
   }
 
   requeue(subId: string, language: string, nodeId: string, reason: string): EnqueueResult {
-    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
+    this.#unassign(subId);
     this.ctx.storage.sql.exec("UPDATE nodes SET refused = ? WHERE id = ?", reason, nodeId);
     this.#nodesCache = null;
     const head = this.#sql<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM queue")[0]?.seq ?? 1;
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now());
+    const before = this.#queueRows();
+    // rowsWritten counts the index and sequence rows too: only whether it is 0 says anything.
+    const added = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now()).rowsWritten > 0;
+    this.#queued = before + (added ? 1 : 0);
     return this.#afterQueueing(subId);
   }
 
   release(subId: string, summary?: RunSummary): void {
-    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
-    this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId);
+    this.#unassign(subId);
+    this.#dequeue(subId);
     if (summary) this.#recordRun(subId, summary);
     this.#pump();
     this.#reporter.changed();
   }
 
   poll(subId: string): PollResult {
-    const a = this.#sql<{ node_id: string }>("SELECT node_id FROM assigned WHERE sub_id = ?", subId)[0];
-    if (a) {
-      const node = this.#nodes().find((n) => n.id === a.node_id);
+    const a = this.#assignedTo().get(subId);
+    if (a !== undefined) {
+      const node = this.#nodes().find((n) => n.id === a);
       return node ? { state: "assigned", node: target(node) } : { state: "unknown" };
     }
     if (this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0) return { state: "queued", position: this.#position(subId) };
@@ -112,7 +119,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   cancel(subId: string): boolean {
-    const removed = this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId).rowsWritten > 0;
+    const removed = this.#dequeue(subId);
     if (removed) this.#reporter.changed();
     return removed;
   }
@@ -164,8 +171,9 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   override async alarm(): Promise<void> {
     this.#sweepArmed = false;
     this.ctx.storage.sql.exec("DELETE FROM assigned WHERE at < ?", Date.now() - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
+    this.#assigned = null;
     this.#pump();
-    if (this.#queueRows() > 0 || this.#sql("SELECT 1 FROM assigned LIMIT 1").length > 0) this.#armSweep();
+    if (this.#queueRows() > 0 || this.#assignedTo().size > 0) this.#armSweep();
   }
 
   // ---- internals ----
@@ -185,8 +193,29 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     })));
   }
 
+  /** Runs each node holds (a fresh map: callers count on it). */
   #inFlight(): Map<string, number> {
-    return new Map(this.#sql<{ node_id: string; n: number }>("SELECT node_id, COUNT(*) AS n FROM assigned GROUP BY node_id").map((r) => [r.node_id, r.n]));
+    const counts = new Map<string, number>();
+    for (const node of this.#assignedTo().values()) counts.set(node, (counts.get(node) ?? 0) + 1);
+    return counts;
+  }
+
+  /** The assigned table in memory (sub_id → node_id): this object is its only writer. */
+  #assignedTo(): Map<string, string> {
+    return (this.#assigned ??= new Map(this.#sql<{ sub_id: string; node_id: string }>("SELECT sub_id, node_id FROM assigned").map((r) => [r.sub_id, r.node_id])));
+  }
+
+  #unassign(subId: string): void {
+    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
+    this.#assignedTo().delete(subId);
+  }
+
+  /** Takes a submission off the queue; whether it was there. */
+  #dequeue(subId: string): boolean {
+    const before = this.#queueRows();
+    const removed = this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId).rowsWritten > 0;
+    if (removed) this.#queued = Math.max(0, before - 1);
+    return removed;
   }
 
   /** Submissions waiting: here, and in the nodes' own queues (dispatched beyond their run slots). */
@@ -195,7 +224,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   #queueRows(): number {
-    return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue")[0]?.n ?? 0;
+    return (this.#queued ??= this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue")[0]?.n ?? 0);
   }
 
   /** Place in line: those waiting at nodes come first. */
@@ -217,6 +246,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #assign(subId: string, nodeId: string): void {
     this.#turn = (this.#turn + 1) % 1_000_000;
     this.ctx.storage.sql.exec("INSERT OR REPLACE INTO assigned (sub_id, node_id, at) VALUES (?, ?, ?)", subId, nodeId, Date.now());
+    this.#assignedTo().set(subId, nodeId);
     this.#armSweep();
     this.#reporter.changed();
   }
@@ -245,7 +275,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       const node = pickNode(nodes, inFlight, q.language, this.#turn);
       if (!node) continue;
       free--;
-      this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", q.sub_id);
+      this.#dequeue(q.sub_id);
       this.#assign(q.sub_id, node.id);
       inFlight.set(node.id, (inFlight.get(node.id) ?? 0) + 1);
       if (q.sub_id === own) mine = target(node);
