@@ -98,8 +98,8 @@ try {
   rmSync(bundleDir, { recursive: true, force: true });
   fail(`bundling the Worker failed: ${String((e as { stderr?: Buffer }).stderr ?? e)}`);
 }
-const { name } = unstable_readConfig({ config });
-const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+const wranglerConfig = unstable_readConfig({ config });
+const { workerOptions } = unstable_getMiniflareWorkerOptions(wranglerConfig);
 const persistRoot = join(resolve(args["persist-to"] ?? join(import.meta.dirname, "..", ".wrangler", "state")), "v3");
 
 const mf = new Miniflare({
@@ -112,7 +112,7 @@ const mf = new Miniflare({
   log: new Log(LOG[logLevel]),
   workers: [{
     ...workerOptions,
-    name,
+    name: wranglerConfig.name,
     modules: [{ type: "ESModule", path: join(bundleDir, "index.js") }],
     modulesRoot: bundleDir,
     bindings: { ...workerOptions.bindings, ...overrides },
@@ -140,12 +140,8 @@ try {
   console.error(`[edge-dev] the edge did not start: ${describe(e)}`);
   await stop(1);
 }
+
 function describe(e: unknown): string {
-  if (e && typeof e === "object" && "reason" in e) {
-    // A wrangler error event: { reason, cause, source }.
-    const ev = e as { reason: unknown; cause?: unknown; source?: unknown };
-    return `${String(ev.reason)}${ev.cause ? `: ${describe(ev.cause)}` : ""}${ev.source ? ` (${String(ev.source)})` : ""}`;
-  }
   if (e instanceof Error) return `${e.message}${e.cause ? `: ${describe(e.cause)}` : ""}`;
   return String(e);
 }

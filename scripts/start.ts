@@ -1,6 +1,6 @@
 // `npm start`: the local stack in one command. Provisions toolchains (scripts/provision.sh, when
-// present), starts one fleet node and the edge (scripts/edge-dev.ts: wrangler's dev server over
-// HTTPS, inspector off unless EDGE_INSPECTOR=1; state under .state/),
+// present), starts one fleet node and the edge (scripts/edge-dev.ts: the production bundle on workerd,
+// HTTPS served by workerd, inspector off unless EDGE_INSPECTOR=1; state under .state/),
 // registers the node, creates a development project and API key, and prints how to call it.
 // A child that dies is restarted (the node re-registered); the rest keeps serving meanwhile.
 // Ctrl-C (SIGINT/SIGTERM) stops every process it started, by PID.

@@ -1,5 +1,5 @@
 // Test harness: starts a real fleet node (fleet/src/main.ts) and the real Worker under
-// scripts/edge-dev.ts (wrangler's dev server in workerd, inspector off; HTTPS, own --persist-to
+// scripts/edge-dev.ts (the production bundle on workerd, inspector off; HTTPS, own --persist-to
 // dir, OS-chosen ports), and talks to it over HTTPS.
 // Processes are stopped by PID only.
 import { spawn, spawnSync } from "node:child_process";

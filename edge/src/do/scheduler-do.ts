@@ -29,9 +29,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #turn = 0;
   /** The nodes table as read last (every write to it clears this). */
   #nodesCache: PoolNode[] | null = null;
-  /** The assigned table and the queue's length, mirrored (null: read them again). */
+  /** The assigned table mirrored, sub_id → node_id (null: read it again). */
   #assigned: Map<string, string> | null = null;
-  #queued: number | null = null;
   #reporter: ChangeReporter;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -71,9 +70,10 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       // Fast path (nobody waiting here): straight to a node, one write. A run that would wait in
       // the node's own queue counts against the queue's bound like one waiting here.
       const node = pickNode(nodes, inFlight, language, this.#turn);
-      if (node && ((inFlight.get(node.id) ?? 0) < node.run_slots || waiting < this.#cfg.queueCapacity)) {
+      const intoRunSlot = node !== null && (inFlight.get(node.id) ?? 0) < node.run_slots;
+      if (node && (intoRunSlot || waiting < this.#cfg.queueCapacity)) {
         this.#assign(subId, node.id);
-        return { kind: "dispatched", node: target(node), queue_depth: waiting + ((inFlight.get(node.id) ?? 0) < node.run_slots ? 0 : 1) };
+        return { kind: "dispatched", node: target(node), queue_depth: waiting + (intoRunSlot ? 0 : 1) };
       }
     }
     if (!inQueue) {
@@ -82,7 +82,6 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, inFlight, language, this.#turn))) {
         return mayDecline ? this.#decline(offered(nodes)) : { kind: "queue_full", queue_depth: depth };
       }
-      this.#queued = queued + 1;
       this.ctx.storage.sql.exec("INSERT INTO queue (sub_id, language, enqueued_at) VALUES (?, ?, ?)", subId, language, Date.now());
     }
     return this.#afterQueueing(subId);
@@ -93,10 +92,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.ctx.storage.sql.exec("UPDATE nodes SET refused = ? WHERE id = ?", reason, nodeId);
     this.#nodesCache = null;
     const head = this.#sql<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM queue")[0]?.seq ?? 1;
-    const before = this.#queueRows();
-    // rowsWritten counts the index and sequence rows too: only whether it is 0 says anything.
-    const added = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now()).rowsWritten > 0;
-    this.#queued = before + (added ? 1 : 0);
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now());
     return this.#afterQueueing(subId);
   }
 
@@ -212,10 +208,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   /** Takes a submission off the queue; whether it was there. */
   #dequeue(subId: string): boolean {
-    const before = this.#queueRows();
-    const removed = this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId).rowsWritten > 0;
-    if (removed) this.#queued = Math.max(0, before - 1);
-    return removed;
+    return this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId).rowsWritten > 0;
   }
 
   /** Submissions waiting: here, and in the nodes' own queues (dispatched beyond their run slots). */
@@ -224,7 +217,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   #queueRows(): number {
-    return (this.#queued ??= this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue")[0]?.n ?? 0);
+    return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue")[0]?.n ?? 0;
   }
 
   /** Place in line: those waiting at nodes come first. */

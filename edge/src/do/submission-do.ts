@@ -1,8 +1,8 @@
-// SubmissionDO: one per shard of submissions (a submission's shard is named by the first two hex
-// digits of its id: stubs.ts), hosting each of them as a Submission (submission/submission.ts)
-// with its own prefix in the shard's storage and its own wake-up (submission/deadlines.ts). A
-// shard's object lives on across submissions, so a submission costs no object creation, and each
-// Submission writes twice: when accepted and when it ends.
+// SubmissionDO: one per shard of submissions (a submission's shard is named in the first four hex
+// digits of its id: submission/shard.ts), hosting each of them as a Submission
+// (submission/submission.ts) with its own prefix in the shard's storage and its own wake-up
+// (submission/deadlines.ts). A shard's object lives on across submissions, so a submission costs
+// no object creation; what each writes and when: submission.ts.
 // Objects made before shards held one submission each under its id; they are still served here
 // (their storage has no prefix).
 import { DurableObject } from "cloudflare:workers";

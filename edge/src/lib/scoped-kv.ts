@@ -45,10 +45,9 @@ export class ScopedKv implements SyncKv {
   }
 
   delete(key: string): boolean {
-    const had = this.get(key) !== undefined;
     this.#cache.set(key, undefined);
     // A buffered scope is new: a key it deletes was never written to storage.
-    if (this.#pending) return this.#pending.delete(key) || had;
+    if (this.#pending) return this.#pending.delete(key);
     return this.#kv.delete(this.#prefix + key);
   }
 
@@ -80,5 +79,6 @@ export class ScopedKv implements SyncKv {
     const keys = [...this.#kv.list(this.#prefix === "" ? {} : { prefix: this.#prefix })].map(([k]) => k);
     for (const k of keys) this.#kv.delete(k);
     this.#cache.clear();
+    this.#pending?.clear();
   }
 }

@@ -28,9 +28,7 @@ export class Deadlines {
   set(subId: string, at: number): void {
     const when = Math.round(at);
     this.#table().exec("INSERT INTO deadlines (sub_id, at) VALUES (?, ?) ON CONFLICT(sub_id) DO UPDATE SET at = excluded.at", subId, when);
-    // An alarm already due no later than this wake-up will look at it (and re-arm) when it fires.
-    if (typeof this.#armedAt === "number" && this.#armedAt <= when && this.#armedAt > Date.now()) return;
-    this.#arm();
+    if (!this.#armedBy(when)) this.#arm();
   }
 
   clear(subId: string): void {
@@ -44,7 +42,7 @@ export class Deadlines {
   takeDue(now: number): string[] {
     this.#firing = true;
     const ids = this.#table().exec<{ sub_id: string }>("SELECT sub_id FROM deadlines WHERE at <= ? ORDER BY at", now).toArray().map((r) => r.sub_id);
-    for (const id of ids) this.clear(id);
+    this.#table().exec("DELETE FROM deadlines WHERE at <= ?", now);
     return ids;
   }
 
@@ -55,11 +53,15 @@ export class Deadlines {
     this.#arm();
   }
 
+  /** An alarm is set for later than now and no later than `at`: it will look at `at` (and re-arm) when it fires. */
+  #armedBy(at: number): boolean {
+    return typeof this.#armedAt === "number" && this.#armedAt <= at && this.#armedAt > Date.now();
+  }
+
   #arm(): void {
     if (this.#firing) return;
     const next = this.#table().exec<{ at: number | null }>("SELECT MIN(at) AS at FROM deadlines").one().at;
-    if (next === null || next === this.#armedAt) return;
-    if (typeof this.#armedAt === "number" && this.#armedAt <= next && this.#armedAt > Date.now()) return;
+    if (next === null || next === this.#armedAt || this.#armedBy(next)) return;
     this.#armedAt = next;
     this.#waitUntil(this.#storage.setAlarm(next));
   }
