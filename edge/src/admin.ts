@@ -15,7 +15,8 @@ import { webhooksRouter } from "./admin-webhooks.ts";
 import { listPlans, putPlan, showPlan } from "./admin-plans.ts";
 import { DEFAULT_PLAN, loadPlan, planOf } from "./lib/plans.ts";
 import { nodeUrlProblem } from "./registry/node-url.ts";
-import { dashboard, fleetRegistry as fleet, keyObject as keyStub } from "./stubs.ts";
+import { dashboard, fleetRegistry as fleet, keyObject as keyStub, submissionObject } from "./stubs.ts";
+import { UUID_PATTERN } from "../../proto/limits.ts";
 
 interface Project {
   id: string;
@@ -184,13 +185,28 @@ async function keyMeta(env: Env, keyId: string): Promise<KeyMeta> {
 async function deleteKey(request: IRequest, env: Env): Promise<Response> {
   const m = await keyMeta(env, request.params.id ?? "");
   // At once: the key's KeyDO, which every API request passes through, refuses it from now on.
-  await keyStub(env, m.hash).revoke();
+  const cancelled = await keyStub(env, m.hash).revoke(true);
   await Promise.all([
     env.KEYS.delete(`key:${m.hash}`), env.KEYS.delete(`keyid:${m.key_id}`), env.KEYS.delete(`pkey:${m.project_id}:${m.key_id}`),
   ]);
   forgetKey(m.hash);
   await dashboard(env).keysChanged().catch(() => {});
-  return json(200, { deleted: true, revoked: true, key_id: m.key_id });
+  return json(200, { deleted: true, revoked: true, key_id: m.key_id, cancelled_submissions: cancelled });
+}
+
+const cancelSubmissionSchema = z.object({ reason: z.string().max(200).optional() }).strict();
+
+/** An operator ends a submission still in flight: it ends `error` with the reason, its run stops at its node. */
+async function cancelSubmission(request: IRequest, env: Env): Promise<Response> {
+  const id = (request.params.id ?? "").toLowerCase();
+  if (!UUID_PATTERN.test(id)) throw new HttpError(400, { error: "invalid submission id" });
+  const body = request.headers.get("content-type") ? parseWith(cancelSubmissionSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT)) : {};
+  const reason = body.reason ?? "";
+  const why = `cancelled by an operator${reason ? `: ${reason}` : ""}`;
+  if (await submissionObject(env, id).cancel(id, why)) return json(200, { id, cancelled: true });
+  const rec = await submissionObject(env, id).get(id, null);
+  if (!rec) throw new HttpError(404, { error: "submission not found" });
+  return json(409, { error: "the submission has already ended", id, job_status: rec.job_status });
 }
 
 async function keyUsage(request: IRequest, env: Env): Promise<Response> {
@@ -262,6 +278,7 @@ export const adminRouter = IttyRouter<IRequest, Args>({ base: "/admin" })
   .post("/keys/:id/rotate", rotateKey)
   .get("/keys/:id/usage", keyUsage)
   .get("/usage", allUsage)
+  .post("/submissions/:id/cancel", cancelSubmission)
   .post("/nodes", registerNode)
   .get("/nodes", listNodes)
   .post("/nodes/:id/drain", drainNode)

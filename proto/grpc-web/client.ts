@@ -3,7 +3,7 @@
 // A Worker's fetch cannot speak native gRPC (no HTTP/2 framing, no trailers), hence gRPC-Web.
 import { FleetServiceDefinition } from "../gen/codecell/fleet/v1/fleet.ts";
 import type { DeepPartial, MessageFns } from "../gen/codecell/fleet/v1/fleet.ts";
-import { CONTENT_TYPE, FrameParser, decodeGrpcMessage, encodeFrame, parseTrailers } from "./codec.ts";
+import { CONTENT_TYPE, FrameParser, FrameTooLargeError, decodeGrpcMessage, encodeFrame, parseTrailers } from "./codec.ts";
 import { STATUS_NAMES } from "./status.ts";
 
 /** Where a fleet node's gRPC-Web port is, and the fleet credential it wants. */
@@ -23,9 +23,12 @@ export const fleetMethods = FleetServiceDefinition.methods;
 /** code >= 0: a gRPC status from the node; code -1: transport failure (no answer, broken stream). */
 export class GrpcError extends Error {
   code: number;
-  constructor(code: number, message: string) {
+  /** The node answered, with a message larger than we take (MAX_FRAME_BYTES): asking again gets the same. */
+  readonly tooLarge: boolean;
+  constructor(code: number, message: string, tooLarge = false) {
     super(message);
     this.code = code;
+    this.tooLarge = tooLarge;
   }
   get transport(): boolean {
     return this.code < 0;
@@ -88,7 +91,14 @@ export async function* serverStream<Req, Res>(
         throw new GrpcError(-1, `stream from fleet node broke: ${e instanceof Error ? e.message : String(e)}`);
       }
       if (chunk.done) break;
-      for (const frame of parser.push(chunk.value)) {
+      let frames;
+      try {
+        frames = parser.push(chunk.value);
+      } catch (e) {
+        if (e instanceof FrameTooLargeError) throw new GrpcError(-1, `fleet node's answer is too large: ${e.message}`, true);
+        throw e;
+      }
+      for (const frame of frames) {
         if (frame.trailers) {
           trailers = parseTrailers(frame.payload);
           continue;

@@ -29,38 +29,81 @@ export function encodeTrailers(code: number, message: string): Uint8Array {
 /** Largest frame we accept; a result carries at most 2 MiB of captured output plus evidence. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** A frame's declared length is over MAX_FRAME_BYTES: the peer sent more than we take in one message. */
+export class FrameTooLargeError extends Error {
+  readonly bytes: number;
+  constructor(bytes: number) {
+    super(`gRPC-Web frame of ${bytes} bytes exceeds the limit of ${MAX_FRAME_BYTES} bytes`);
+    this.bytes = bytes;
+  }
+}
+
 /**
  * Incremental frame parser: feed it chunks exactly as the network delivers them (a frame may span
- * chunks, a chunk may hold many frames) and it returns every frame completed so far.
+ * chunks, a chunk may hold many frames) and it returns every frame completed so far. Linear in the
+ * bytes fed: chunks are kept as they come and joined once, when a frame is whole.
  */
 export class FrameParser {
-  #buf: Uint8Array = new Uint8Array(0);
+  #chunks: Uint8Array[] = [];
+  #length = 0;
 
   push(chunk: Uint8Array): Frame[] {
-    if (this.#buf.length === 0) this.#buf = chunk;
-    else {
-      const merged = new Uint8Array(this.#buf.length + chunk.length);
-      merged.set(this.#buf);
-      merged.set(chunk, this.#buf.length);
-      this.#buf = merged;
+    if (chunk.length > 0) {
+      this.#chunks.push(chunk);
+      this.#length += chunk.length;
     }
     const frames: Frame[] = [];
-    let off = 0;
-    while (this.#buf.length - off >= 5) {
-      const flag = this.#buf[off] ?? 0;
-      const len = new DataView(this.#buf.buffer, this.#buf.byteOffset + off + 1, 4).getUint32(0, false);
-      if (len > MAX_FRAME_BYTES) throw new Error(`gRPC-Web frame of ${len} bytes exceeds the limit`);
-      if (this.#buf.length - off - 5 < len) break;
-      frames.push({ trailers: (flag & FLAG_TRAILERS) !== 0, payload: this.#buf.slice(off + 5, off + 5 + len) });
-      off += 5 + len;
+    while (this.#length >= 5) {
+      const header = this.#peek(5);
+      const len = new DataView(header.buffer, header.byteOffset, 5).getUint32(1, false);
+      if (len > MAX_FRAME_BYTES) throw new FrameTooLargeError(len);
+      if (this.#length - 5 < len) break;
+      const frame = this.#take(5 + len);
+      frames.push({ trailers: ((header[0] ?? 0) & FLAG_TRAILERS) !== 0, payload: frame.subarray(5) });
     }
-    this.#buf = this.#buf.slice(off);
     return frames;
   }
 
   /** Bytes received that do not yet form a whole frame (non-zero at end of stream = truncated). */
   get pending(): number {
-    return this.#buf.length;
+    return this.#length;
+  }
+
+  /** The first `n` bytes (n ≤ length), without consuming them; copies only across chunks. */
+  #peek(n: number): Uint8Array {
+    const first = this.#chunks[0]!;
+    if (first.length >= n) return first.subarray(0, n);
+    return this.#join(n, false);
+  }
+
+  /** Removes and returns the first `n` bytes (n ≤ length) as one array. */
+  #take(n: number): Uint8Array {
+    const first = this.#chunks[0]!;
+    if (first.length >= n) {
+      const out = first.slice(0, n);
+      if (first.length === n) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(n);
+      this.#length -= n;
+      return out;
+    }
+    return this.#join(n, true);
+  }
+
+  #join(n: number, consume: boolean): Uint8Array {
+    const out = new Uint8Array(n);
+    let filled = 0;
+    let index = 0;
+    while (filled < n) {
+      const chunk = this.#chunks[index]!;
+      const part = Math.min(chunk.length, n - filled);
+      out.set(chunk.subarray(0, part), filled);
+      filled += part;
+      if (!consume) index++;
+      else if (part === chunk.length) this.#chunks.shift();
+      else this.#chunks[0] = chunk.subarray(part);
+    }
+    if (consume) this.#length -= n;
+    return out;
   }
 }
 

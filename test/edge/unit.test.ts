@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ExecuteResponse, OutputIntegrity, Verdict } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { FLAG_TRAILERS, FrameParser, decodeGrpcMessage, encodeFrame, parseTrailers } from "../../proto/grpc-web/codec.ts";
+import { FLAG_TRAILERS, FrameParser, FrameTooLargeError, MAX_FRAME_BYTES, decodeGrpcMessage, encodeFrame, parseTrailers } from "../../proto/grpc-web/codec.ts";
 import { HttpError, readJsonObject } from "../../edge/src/lib/http.ts";
 import { KEY_PATTERN, constantTimeEqual, generateApiKey, randomBase62, sha256Hex } from "../../edge/src/lib/keys.ts";
 import { canonicalLanguage, orderLanguages } from "../../proto/languages.ts";
@@ -65,7 +65,30 @@ describe("gRPC-Web frames", () => {
     assert.equal(p.pending, 8);
   });
   it("rejects absurd frame lengths", () => {
-    assert.throws(() => new FrameParser().push(new Uint8Array([0, 0xff, 0xff, 0xff, 0xff])));
+    assert.throws(() => new FrameParser().push(new Uint8Array([0, 0xff, 0xff, 0xff, 0xff])), FrameTooLargeError);
+  });
+  it("takes a frame at the cap in one-byte, odd and 64 KiB chunks, and many frames per chunk (linear: chunks are joined once)", () => {
+    const payload = new Uint8Array(MAX_FRAME_BYTES);
+    for (let i = 0; i < payload.length; i += 4093) payload[i] = i % 251;
+    const wire = encodeFrame(payload);
+    for (const size of [65_536, 4_093, 1]) {
+      if (size === 1) {
+        // one byte at a time over the header and the first KiB, then the rest at once
+        const p = new FrameParser();
+        for (let i = 0; i < 1029; i++) assert.deepEqual(p.push(wire.subarray(i, i + 1)), []);
+        const [frame] = p.push(wire.subarray(1029));
+        assert.deepEqual(frame?.payload, payload);
+        continue;
+      }
+      const p = new FrameParser();
+      const frames = [];
+      for (let at = 0; at < wire.length; at += size) frames.push(...p.push(wire.subarray(at, at + size)));
+      assert.equal(frames.length, 1);
+      assert.deepEqual(frames[0]!.payload, payload);
+      assert.equal(p.pending, 0);
+    }
+    const small = new Uint8Array(Array.from({ length: 100 }, (_, i) => [...encodeFrame(new Uint8Array([i]))]).flat());
+    assert.deepEqual(new FrameParser().push(small).map((f) => f.payload[0]), Array.from({ length: 100 }, (_, i) => i));
   });
 });
 

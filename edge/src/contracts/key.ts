@@ -59,7 +59,8 @@ export interface KeyRpc {
   /** The submission reached a terminal state: its concurrency unit is free again. */
   release(id: string, status: string): void;
   usage(): KeyUsage;
-  revoke(): void;
+  /** Refuses the key from now on; `cancelInFlight`: its submissions still in flight end too (deletion, not rotation). */
+  revoke(cancelInFlight?: boolean): Promise<number>;
   reinstate(): void;
   /** The dashboard watches until `untilMs`: report usage changes to it meanwhile. */
   watch(untilMs: number, keyHash: string): void;

@@ -65,4 +65,9 @@ export interface SubmissionRpc {
   events(id: string, accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy";
   /** The scheduler assigned a run slot on `node` to this queued submission. */
   dispatch(subId: string, node: NodeTarget): Promise<void>;
+  /**
+   * Ends a submission that is not terminal yet as `error` with `why` (an operator, its key
+   * revoked) and cancels its run at the node. False: unknown, or already terminal.
+   */
+  cancel(subId: string, why: string): Promise<boolean>;
 }

@@ -61,9 +61,16 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
    */
   #revoked = false;
 
-  revoke(): void {
+  async revoke(cancelInFlight = false): Promise<number> {
     this.#revoked = true;
     this.ctx.storage.kv.put("revoked", true);
+    if (!cancelInFlight) return 0;
+    // A deleted key's submissions end now, and their runs stop at their nodes; each releases its
+    // unit back here as it ends (release()).
+    const ids = [...this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM inflight").toArray().map((r) => r.id), ...this.#heldBySyncCalls];
+    const ended = await Promise.all(ids.map((id) =>
+      submissionObject(this.env, id).cancel(id, "the API key was revoked while the submission was in flight").catch(() => false)));
+    return ended.filter(Boolean).length;
   }
 
   /** A key imported again after revocation (development's DEV_API_KEY) works again. */

@@ -71,6 +71,17 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     await sub.dispatch(node);
   }
 
+  async cancel(subId: string, why: string): Promise<boolean> {
+    const sub = this.#find(subId);
+    if (!sub) return false;
+    this.#live.set(sub.id, sub);
+    try {
+      return await sub.cancel(why);
+    } finally {
+      this.#settle(sub);
+    }
+  }
+
   override async alarm(): Promise<void> {
     const due = this.#deadlines.takeDue(Date.now());
     try {

@@ -24,3 +24,8 @@ export function runErrorKind(err: GrpcError, pending: boolean): "elsewhere" | "r
 export function asGrpcError(e: unknown): GrpcError {
   return e instanceof GrpcError ? e : new GrpcError(-1, e instanceof Error ? e.message : String(e));
 }
+
+/** The node finished (or is finishing) the run but its answer cannot be taken: it is not run again. */
+export function undeliverable(nodeId: string, err: Error): string {
+  return `fleet node ${nodeId} answered with a result too large to deliver (${err.message}); the run is not dispatched again`;
+}

@@ -21,7 +21,7 @@ import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
 import type { CreateInput, CreateResult, HopTimes } from "../contracts/submission.ts";
 import type { Config, Env } from "../env.ts";
 import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts";
-import { asGrpcError, runErrorKind } from "../lib/run-errors.ts";
+import { asGrpcError, runErrorKind, undeliverable } from "../lib/run-errors.ts";
 import type { ScopedKv } from "../lib/scoped-kv.ts";
 import { Waiters } from "../lib/waiters.ts";
 import { scheduler } from "../stubs.ts";
@@ -29,6 +29,7 @@ import { runKey } from "../scheduling/run-key.ts";
 import { afterTerminal, handOver, type TerminalWork } from "./after-terminal.ts";
 import { SubmissionEvents, heartbeatMs, streamFormat } from "./events.ts";
 import { enqueueInPools } from "./pools.ts";
+import { cancelAtNode } from "./cancel-at-node.ts";
 import { requeueRun } from "./requeue.ts";
 import { executeRequest } from "./run-request.ts";
 import { checkQueued, checkRun, type WatchdogWork } from "./watchdog.ts";
@@ -73,6 +74,8 @@ export class Submission {
   /** While the submission is held in memory: its wake-up as a timer. */
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt: number | null = null;
+  /** When this instance learnt that the run started at its node (the run's deadline counts from it). */
+  #startedMs: number | null = null;
 
   constructor(id: string, host: ShardHost, kv: ScopedKv, legacy: boolean) {
     this.id = id;
@@ -168,6 +171,14 @@ export class Submission {
     this.#startRun(node);
   }
 
+  /** Ends it as `error` with `why` unless already terminal; its run stops at its node. */
+  async cancel(why: string): Promise<boolean> {
+    if (this.#isDone()) return false;
+    await this.#scheduler().cancel(this.id).catch(() => false);
+    await this.#fail(why);
+    return true;
+  }
+
   /** Resolves with the record once terminal, or with the current record after `ms`. */
   async #wait(ms: number): Promise<ResultRecord | null> {
     const rec = this.#store.record();
@@ -196,14 +207,31 @@ export class Submission {
     const now = Date.now();
     const run = this.#store.run();
     if (!run) await checkQueued(this.#watchdogWork(), meta, now);
-    else if (now - run.dispatched_ms > cfg.maxRunMs) {
-      await this.#fail(`no result from fleet node ${run.node_id} within ${Math.round(cfg.maxRunMs / 1000)} s; the run was abandoned`);
-    } else await checkRun(this.#watchdogWork(), meta, run);
+    else {
+      const overdue = this.#overdue(meta, now);
+      if (overdue) await this.#fail(overdue);
+      else await checkRun(this.#watchdogWork(), meta, run);
+    }
     if (!this.#isDone()) {
       // Without a live stream we learn the outcome only by polling, so poll faster.
       const interval = this.#stream ? cfg.watchdogMs : Math.min(cfg.watchdogMs, 1_000);
       this.#wake(Date.now() + interval);
     }
+  }
+
+  /**
+   * Why the run is past its deadline, or null. The run's own budget (MAX_RUN_MS) counts from its
+   * start at the node; before it started, it is waiting (the edge's queue, then the node's own)
+   * and the queue's budget (QUEUE_TIMEOUT_MS, from acceptance) applies.
+   */
+  #overdue(meta: Meta, now: number): string | null {
+    const cfg = this.#host.cfg;
+    const rec = this.#store.bareRecord();
+    const startedMs = this.#startedMs ?? (rec?.started_at ? Date.parse(rec.started_at) : NaN);
+    if (Number.isFinite(startedMs)) {
+      return now - startedMs > cfg.maxRunMs ? `the run did not end within ${Math.round(cfg.maxRunMs / 1000)} s of its start; it was cancelled` : null;
+    }
+    return now - meta.created_ms > cfg.queueTimeoutMs ? `the run did not start within ${Math.round(cfg.queueTimeoutMs / 1000)} s; it was cancelled` : null;
   }
 
   // ---- the run ----
@@ -255,6 +283,7 @@ export class Submission {
     } catch (e) {
       if (this.#isDone() || abort.signal.aborted) return;
       const err = asGrpcError(e);
+      if (err.tooLarge) return this.#fail(undeliverable(node.id, err));
       const kind = runErrorKind(err, this.#store.bareRecord()?.job_status === "pending");
       if (kind === "elsewhere") {
         console.warn("run refused before it started; requeued", meta.id, node.id, err.statusName, err.message);
@@ -278,10 +307,15 @@ export class Submission {
    */
   async #lost(run: Run, why: string): Promise<void> {
     const attempts = this.#store.kv.get<number>("attempts") ?? 1;
-    if (attempts >= MAX_ATTEMPTS) return this.#fail(`${why}; the run was dispatched ${attempts} times and its outcome is unknown`);
+    if (attempts >= MAX_ATTEMPTS) {
+      return this.#fail(`${why}; fleet nodes lost this submission's run ${attempts} times, so it is not dispatched again`);
+    }
     console.warn("fleet node lost mid-run; dispatching again", this.id, run.node_id, why);
     this.#store.kv.put("attempts", attempts + 1);
     this.#stream?.abort();
+    this.#startedMs = null;
+    // Should the node still be running it (stalled rather than gone), it stops there.
+    this.#host.waitUntil(cancelAtNode(this.#host.env, run, this.id, why));
     await this.#requeue(run.node_id, why);
   }
 
@@ -295,6 +329,7 @@ export class Submission {
 
   /** `persist`: written now (the watchdog learnt it); from the stream it is written with the end. */
   #markRunning(startedAt: Date | undefined, persist: boolean): void {
+    this.#startedMs ??= Date.now();
     const rec = this.#store.bareRecord();
     if (!rec || rec.job_status !== "pending") return;
     const started_at = startedAt ? startedAt.toISOString() : isoMs(Date.now());
@@ -309,9 +344,13 @@ export class Submission {
     if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now(), this.#store.meta()?.format), ...retried });
   }
 
+  /** Ends it as `error`; a run it had at a node is cancelled there. */
   async #fail(why: string): Promise<void> {
     const rec = this.#store.bareRecord();
-    if (rec && !isTerminal(rec.job_status)) await this.#commit(errorRecord(rec, why, Date.now()));
+    if (!rec || isTerminal(rec.job_status)) return;
+    const run = this.#store.run();
+    await this.#commit(errorRecord(rec, why, Date.now()));
+    if (run) this.#host.waitUntil(cancelAtNode(this.#host.env, run, this.id, why));
   }
 
   /** The one place a record becomes terminal: persist, wake waiters, then hand back run slot and concurrency unit. */

@@ -4,8 +4,9 @@
 // forgot the run or cannot be reached is lost, and the run goes elsewhere).
 import { RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
+import { GrpcError, fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
+import { undeliverable } from "../lib/run-errors.ts";
 import type { Config, Env } from "../env.ts";
 import { fleetRegistry, type scheduler } from "../stubs.ts";
 import type { Meta, Run, SubmissionStore } from "./store.ts";
@@ -50,6 +51,7 @@ export async function checkRun(w: WatchdogWork, meta: Meta, run: Run): Promise<v
       await w.lost(run, `fleet node ${run.node_id} has no record of the submission (it restarted or lost it)`);
     }
   } catch (e) {
+    if (e instanceof GrpcError && e.tooLarge) return w.fail(undeliverable(run.node_id, e));
     const failures = run.failures + 1;
     w.store.updateRun({ failures, last_error: message(e) });
     if (failures >= w.cfg.watchdogFailures) await w.lost(run, `lost contact with fleet node ${run.node_id} during the run (${message(e)})`);

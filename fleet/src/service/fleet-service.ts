@@ -1,6 +1,7 @@
 // The FleetService implementation both transports serve, behind one guard: credential check,
 // error mapping (unexpected exceptions become INTERNAL, details only in the log), call metrics.
 import type { CredentialCheck } from "./auth.ts";
+import { createCancel } from "./cancel.ts";
 import { createDrain } from "./drain.ts";
 import { STATUS_NAMES, ServiceError, Status, toStatus } from "./errors.ts";
 import { createExecute } from "./execute.ts";
@@ -15,6 +16,7 @@ export function createFleetService(node: FleetNode, checkCredential: CredentialC
     getResult: createGetResult(node),
     nodeInfo: createNodeInfo(node),
     drain: createDrain(node),
+    cancel: createCancel(node),
   };
 
   const finish = (method: MethodName, context: CallContext, error?: unknown): ServiceError | undefined => {
@@ -34,7 +36,7 @@ export function createFleetService(node: FleetNode, checkCredential: CredentialC
     return mapped;
   };
 
-  function unary<M extends "getResult" | "nodeInfo" | "drain">(method: M) {
+  function unary<M extends "getResult" | "nodeInfo" | "drain" | "cancel">(method: M) {
     const handler = handlers[method] as (request: unknown, context: CallContext) => Promise<unknown>;
     return async (request: unknown, context: CallContext) => {
       try {
@@ -64,5 +66,6 @@ export function createFleetService(node: FleetNode, checkCredential: CredentialC
     getResult: unary("getResult"),
     nodeInfo: unary("nodeInfo"),
     drain: unary("drain"),
+    cancel: unary("cancel"),
   } as FleetServiceImplementation;
 }

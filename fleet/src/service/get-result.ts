@@ -3,7 +3,7 @@ import { RunState, type GetResultRequest, type GetResultResponse } from "../../.
 import type { FleetNode } from "./fleet-node.ts";
 import { parseSubmissionId } from "./validation.ts";
 
-const STATES = {
+export const STATES = {
   queued: RunState.RUN_STATE_QUEUED,
   running: RunState.RUN_STATE_RUNNING,
   completed: RunState.RUN_STATE_COMPLETED,

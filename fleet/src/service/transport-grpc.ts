@@ -119,7 +119,7 @@ function handlers(service: FleetServiceImplementation): grpc.UntypedServiceImple
       done();
     }
   };
-  return { execute, getResult: unary("getResult"), nodeInfo: unary("nodeInfo"), drain: unary("drain") };
+  return { execute, getResult: unary("getResult"), nodeInfo: unary("nodeInfo"), drain: unary("drain"), cancel: unary("cancel") };
 }
 
 export interface GrpcTransport {

@@ -392,6 +392,17 @@ export interface NodeInfoResponse {
   notReadyReasons: string[];
 }
 
+export interface CancelRequest {
+  submissionId: string;
+  /** Why, in words (logged by the node). */
+  reason: string;
+}
+
+export interface CancelResponse {
+  /** The run's state when the call arrived (RUN_STATE_UNKNOWN: nothing to cancel). */
+  state: RunState;
+}
+
 export interface DrainRequest {
 }
 
@@ -2975,6 +2986,128 @@ export const NodeInfoResponse: MessageFns<NodeInfoResponse> = {
   },
 };
 
+function createBaseCancelRequest(): CancelRequest {
+  return { submissionId: "", reason: "" };
+}
+
+export const CancelRequest: MessageFns<CancelRequest> = {
+  encode(message: CancelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.submissionId !== "") {
+      writer.uint32(10).string(message.submissionId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.submissionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CancelRequest>): CancelRequest {
+    return CancelRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CancelRequest>): CancelRequest {
+    const message = createBaseCancelRequest();
+    message.submissionId = object.submissionId ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelResponse(): CancelResponse {
+  return { state: 0 };
+}
+
+export const CancelResponse: MessageFns<CancelResponse> = {
+  encode(message: CancelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.state !== 0) {
+      writer.uint32(8).int32(message.state);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CancelResponse>): CancelResponse {
+    return CancelResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CancelResponse>): CancelResponse {
+    const message = createBaseCancelResponse();
+    message.state = object.state ?? 0;
+    return message;
+  },
+};
+
 function createBaseDrainRequest(): DrainRequest {
   return {};
 }
@@ -3122,6 +3255,19 @@ export const FleetServiceDefinition = {
       requestType: DrainRequest as typeof DrainRequest,
       requestStream: false,
       responseType: DrainResponse as typeof DrainResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * Cancel ends a submission's run at once (killed if running, withdrawn if queued), whether or
+     * not a stream is attached: the edge calls it when the submission ended without the node
+     * (its deadline, an operator, its key revoked). Idempotent; an unknown id is not an error.
+     */
+    cancel: {
+      name: "Cancel",
+      requestType: CancelRequest as typeof CancelRequest,
+      requestStream: false,
+      responseType: CancelResponse as typeof CancelResponse,
       responseStream: false,
       options: {},
     },
