@@ -4,6 +4,9 @@ import { describe, it } from "node:test";
 import { resumePoint, sseComment, sseFrame } from "../../edge/src/lib/sse.ts";
 import { OutputText } from "../../edge/src/submission/output-text.ts";
 import { fromBase64 } from "../../proto/base64.ts";
+import { EVENT_MEMORY_CHARS, HELD_OUTPUT_BYTES } from "../../edge/src/submission/budgets.ts";
+import { HeldOutput } from "../../edge/src/submission/held-output.ts";
+import { EventLog } from "../../edge/src/submission/event-log.ts";
 
 describe("SSE framing", () => {
   it("an event is id, event and one data line of JSON, ended by a blank line; newlines in data stay escaped", () => {
@@ -52,5 +55,59 @@ describe("OutputText", () => {
     const b = t.take("stdout:0", bytes.subarray(5));
     assert.equal(t.finish("stdout:0"), "");
     assert.deepEqual(Buffer.concat([fromBase64(a)!, fromBase64(b)!]), Buffer.from(bytes));
+  });
+});
+
+describe("memory budgets of a submission's events (budgets.ts)", () => {
+  const mapKv = () => {
+    const m = new Map<string, unknown>();
+    return {
+      get: <T>(k: string) => m.get(k) as T | undefined,
+      put: <T>(k: string, v: T) => void m.set(k, v),
+      delete: (k: string) => m.delete(k),
+    };
+  };
+
+  it("frames held in memory past EVENT_MEMORY_CHARS are spilled: the submission is told, the frames are written, memory starts again from zero", () => {
+    const kv = mapKv();
+    let spills = 0;
+    const log = new EventLog(kv, () => spills++);
+    // A chunk of control bytes escapes to six characters per byte in its JSON frame.
+    const frame = (id: number) => sseFrame(id, "stdout", { data: "\0".repeat(64 * 1024) });
+    let held = 0;
+    while (spills === 0) {
+      held += log.append(frame, true).frame.length;
+      assert.ok(held <= EVENT_MEMORY_CHARS + frame(1).length * 2, "spilled once past the budget");
+    }
+    assert.ok(held > EVENT_MEMORY_CHARS, "not before the budget");
+    assert.equal(log.pendingChars, 0);
+    assert.equal(kv.get("ev_last"), log.last, "every frame so far was written");
+    for (let i = 0; i < 100; i++) log.append(frame, true);
+    assert.ok(spills >= 30, `spills again and again (${spills})`);
+    assert.ok(log.pendingChars <= EVENT_MEMORY_CHARS);
+    const replayed = [...log.replay(0, () => "")];
+    assert.equal(replayed.length, log.last);
+    assert.ok(replayed.every((f) => f.includes("event: stdout")));
+  });
+
+  it("held output is handed back as one piece every HELD_OUTPUT_BYTES; what is left comes with finish(); the pieces join to the whole output", () => {
+    const held = new HeldOutput();
+    const pieces: Uint8Array[] = [];
+    let total = 0;
+    for (let i = 0; i < 4 * (HELD_OUTPUT_BYTES / 1000) + 7; i++) {
+      const data = new Uint8Array(1000).fill(i % 251);
+      total += data.length;
+      const full = held.add("stdout:0", data);
+      if (full) pieces.push(full);
+    }
+    assert.equal(pieces.length, 4);
+    assert.ok(pieces.every((p) => p.length >= HELD_OUTPUT_BYTES && p.length < HELD_OUTPUT_BYTES + 1000));
+    assert.ok(held.has("stdout:0"));
+    pieces.push(held.finish("stdout:0"));
+    assert.equal(held.has("stdout:0"), false);
+    assert.equal(pieces.reduce((n, p) => n + p.length, 0), total);
+    const joined = pieces.flatMap((p) => [...p]);
+    assert.ok(joined.every((b, at) => b === Math.floor(at / 1000) % 251), "in order, nothing lost");
+    assert.deepEqual(held.finish("stderr:3"), new Uint8Array(0));
   });
 });

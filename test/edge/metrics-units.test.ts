@@ -101,7 +101,10 @@ describe("metrics text format", () => {
 
   it("renders HELP and TYPE even before anything was counted", () => {
     const families = parsePrometheusText(render([]));
-    assert.deepEqual([...families.keys()], ["codecell_edge_requests_total", "codecell_edge_request_duration_seconds"]);
+    assert.deepEqual([...families.keys()], [
+      "codecell_edge_requests_total", "codecell_edge_request_duration_seconds", "codecell_edge_submission_spills_total",
+      "codecell_edge_submission_event_memory_budget_chars", "codecell_edge_submission_held_output_budget_bytes",
+    ]);
   });
 
   it("the parser refuses what Prometheus would", () => {

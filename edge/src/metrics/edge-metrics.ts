@@ -5,7 +5,7 @@ import { HttpError } from "../lib/http.ts";
 import { metrics } from "../stubs.ts";
 import { Recorder } from "./recorder.ts";
 import type { Send } from "./recorder.ts";
-import { CONTENT_TYPE, render } from "./text-format.ts";
+import { BUDGET_SAMPLES, CONTENT_TYPE, render } from "./text-format.ts";
 
 /** One per isolate: module state lives as long as the isolate does. */
 const recorder = new Recorder();
@@ -28,6 +28,6 @@ export async function metricsResponse(request: Request, env: Env): Promise<Respo
     console.error("metrics totals unavailable", String(e));
     throw new HttpError(503, { error: "metrics unavailable", message: "the metrics store did not answer; try again" }, { "retry-after": "1" });
   });
-  const body = render(totals);
+  const body = render([...totals, ...BUDGET_SAMPLES]);
   return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { "content-type": CONTENT_TYPE, "cache-control": "no-store" } });
 }

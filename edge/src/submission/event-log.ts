@@ -6,6 +6,7 @@
 import { CHUNK_CHARS } from "../lib/chunks.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
 import type { SyncKv } from "../lib/scoped-kv.ts";
+import { EVENT_MEMORY_CHARS } from "./budgets.ts";
 
 const LAST = "ev_last";
 const COMPLETED = "ev_completed";
@@ -14,15 +15,25 @@ export class EventLog {
   readonly #kv: SyncKv;
   /** Frames too big for one value (a test's record with its output) are chunked. */
   readonly #big: KvBlobs;
+  /** Characters of event frames held in memory, not written yet. */
+  get pendingChars(): number {
+    return this.#pendingChars;
+  }
+
   /** Output events appended by this instance (a run's output reaches only the instance that streams it). */
   #outputs = 0;
   /** Frames not written yet, in order. */
   #pending: [number, string][] = [];
+  /** Characters of the frames in #pending. */
+  #pendingChars = 0;
   #last: number;
   #eager = false;
+  /** Makes room when the frames held pass EVENT_MEMORY_CHARS (the submission writes itself, then flush()). */
+  readonly #spill: () => void;
 
-  constructor(kv: SyncKv) {
+  constructor(kv: SyncKv, spill?: () => void) {
     this.#kv = kv;
+    this.#spill = spill ?? (() => this.flush());
     this.#big = new KvBlobs(kv);
     this.#last = kv.get<number>(LAST) ?? 0;
   }
@@ -47,7 +58,12 @@ export class EventLog {
     const id = ++this.#last;
     const frame = make(id);
     this.#pending.push([id, frame]);
+    this.#pendingChars += frame.length;
     if (this.#eager) this.flush();
+    else if (this.#pendingChars > EVENT_MEMORY_CHARS) {
+      this.#spill();
+      this.flush();
+    }
     if (output) this.#outputs++;
     return { id, frame };
   }
@@ -69,6 +85,7 @@ export class EventLog {
       }
     }
     this.#pending = [];
+    this.#pendingChars = 0;
     this.#kv.put(LAST, this.#last);
   }
 

@@ -9,12 +9,12 @@ import { OutputStream } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecuteResponse, Output } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { testFromWire } from "../../../proto/record-wire.ts";
 import type { Encoding, ResultRecord } from "../../../proto/record.ts";
-import type { Env } from "../env.ts";
 import { sseFrame } from "../lib/sse.ts";
 import { EventFeed } from "./event-feed.ts";
 import { EventLog } from "./event-log.ts";
 import type { SyncKv } from "../lib/scoped-kv.ts";
 import { OutputText } from "./output-text.ts";
+import { HeldOutput } from "./held-output.ts";
 
 /** Output events stored at most before chunks are held until their test or run ends. */
 export const OUTPUT_EVENT_CAP = 1000;
@@ -26,7 +26,7 @@ export interface StreamFormat {
 }
 
 /** SSE comment while nothing else flows (SSE_HEARTBEAT_MS, default 15 s). */
-export function heartbeatMs(env: Env): number {
+export function heartbeatMs(env: { SSE_HEARTBEAT_MS?: string }): number {
   const ms = Number(env.SSE_HEARTBEAT_MS);
   return Number.isFinite(ms) && ms >= 10 ? ms : 15_000;
 }
@@ -34,12 +34,6 @@ export function heartbeatMs(env: Env): number {
 /** The stream's format from the record's (the submission's meta); a request of schema 1.0 has none. */
 export function streamFormat(f: Partial<StreamFormat> | undefined): StreamFormat {
   return { encoding: f?.encoding === "base64" ? "base64" : "utf8", tests: f?.tests === true };
-}
-
-interface Held {
-  stream: "stdout" | "stderr";
-  test: number;
-  parts: Uint8Array[];
 }
 
 /** Live followers of one submission at most (a replay after completion is not counted). */
@@ -51,10 +45,11 @@ export class SubmissionEvents {
   #text: OutputText | undefined;
   #tests = false;
   /** Chunks past the cap, by `${stream}:${test}`. */
-  readonly #held = new Map<string, Held>();
+  readonly #held = new HeldOutput();
 
-  constructor(kv: SyncKv, heartbeatMs: number) {
-    this.#log = new EventLog(kv);
+  /** `spill`: the frames held in memory reached their budget (budgets.ts); the submission writes itself. */
+  constructor(kv: SyncKv, heartbeatMs: number, spill?: () => void) {
+    this.#log = new EventLog(kv, spill);
     this.#feed = new EventFeed(heartbeatMs);
   }
 
@@ -118,10 +113,10 @@ export class SubmissionEvents {
     this.#text ??= new OutputText(format.encoding);
     this.#tests = format.tests;
     const key = `${stream}:${out.testIndex}`;
-    const held = this.#held.get(key);
-    if (held) held.parts.push(out.data);
-    else if (this.#log.outputs >= OUTPUT_EVENT_CAP) this.#held.set(key, { stream, test: out.testIndex, parts: [out.data] });
-    else this.#chunk(stream, out.testIndex, this.#text.take(key, out.data));
+    if (this.#held.has(key) || this.#log.outputs >= OUTPUT_EVENT_CAP) {
+      const full = this.#held.add(key, out.data);
+      if (full) this.#chunk(stream, out.testIndex, this.#text.take(key, full));
+    } else this.#chunk(stream, out.testIndex, this.#text.take(key, out.data));
   }
 
   /** Sends what is held or half-decoded for one test's streams (null: every stream). */
@@ -131,10 +126,8 @@ export class SubmissionEvents {
     for (const stream of ["stdout", "stderr"] as const) {
       const keys = new Set([...this.#held.keys(), ...text.keys()].filter((k) => k.startsWith(`${stream}:`) && (test === null || k === `${stream}:${test}`)));
       for (const key of keys) {
-        const held = this.#held.get(key);
-        this.#held.delete(key);
         const index = Number(key.slice(stream.length + 1));
-        const bytes = held ? concat(held.parts) : new Uint8Array(0);
+        const bytes = this.#held.finish(key);
         this.#chunk(stream, index, (bytes.length > 0 ? text.take(key, bytes) : "") + text.finish(key));
       }
     }
@@ -150,15 +143,4 @@ export class SubmissionEvents {
     const { frame } = this.#log.append((id) => sseFrame(id, event, data), output);
     this.#feed.send(frame);
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -24,7 +24,8 @@ import { completedRecord, errorRecord, isoMs, newRecord } from "../lib/record.ts
 import { asGrpcError, runErrorKind, undeliverable } from "../lib/run-errors.ts";
 import type { ScopedKv } from "../lib/scoped-kv.ts";
 import { Waiters } from "../lib/waiters.ts";
-import { scheduler } from "../stubs.ts";
+import { metrics, scheduler } from "../stubs.ts";
+import { SPILLS_METRIC } from "./budgets.ts";
 import { runKey } from "../scheduling/run-key.ts";
 import { afterTerminal, handOver, type TerminalWork } from "./after-terminal.ts";
 import { SubmissionEvents, heartbeatMs, streamFormat } from "./events.ts";
@@ -81,7 +82,7 @@ export class Submission {
     this.id = id;
     this.#host = host;
     this.#store = new SubmissionStore(host.storage, kv, legacy);
-    this.#events = new SubmissionEvents(kv, heartbeatMs(host.env));
+    this.#events = new SubmissionEvents(kv, heartbeatMs(host.env), () => this.#spill());
   }
 
   /** Nothing of it is stored (an unknown id). */
@@ -392,6 +393,13 @@ export class Submission {
   #clearTimer(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  /** Its event frames reached their memory budget (budgets.ts): it is written now, and they go to storage. */
+  #spill(): void {
+    this.#persist();
+    const sample = { name: SPILLS_METRIC, labels: {}, value: 1 };
+    this.#host.waitUntil(metrics(this.#host.env).add([sample]).catch(() => {}));
   }
 
   /** Writes a submission held in memory (one commit), its wake-up becoming the shard's. */
