@@ -1,0 +1,151 @@
+// The hostile corpus of bounded work (docs/architecture.md, "Bounded work"): requests whose bytes
+// are at the caps and shaped to make naive code super-linear or unbounded, a neighbour that runs a
+// small program under a 1 s wall limit meanwhile, and the node's event-loop delay. Shared by
+// test/fleet-service/hostile-corpus.test.ts (which asserts outcomes) and bench/hostile.bench.ts
+// (which prints latency and delay beside a run without the corpus).
+import { randomUUID } from "node:crypto";
+import { connect } from "node:http2";
+import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../proto/gen/codecell/fleet/v1/fleet.ts";
+import { fleetMethods, serverStream, unary, type FleetTarget } from "../proto/grpc-web/client.ts";
+
+const MiB = 1024 * 1024;
+/** 1 MiB exactly: the capture cap and the expected-output cap. */
+const BLANK_LINE = " ".repeat(MiB - 1) + "x";
+const DIGIT_RUN = "1".repeat(MiB);
+
+export interface HostileCase {
+  name: string;
+  request: DeepPartial<ExecuteRequest>;
+}
+
+/** A program that prints the hostile line its stdin names, or "x". */
+const PRINTER = String.raw`import sys
+k = sys.stdin.read().strip()
+sys.stdout.write((" " * (2**20 - 2) + "x\n") if k == "blank" else ("1" * (2**20 - 1) + "\n") if k == "digits" else "x\n")`;
+
+/** 1 MiB on stdout and 1 MiB on stderr. */
+const TWO_MIB = String.raw`#include <string.h>
+#include <unistd.h>
+static char buf[1 << 20];
+int main(void) { memset(buf, 'y', sizeof buf); for (int fd = 1; fd <= 2; fd++) { size_t n = 0; while (n < sizeof buf) { ssize_t w = write(fd, buf + n, sizeof buf - n); if (w <= 0) return 1; n += (size_t)w; } } return 0; }`;
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** Every compare mode, hostile bytes on the program's side and on the expected side. */
+function checkerCases(): HostileCase[] {
+  return (["exact", "lines", "tokens", "float"] as const).map((compare) => ({
+    name: `${compare}: 1 MiB blank line and 1 MiB digit run, printed and expected`,
+    request: {
+      language: "python",
+      code: PRINTER,
+      check: { compare },
+      tests: [
+        { name: "printed blank", stdin: enc("blank"), expectedOutput: enc("x\n") },
+        { name: "printed digits", stdin: enc("digits"), expectedOutput: enc("x\n") },
+        { name: "expected blank", stdin: enc("x"), expectedOutput: enc(BLANK_LINE) },
+        { name: "expected digits", stdin: enc("x"), expectedOutput: enc(DIGIT_RUN) },
+      ],
+    },
+  }));
+}
+
+function javaCases(): HostileCase[] {
+  const body = "\npublic class Main { public static void main(String[] a) { System.out.println(1); } }\n";
+  const size = 64 * 1024 - body.length;
+  return [
+    { name: "java: 64 KiB of unclosed comments", request: { language: "java", code: "/*".repeat(size / 2) + body } },
+    { name: "java: 64 KiB of newlines", request: { language: "java", code: "\n".repeat(size) + body } },
+    { name: "java: 64 KiB of line comments and package-like lines", request: { language: "java", code: "// package a.b;\n".repeat(Math.floor(size / 16)) + body } },
+  ];
+}
+
+export function hostileCorpus(): HostileCase[] {
+  return [
+    ...checkerCases(),
+    ...javaCases(),
+    {
+      name: "50 tests × (1 MiB stdout + 1 MiB stderr)",
+      request: { language: "c", code: TWO_MIB, tests: Array.from({ length: 50 }, (_, i) => ({ name: `t${i + 1}`, stdin: new Uint8Array(0) })) },
+    },
+    { name: "go: an 80 MiB array", request: { language: "go", code: "package main\n\nvar big = [80 << 20]byte{1}\n\nfunc main() { println(big[0]) }\n" } },
+    { name: "rust: a 100 MiB static", request: { language: "rust", code: "static BIG: [u8; 100 << 20] = [1; 100 << 20];\nfn main() { println!(\"{}\", BIG[12345]); }\n" } },
+  ];
+}
+
+/** Runs one request on the node over gRPC-Web (as the edge does) and returns its result. */
+export async function execute(target: FleetTarget, request: DeepPartial<ExecuteRequest>): Promise<ExecutionResult> {
+  let result: ExecutionResult | undefined;
+  for await (const event of serverStream(target, fleetMethods.execute, { submissionId: randomUUID(), ...request })) {
+    if (event.completed?.result) result = event.completed.result;
+  }
+  if (!result) throw new Error("the stream ended without a result");
+  return result;
+}
+
+export interface NeighbourRun {
+  ms: number;
+  result: ExecutionResult;
+}
+
+/** A neighbour's small run under a 1 s wall limit, over and over until `signal`; each timed end to end. */
+export async function neighbour(target: FleetTarget, signal: AbortSignal): Promise<NeighbourRun[]> {
+  const runs: NeighbourRun[] = [];
+  while (!signal.aborted) {
+    const started = performance.now();
+    const result = await execute(target, { language: "python", code: "print('neighbour')", limits: { wallTimeMs: 1000 } });
+    runs.push({ ms: performance.now() - started, result });
+  }
+  return runs;
+}
+
+/** Sends `count` unauthenticated 4 MiB ExecuteRequests (2 million empty tests each) to the native port at once, again and again until `signal`. */
+export async function floodNativeGrpc(address: string, signal: AbortSignal, count = 4): Promise<{ sent: number; statuses: Map<string, number> }> {
+  const message = new Uint8Array(4 * MiB - 5);
+  // field 14 (tests), length 0: the bytes 0x72 0x00, repeated
+  for (let i = 0; i + 1 < message.length; i += 2) message[i] = 0x72;
+  const frame = new Uint8Array(5 + message.length);
+  new DataView(frame.buffer).setUint32(1, message.length);
+  frame.set(message, 5);
+  const statuses = new Map<string, number>();
+  let sent = 0;
+  const session = connect(`http://${address}`);
+  session.on("error", () => {});
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const stream = session.request({
+        ":method": "POST", ":path": "/codecell.fleet.v1.FleetService/Execute", "content-type": "application/grpc", te: "trailers",
+      });
+      let status = "none";
+      stream.on("response", (headers) => (status = String(headers["grpc-status"] ?? status)));
+      stream.on("trailers", (trailers) => (status = String(trailers["grpc-status"] ?? status)));
+      stream.on("data", () => {});
+      stream.on("error", () => (status = "stream-error"));
+      stream.on("close", () => {
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        resolve();
+      });
+      stream.end(frame);
+      sent++;
+    });
+  try {
+    while (!signal.aborted && !session.destroyed) await Promise.all(Array.from({ length: count }, one));
+  } finally {
+    session.close();
+  }
+  return { sent, statuses };
+}
+
+/** The node's event-loop delay p99 since the last read (prom-client resets it on every scrape), in ms. */
+export async function eventLoopP99Ms(target: FleetTarget): Promise<number> {
+  const res = await fetch(`${target.url}/metrics`, { headers: { authorization: `Bearer ${target.token}` } });
+  const text = await res.text();
+  const line = text.split("\n").find((l) => l.startsWith("nodejs_eventloop_lag_p99_seconds "));
+  if (!line) throw new Error("no nodejs_eventloop_lag_p99_seconds on /metrics");
+  return Number(line.split(" ")[1]) * 1000;
+}
+
+/** Whether the node says it is ready. */
+export async function nodeReady(target: FleetTarget): Promise<{ ready: boolean; reasons: string[] }> {
+  const info = await unary(target, fleetMethods.nodeInfo, {}, 10_000);
+  return { ready: info.ready, reasons: info.notReadyReasons };
+}
