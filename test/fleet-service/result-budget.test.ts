@@ -279,5 +279,6 @@ describe("50 tests × (1 MiB stdout + 1 MiB stderr) over gRPC-Web", { skip: !usi
     const kept = await unary(target, fleetMethods.getResult, { submissionId: id }, 10_000);
     assert.equal(kept.state, RunState.RUN_STATE_COMPLETED);
     assert.deepEqual(kept.result, result, "GetResult delivers the same record");
+    assert.match(await node.server.node.metrics.registry.metrics(), /^codecell_fleet_results_trimmed_total 1$/m);
   });
 });
