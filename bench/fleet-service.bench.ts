@@ -143,6 +143,7 @@ async function inProcessNode(real: Engine, options: { throughput: boolean }) {
       queueCapacity: 64,
       resultRetentionSecs: 600,
       maxRetainedResults: 100_000,
+      maxRetainedResultBytes: 1024 * 1024 * 1024,
       nodeId: "bench",
       drainGraceSecs: 1,
     },

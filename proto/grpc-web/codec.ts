@@ -26,7 +26,10 @@ export function encodeTrailers(code: number, message: string): Uint8Array {
   return encodeFrame(new TextEncoder().encode(text), FLAG_TRAILERS);
 }
 
-/** Largest frame we accept; a result carries at most 2 MiB of captured output plus evidence. */
+/**
+ * Largest frame we accept. A node keeps every message below it: a result record carries at most
+ * 8 MiB of output (its result budget, docs/fleet-node.md "Result budget") plus evidence.
+ */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 /** A frame's declared length is over MAX_FRAME_BYTES: the peer sent more than we take in one message. */

@@ -18,6 +18,8 @@ test("defaults", () => {
   assert.equal(config.slots, availableParallelism());
   assert.equal(config.queueCapacity, 64);
   assert.equal(config.resultRetentionSecs, 600);
+  assert.equal(config.maxRetainedResults, 10_000);
+  assert.equal(config.maxRetainedResultBytes, 256 * 1024 * 1024);
   assert.equal(config.nodeId, hostname().toLowerCase());
   assert.equal(config.tls, undefined);
   assert.equal(config.token, token);
@@ -55,6 +57,9 @@ test("plaintext only on loopback; TLS files must come in pairs", () => {
 test("bad numbers are refused with the variable's name", () => {
   assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_SLOTS: "0" }), /FLEET_SLOTS \(--slots\) must be an integer from 1/);
   assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_GRPC_PORT: "http" }), /FLEET_GRPC_PORT/);
+  // Below 16 MiB the budget could not hold the largest result (docs/fleet-node.md, "Result budget").
+  assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_MAX_RETAINED_RESULT_MIB: "8" }), /FLEET_MAX_RETAINED_RESULT_MIB \(--max-retained-result-mib\) must be an integer from 16/);
+  assert.equal(parseConfig(["--max-retained-result-mib", "64"], { FLEET_TOKEN: token }).maxRetainedResultBytes, 64 * 1024 * 1024);
 });
 
 test("main refuses plaintext on a public address with a clear message and exit code 2", () => {

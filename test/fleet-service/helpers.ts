@@ -68,6 +68,7 @@ export async function startTestNode(options: { slots?: number; queueCapacity?: n
       queueCapacity: options.queueCapacity ?? 64,
       resultRetentionSecs: 600,
       maxRetainedResults: 1000,
+      maxRetainedResultBytes: 256 * 1024 * 1024,
       nodeId: "test-node",
       drainGraceSecs: 5,
     },

@@ -31,6 +31,7 @@ test("TLS on native gRPC and gRPC-Web", async () => {
       queueCapacity: 4,
       resultRetentionSecs: 60,
       maxRetainedResults: 10,
+      maxRetainedResultBytes: 256 * 1024 * 1024,
       nodeId: "tls-node",
       drainGraceSecs: 1,
     },

@@ -1,9 +1,14 @@
-// Scheduler, run registry and the credential check on their own.
+// Scheduler, run registry (retention by time, count and bytes, with its metrics) and the credential check on their own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createCredentialCheck } from "../../fleet/src/service/auth.ts";
 import { ServiceError, Status } from "../../fleet/src/service/errors.ts";
-import { Run, RunRegistry } from "../../fleet/src/service/run-registry.ts";
+import { FleetNode } from "../../fleet/src/service/fleet-node.ts";
+import { createLogger } from "../../fleet/src/service/logger.ts";
+import { encodedSizeBound } from "../../fleet/src/service/message-size.ts";
+import { DEFAULT_MAX_RETAINED_BYTES, RUN_OVERHEAD_BYTES, Run, RunRegistry, type EvictionReason } from "../../fleet/src/service/run-registry.ts";
+import { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
+import { createFakeEngine } from "./fake-engine.ts";
 import { Scheduler, type Job } from "../../fleet/src/service/scheduler.ts";
 
 function manualJob() {
@@ -63,6 +68,107 @@ test("registry: beyond the cap the oldest completed run goes first", () => {
     registry.retain(run);
   }
   assert.deepEqual(["a", "b", "c"].map((id) => registry.get(id) !== undefined), [false, true, true]);
+});
+
+/** A completed run whose result carries `stdoutBytes` bytes of stdout. */
+function completedRun(id: string, stdoutBytes = 0): Run {
+  const run = new Run(id, "python", "f");
+  run.markStarted(new Date(0));
+  run.complete(ExecutionResult.fromPartial({ submissionId: id, stdout: "x".repeat(stdoutBytes) }));
+  return run;
+}
+
+test("registry: kept by bytes, least recently used first; get() refreshes recency; the evictions are reported by reason", () => {
+  const evicted: [string, EvictionReason][] = [];
+  const registry = new RunRegistry({
+    retentionMs: 60_000,
+    maxCompleted: 100,
+    maxBytes: 100,
+    now: () => 0,
+    sizeOf: () => 40,
+    onEvict: (run, reason) => evicted.push([run.id, reason]),
+  });
+  const keep = (id: string) => {
+    const run = completedRun(id);
+    registry.add(run);
+    registry.retain(run);
+  };
+  keep("a");
+  keep("b");
+  assert.deepEqual([registry.retainedRuns, registry.retainedBytes, registry.maxBytes], [2, 80, 100]);
+  assert.ok(registry.get("a"), "a is now the most recently used");
+  keep("c"); // 120 > 100: the least recently used (b) goes
+  assert.deepEqual(evicted, [["b", "bytes"]]);
+  assert.deepEqual(["a", "b", "c"].map((id) => registry.get(id) !== undefined), [true, false, true]);
+  assert.deepEqual([registry.retainedRuns, registry.retainedBytes], [2, 80]);
+  const live = new Run("live", "python", "f");
+  registry.add(live);
+  keep("d");
+  assert.deepEqual(evicted.at(-1), ["a", "bytes"], "a was used before c (get above)");
+  assert.equal(registry.get("live"), live, "live runs are not counted or evicted");
+  assert.equal(registry.retainedBytes, 80);
+});
+
+test("registry: one outcome above the byte budget is kept alone (the most recent is never evicted for bytes)", () => {
+  const registry = new RunRegistry({ retentionMs: 60_000, maxCompleted: 100, maxBytes: 100, now: () => 0, sizeOf: (run) => (run.id === "big" ? 500 : 10) });
+  for (const id of ["small", "big"]) {
+    const run = completedRun(id);
+    registry.add(run);
+    registry.retain(run);
+  }
+  assert.equal(registry.get("small"), undefined);
+  assert.ok(registry.get("big"));
+  assert.deepEqual([registry.retainedRuns, registry.retainedBytes], [1, 500]);
+});
+
+test("registry: expiry goes by completion time, whatever the recency; the count cap drops the least recently used", () => {
+  let now = 0;
+  const evicted: [string, EvictionReason][] = [];
+  const registry = new RunRegistry({ retentionMs: 1000, maxCompleted: 2, maxBytes: 1e9, now: () => now, onEvict: (run, reason) => evicted.push([run.id, reason]) });
+  for (const id of ["a", "b"]) {
+    const run = completedRun(id);
+    registry.add(run);
+    registry.retain(run);
+    now += 100;
+  }
+  registry.get("a");
+  const c = completedRun("c");
+  registry.add(c);
+  registry.retain(c);
+  assert.deepEqual(evicted, [["b", "count"]]);
+  now = 1050; // a completed at 0: expired although it was used last but one
+  assert.equal(registry.get("a"), undefined);
+  assert.ok(registry.get("c"));
+  assert.deepEqual(evicted, [["b", "count"], ["a", "expired"]]);
+});
+
+test("registry: a run's size is its result's encoded size (an upper bound) plus a fixed overhead; the default budget is 256 MiB", () => {
+  const registry = new RunRegistry({ retentionMs: 60_000, maxCompleted: 100 });
+  assert.equal(registry.maxBytes, DEFAULT_MAX_RETAINED_BYTES);
+  assert.equal(DEFAULT_MAX_RETAINED_BYTES, 256 * 1024 * 1024);
+  const run = completedRun("a", 100_000);
+  registry.add(run);
+  registry.retain(run);
+  const encoded = ExecutionResult.encode(run.result!).finish().length;
+  assert.equal(registry.retainedBytes, RUN_OVERHEAD_BYTES + encodedSizeBound(run.result));
+  assert.ok(registry.retainedBytes >= encoded && registry.retainedBytes < encoded + RUN_OVERHEAD_BYTES + 1024);
+});
+
+test("retention metrics: runs and bytes retained, the byte budget, evictions by reason", async () => {
+  const node = new FleetNode(createFakeEngine(1), createLogger({ level: "silent", nodeId: "units" }), {
+    nodeId: "units", version: "0", queueCapacity: 1, resultRetentionSecs: 60, maxRetainedResults: 10, maxRetainedResultBytes: 3 * RUN_OVERHEAD_BYTES,
+  });
+  for (const id of ["a", "b", "c"]) {
+    const run = completedRun(id, 200);
+    node.registry.add(run);
+    node.registry.retain(run);
+  }
+  const text = await node.metrics.registry.metrics();
+  const value = (line: RegExp) => Number(line.exec(text)?.[1]);
+  assert.equal(value(/^codecell_fleet_results_retained (\d+)$/m), 2);
+  assert.equal(value(/^codecell_fleet_results_retained_bytes (\d+)$/m), node.registry.retainedBytes);
+  assert.equal(value(/^codecell_fleet_result_retention_budget_bytes (\d+)$/m), 3 * RUN_OVERHEAD_BYTES);
+  assert.equal(value(/^codecell_fleet_result_evictions_total\{reason="bytes"\} (\d+)$/m), 1);
 });
 
 test("run events: a late subscriber gets the current state first; abort ends the stream", async () => {

@@ -15,6 +15,8 @@ export interface FleetConfig {
   queueCapacity: number;
   resultRetentionSecs: number;
   maxRetainedResults: number;
+  /** FLEET_MAX_RETAINED_RESULT_MIB in bytes. */
+  maxRetainedResultBytes: number;
   nodeId: string;
   stateDir: string;
   cgroupParent: string | undefined;
@@ -44,7 +46,8 @@ export const SETTINGS = {
   slots: ["FLEET_SLOTS", "concurrent runs (default: number of cores)", undefined],
   queueCapacity: ["FLEET_QUEUE_CAPACITY", "runs that may wait for a slot", "64"],
   resultRetentionSecs: ["FLEET_RESULT_RETENTION_SECS", "how long outcomes stay available to GetResult", "600"],
-  maxRetainedResults: ["FLEET_MAX_RETAINED_RESULTS", "cap on kept outcomes (oldest dropped first)", "10000"],
+  maxRetainedResults: ["FLEET_MAX_RETAINED_RESULTS", "cap on kept outcomes (least recently used dropped first)", "10000"],
+  maxRetainedResultMib: ["FLEET_MAX_RETAINED_RESULT_MIB", "byte budget of kept outcomes in MiB (least recently used dropped first)", "256"],
   nodeId: ["FLEET_NODE_ID", "node identity (default: the host name)", undefined],
   stateDir: ["FLEET_STATE_DIR", "compile cache and staging directory", "/var/lib/codecell/fleet"],
   cgroupParent: ["FLEET_CGROUP_PARENT", "cgroup under which run cgroups are made (engine default if unset)", undefined],
@@ -115,6 +118,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     queueCapacity: integer("queueCapacity", raw.queueCapacity!, 0, 100_000),
     resultRetentionSecs: integer("resultRetentionSecs", raw.resultRetentionSecs!, 1, 7 * 24 * 3600),
     maxRetainedResults: integer("maxRetainedResults", raw.maxRetainedResults!, 1, 10_000_000),
+    maxRetainedResultBytes: integer("maxRetainedResultMib", raw.maxRetainedResultMib!, 16, 1024 * 1024) * 1024 * 1024,
     nodeId: raw.nodeId ?? hostname().toLowerCase(),
     stateDir: raw.stateDir!,
     cgroupParent: raw.cgroupParent,

@@ -11,6 +11,8 @@ export interface FleetNodeOptions {
   queueCapacity: number;
   resultRetentionSecs: number;
   maxRetainedResults: number;
+  /** Byte budget of kept outcomes (run-registry.ts). */
+  maxRetainedResultBytes: number;
 }
 
 export class FleetNode {
@@ -30,10 +32,13 @@ export class FleetNode {
     this.nodeId = options.nodeId;
     this.version = options.version;
     this.scheduler = new Scheduler(engine.slots, options.queueCapacity);
-    this.registry = new RunRegistry({
+    const registry = new RunRegistry({
       retentionMs: options.resultRetentionSecs * 1000,
       maxCompleted: options.maxRetainedResults,
+      maxBytes: options.maxRetainedResultBytes,
+      onEvict: (_run, reason) => this.metrics.resultEvictions.inc({ reason }),
     });
+    this.registry = registry;
     this.metrics = createMetrics({
       slots: () => this.scheduler.slots,
       slotsInUse: () => this.scheduler.running,
@@ -41,6 +46,9 @@ export class FleetNode {
       queueCapacity: () => this.scheduler.queueCapacity,
       draining: () => this.#draining,
       ready: () => this.engine.health().ready,
+      resultsRetained: () => registry.retainedRuns,
+      resultsRetainedBytes: () => registry.retainedBytes,
+      resultRetentionBudgetBytes: () => registry.maxBytes,
     });
   }
 

@@ -1,5 +1,7 @@
 // The FleetService implementation both transports serve, behind one guard: credential check,
-// error mapping (unexpected exceptions become INTERNAL, details only in the log), call metrics.
+// error mapping (unexpected exceptions become INTERNAL, details only in the log), call metrics,
+// and no message above the gRPC-Web frame cap (message-size.ts: a clean status, not a broken stream).
+import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { CredentialCheck } from "./auth.ts";
 import { createCancel } from "./cancel.ts";
 import { createDrain } from "./drain.ts";
@@ -7,6 +9,7 @@ import { STATUS_NAMES, ServiceError, Status, toStatus } from "./errors.ts";
 import { createExecute } from "./execute.ts";
 import type { FleetNode } from "./fleet-node.ts";
 import { createGetResult } from "./get-result.ts";
+import { assertFits } from "./message-size.ts";
 import { createNodeInfo } from "./node-info.ts";
 import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
 
@@ -36,26 +39,38 @@ export function createFleetService(node: FleetNode, checkCredential: CredentialC
     return mapped;
   };
 
+  const responseType = (method: MethodName) => {
+    const definition = FleetServiceDefinition.methods[method];
+    // The contract names every reply <Method>Response.
+    return { name: `${definition.name}Response`, type: definition.responseType as { encode(message: unknown): { finish(): Uint8Array } } };
+  };
+
   function unary<M extends "getResult" | "nodeInfo" | "drain" | "cancel">(method: M) {
     const handler = handlers[method] as (request: unknown, context: CallContext) => Promise<unknown>;
+    const response = responseType(method);
     return async (request: unknown, context: CallContext) => {
       try {
         checkCredential(context.metadata);
-        const response = await handler(request, context);
+        const reply = await handler(request, context);
+        assertFits(response.name, reply, response.type);
         finish(method, context);
-        return response;
+        return reply;
       } catch (error) {
         throw finish(method, context, error);
       }
     };
   }
+  const executeResponse = responseType("execute");
 
   return {
     async *execute(request, context) {
       let failed = false;
       try {
         checkCredential(context.metadata);
-        yield* handlers.execute(request, context);
+        for await (const message of handlers.execute(request, context)) {
+          assertFits(executeResponse.name, message, executeResponse.type);
+          yield message;
+        }
       } catch (error) {
         failed = true;
         throw finish("execute", context, error);

@@ -10,6 +10,9 @@ export interface NodeGauges {
   queueCapacity(): number;
   draining(): boolean;
   ready(): boolean;
+  resultsRetained(): number;
+  resultsRetainedBytes(): number;
+  resultRetentionBudgetBytes(): number;
 }
 
 export function createMetrics(gauges: NodeGauges) {
@@ -32,8 +35,22 @@ export function createMetrics(gauges: NodeGauges) {
   gauge("codecell_fleet_ready", "1 when the engine can apply every isolation control.", () =>
     Number(gauges.ready()),
   );
+  gauge("codecell_fleet_results_retained", "Completed runs whose outcome is kept for GetResult.", gauges.resultsRetained);
+  gauge("codecell_fleet_results_retained_bytes", "Size of the kept outcomes (an upper bound of their encoding, plus a fixed overhead each).", gauges.resultsRetainedBytes);
+  gauge("codecell_fleet_result_retention_budget_bytes", "Byte budget of the kept outcomes (FLEET_MAX_RETAINED_RESULT_MIB).", gauges.resultRetentionBudgetBytes);
   return {
     registry,
+    resultEvictions: new Counter({
+      name: "codecell_fleet_result_evictions_total",
+      help: "Kept outcomes dropped, by reason: expired (retention time), count (the count cap), bytes (the byte budget).",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
+    resultsTrimmed: new Counter({
+      name: "codecell_fleet_results_trimmed_total",
+      help: "Results whose record carries less output than the programs wrote to it: the result output budget cut it.",
+      registers: [registry],
+    }),
     runs: new Counter({
       name: "codecell_fleet_runs_total",
       help: "Completed runs by canonical language and verdict.",

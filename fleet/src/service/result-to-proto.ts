@@ -1,9 +1,11 @@
 // The engine's outcome as the wire message: the contract's mapping (proto/record-wire.ts) plus
-// what only the service knows (submission id, times, compile cache).
+// what only the service knows (submission id, times, compile cache), within the result budget
+// (result-budget.ts: the output a record carries is bounded, whatever the tests printed).
 import type { ExecutionResult as WireResult, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { executionToWire } from "../../../proto/record-wire.ts";
 import type { ExecuteOutcome, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord } from "../sandbox/types.ts";
+import { OutputBudget } from "./result-budget.ts";
 
 export interface RunTimes {
   submissionId: string;
@@ -19,8 +21,11 @@ const encoder = new TextEncoder();
 const rawOutput = (binary: boolean | undefined, result: ExecutionRecord, stdout: Uint8Array | undefined, stderr: Uint8Array | undefined) =>
   binary ? { stdoutBytes: stdout ?? encoder.encode(result.stdout), stderrBytes: stderr ?? encoder.encode(result.stderr) } : {};
 
+/** The Completed (and GetResult) record: the tests in order through a fresh budget, then the top level. */
 export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireResult {
-  return {
+  const budget = new OutputBudget();
+  const tests = (outcome.tests ?? []).map((test) => testToProto(test, times.binaryOutput, budget));
+  return budget.top({
     submissionId: times.submissionId,
     language: outcome.language,
     ...executionToWire(outcome.result),
@@ -28,16 +33,19 @@ export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireRes
     startedAt: times.startedAt,
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
-    tests: (outcome.tests ?? []).map((test) => testToProto(test, times.binaryOutput)),
+    tests,
     version: outcome.version ?? "",
-  };
+  });
 }
 
-/** One test's run (ids, language and times left empty: the enclosing result has them). */
-export function testToProto(test: TestOutcome, binaryOutput?: boolean): WireTest {
+/**
+ * One test's run (ids, language and times left empty: the enclosing result has them). `budget` is
+ * the submission's: tests go through it in order (TestFinished events and Completed alike).
+ */
+export function testToProto(test: TestOutcome, binaryOutput: boolean | undefined, budget: OutputBudget): WireTest {
   return {
     name: test.name,
-    result: {
+    result: budget.test({
       submissionId: "",
       language: "",
       ...executionToWire(test.result),
@@ -47,7 +55,7 @@ export function testToProto(test: TestOutcome, binaryOutput?: boolean): WireTest
       compileCacheHit: false,
       tests: [],
       version: "",
-    },
+    }),
   };
 }
 

@@ -7,6 +7,7 @@ import { fingerprint } from "./fingerprint.ts";
 import type { Logger } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
 import { OutputCoalescer } from "./output-coalescer.ts";
+import { OUTPUT_TRIMMED, OutputBudget } from "./result-budget.ts";
 import { internalErrorOutcome, resultToProto, testToProto } from "./result-to-proto.ts";
 import { Run, type RunRegistry } from "./run-registry.ts";
 import type { Job, Scheduler } from "./scheduler.ts";
@@ -70,13 +71,15 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   run.markStarted(startedAt);
   const { binaryOutput, streamOutput } = submission.request;
   const coalescer = new OutputCoalescer((output) => run.output(output));
+  // The tests' events go through the result budget as Completed will (result-budget.ts).
+  const budget = new OutputBudget();
   const request: EngineRequest = {
     ...toEngineRequest(submission.request, submission.language),
     ...(submission.version ? { version: submission.version } : {}),
     ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
     onTest: (index: number, test: TestOutcome) => {
       coalescer.flush();
-      run.testFinished(index, testToProto(test, binaryOutput));
+      run.testFinished(index, testToProto(test, binaryOutput, budget));
     },
   };
   let outcome;
@@ -93,9 +96,12 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     coalescer.write("stderr", encoder.encode(outcome.result.stderr), 0);
   }
   coalescer.flush();
-  run.complete(resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput }));
+  const result = resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput });
+  const trimmed = result.evidence?.judgeActions.includes(OUTPUT_TRIMMED) ?? false;
+  run.complete(result);
   deps.registry.retain(run);
   metrics.runs.inc({ language: outcome.language, verdict: outcome.result.verdict });
+  if (trimmed) metrics.resultsTrimmed.inc();
   metrics.runDuration.observe({ language: outcome.language }, runSecs);
   logger.info(
     {
@@ -104,6 +110,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
       verdict: outcome.result.verdict,
       cause: outcome.result.evidence.verdict_cause,
       cache_hit: outcome.compileCacheHit,
+      ...(trimmed ? { output_trimmed: true } : {}),
       queue_ms: Math.round(queueSecs * 1000),
       run_ms: Math.round(runSecs * 1000),
       cancelled: run.abortController.signal.aborted,

@@ -27,6 +27,7 @@ export type ServerSettings = Pick<
   | "queueCapacity"
   | "resultRetentionSecs"
   | "maxRetainedResults"
+  | "maxRetainedResultBytes"
   | "nodeId"
   | "drainGraceSecs"
 >;
@@ -48,6 +49,7 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
     queueCapacity: settings.queueCapacity,
     resultRetentionSecs: settings.resultRetentionSecs,
     maxRetainedResults: settings.maxRetainedResults,
+    maxRetainedResultBytes: settings.maxRetainedResultBytes,
   });
   const checkCredential = createCredentialCheck(settings.token);
   const service = createFleetService(node, checkCredential);
