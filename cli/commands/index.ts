@@ -4,6 +4,7 @@ import { registerNodes } from "./nodes.ts";
 import { registerPlans } from "./plans.ts";
 import { registerProjects } from "./projects.ts";
 import { registerRun } from "./run.ts";
+import { registerSubmissions } from "./submissions.ts";
 import { registerUsage } from "./usage.ts";
 import { registerWebhooks } from "./webhooks.ts";
 
@@ -16,5 +17,6 @@ export function registerCommandGroups(program: Command): void {
   registerPlans(program);
   registerUsage(program);
   registerWebhooks(program);
+  registerSubmissions(program);
   registerRun(program);
 }

@@ -59,11 +59,11 @@ export function registerKeys(program: Command): void {
 
   keys
     .command("revoke")
-    .description("revoke a key: requests with it are refused (401) from this moment")
+    .description("revoke a key: requests with it are refused (401) from this moment, and its submissions in flight end")
     .argument("<key_id>")
     .action(async (keyId: string, _opts: unknown, cmd: Command) => {
-      const r = await client(cmd).request<{ key_id: string }>("DELETE", `/keys/${encodeURIComponent(keyId)}`);
-      print(cmd, r, () => `revoked ${r.key_id}: requests with it are refused from now on`);
+      const r = await client(cmd).request<{ key_id: string; cancelled_submissions?: number }>("DELETE", `/keys/${encodeURIComponent(keyId)}`);
+      print(cmd, r, () => `revoked ${r.key_id}: requests with it are refused from now on; ${r.cancelled_submissions ?? 0} submission(s) in flight cancelled`);
     });
 
   keys

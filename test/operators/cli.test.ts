@@ -29,6 +29,7 @@ describe("operator CLI", () => {
       [], ["keys"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["keys", "rotate"], ["keys", "show"],
       ["projects"], ["projects", "create"], ["projects", "list"], ["nodes"], ["nodes", "add"], ["nodes", "list"],
       ["nodes", "drain"], ["nodes", "remove"], ["nodes", "token"], ["nodes", "token", "create"], ["usage"], ["run"],
+      ["submissions"], ["submissions", "cancel"],
     ];
     await Promise.all(commands.map(async (c) => {
       const r = await cli(null, [...c, "--help"]);
@@ -89,6 +90,23 @@ describe("operator CLI", () => {
     const again = await cliJson(edge, "keys", "revoke", k.json.key_id);
     assert.equal(again.code, 3, "revoking an unknown key: exit 3 (not found)");
     assert.match(again.stderr, /key not found/);
+  });
+
+  it("submissions cancel ends a submission in flight with the reason; a second cancel is a conflict (exit code, message)", async () => {
+    const k = await cliJson(edge, "keys", "create", "--project", projectId);
+    const c = new Client(edge.base, k.json.key);
+    const s = await c.submit({ language: "python", code: "import time\ntime.sleep(8)" });
+    assert.equal(s.status, 202, s.text);
+    await c.until(s.json.id, (x) => x.json.job_status === "running", 30_000);
+    const r = await cliJson(edge, "submissions", "cancel", s.json.id, "--reason", "stuck");
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json, { id: s.json.id, cancelled: true });
+    const rec = await c.result(s.json.id);
+    assert.equal(rec.json.job_status, "error");
+    assert.match(rec.json.error_message, /cancelled by an operator: stuck/);
+    const again = await cli(edge, ["--insecure", "submissions", "cancel", s.json.id]);
+    assert.notEqual(again.code, 0);
+    assert.match(again.stderr, /already ended/);
   });
 
   it("a rotated key's old value stops working at once; the new one works", async () => {
