@@ -197,6 +197,16 @@ const BOX: OddRequest[] = [
   { what: "rust: a 100 MiB static", language: "rust", code: RUST_BIG, verdicts: ["AC", "RE"], says: /compil/ },
   { what: "c: a 100 MiB initialised array (above the most a C program may be)", language: "c", code: C_BIG, verdicts: ["RE"], cause: "compile_error", says: /the compiled program is 100\.0 MiB \(\d+ bytes\); at most 64 MiB/ },
   {
+    what: "c: a build whose output fills the compile's work dir",
+    language: "c",
+    code: C_BIG,
+    request: { compileLimits: { workDirBytes: 32 * MiB } },
+    verdicts: ["RE"],
+    cause: "compile_error",
+    says: /No space left on device/,
+  },
+  { what: "go: a 300 MiB array (a build past the compile's file-size limit)", language: "go", code: GO_BIG.replace("80 << 20", "300 << 20"), verdicts: ["RE"], cause: "compile_error", says: /file too large|file size limit/i },
+  {
     what: "files that do not fit the run's work dir",
     language: "python",
     code: 'print("ok")',

@@ -266,7 +266,8 @@ export class Sandbox {
     try {
       writeNewFileNoFollow(path, content, executable ? 0o755 : 0o644);
     } catch (error) {
-      rmSync(path, { force: true });
+      // a partial write (the host's disk full) is removed; a name that was there is not ours
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") rmSync(path, { force: true });
       throw error;
     }
     this.#staged.add(path);
