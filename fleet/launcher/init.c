@@ -341,7 +341,10 @@ static void copy_out_one(const struct config *c, const struct copy_out *co)
 		if (copied && ftruncate(co->fd, 0) < 0) {
 			/* the supervisor discards a failed copy-out anyway */
 		}
-		status_line("copyout_fail %s %s", co->name, why);
+		if (!strcmp(why, "too_large"))
+			status_line("copyout_fail %s %s %llu", co->name, why, (unsigned long long)st.st_size);
+		else
+			status_line("copyout_fail %s %s", co->name, why);
 		return;
 	}
 	status_line("copyout %s %llu", co->name, (unsigned long long)copied);

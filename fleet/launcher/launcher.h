@@ -33,6 +33,9 @@ enum control {
 	CTL_OUTPUT_DRAIN,
 	CTL_SESSION,
 	CTL_CGROUP_NAMESPACE,
+	/* Not an isolation control: placing a --copy-in file in /box (its directories, the file,
+	 * its bytes). A failure here may be the files' own doing (no room, a name clash). */
+	CTL_BOX_FILES,
 	CTL__COUNT
 };
 

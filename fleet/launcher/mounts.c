@@ -11,6 +11,9 @@
  *   3. /box, /tmp, /dev are mounted before any user-controlled entry exists in
  *      the new root, so their host-side paths cannot meet a symlink.
  *   4. copy-ins and bind-ins go through an fd of /box (openat, O_EXCL|O_NOFOLLOW).
+ *      Placing a copy-in (its directories, the file, its bytes) fails as box_files, not
+ *      work_dir: the supervisor tells the files' own faults (no room, a name clash) from
+ *      the platform's by errno.
  *   5. binds and symlinks: paths are walked component by component with
  *      O_NOFOLLOW from the root fd; the detached trees are attached with
  *      move_mount(). Binds are recursive and every submount is read-only,
@@ -400,7 +403,7 @@ static int open_box_parent(struct config *c, const char *name, const char **leaf
 		component[n] = '\0';
 		int made = mkdirat(dir, component, 0755) == 0;
 		if (!made && errno != EEXIST) {
-			fail(CTL_WORK_DIR, errno, "mkdir in /box for %s", name);
+			fail(CTL_BOX_FILES, errno, "mkdir in /box for %s", name);
 			close(dir);
 			return -1;
 		}
@@ -414,7 +417,7 @@ static int open_box_parent(struct config *c, const char *name, const char **leaf
 		int err = errno;
 		close(dir);
 		if (next < 0)
-			return fail(CTL_WORK_DIR, err, "open the directories of /box/%s", name);
+			return fail(CTL_BOX_FILES, err, "open the directories of /box/%s", name);
 		dir = next;
 	}
 	*leaf = p;
@@ -431,11 +434,11 @@ static int copy_in_one(struct config *c, struct copy_in *ci)
 	int err = errno;
 	close(dir);
 	if (out < 0)
-		return fail(CTL_WORK_DIR, err, "create /box/%s", ci->name);
+		return fail(CTL_BOX_FILES, err, "create /box/%s", ci->name);
 	int r = 0;
 	uint64_t copied;
 	if (copy_fd(ci->fd, out, UINT64_MAX, &copied) < 0)
-		r = fail(CTL_WORK_DIR, errno, "copy into /box/%s", ci->name);
+		r = fail(CTL_BOX_FILES, errno, "copy into /box/%s", ci->name);
 	else if (fchown(out, c->uid, c->gid) < 0)
 		r = fail(CTL_WORK_DIR, errno, "fchown /box/%s", ci->name);
 	else if (fchmod(out, ci->mode) < 0) /* umask-proof; fchown may clear bits */

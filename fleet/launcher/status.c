@@ -36,6 +36,7 @@ static const char *const control_names[CTL__COUNT] = {
 	[CTL_OUTPUT_DRAIN] = "output_drain",
 	[CTL_SESSION] = "session",
 	[CTL_CGROUP_NAMESPACE] = "cgroup_namespace",
+	[CTL_BOX_FILES] = "box_files",
 };
 
 static char buf[PIPE_BUF];

@@ -2,11 +2,15 @@
 // (a library instead of a program, an empty or BOM-prefixed source, non-ASCII and 500-character
 // names, a program that deletes or chmods its own executable, overwrites its work dir, or closes
 // its output first) each get a verdict with a clear message, the node stays ready, and the next
-// ordinary submission is AC. The table of outcomes is printed for the record.
+// ordinary submission is AC. So do requests whose content does not fit what the language puts in
+// /box: compiled programs above the compile cache's per-artifact cap or above the most a program
+// may be, files that fill the work dir, names too long or taken by the language's own files. The
+// table of outcomes is printed for the record.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Engine } from "../../fleet/src/engine.ts";
+import type { Engine, EngineFile, EngineRequest } from "../../fleet/src/engine.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
 import type { Verdict } from "../../fleet/src/sandbox/types.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
@@ -155,6 +159,130 @@ describe("odd programs never change a node's readiness", { skip: !requireKernel(
       }
       const next = await engine.execute({ language, code: hello, stdin: "" });
       assert.equal(next.result.verdict, "AC", `${language}: the next ordinary submission`);
+      assert.equal(next.result.stdout, "ok\n");
+    });
+  }
+});
+
+const MiB = 1024 * 1024;
+const HELLO: Record<string, string> = Object.fromEntries(Object.entries(ODD).map(([language, { hello }]) => [language, hello]));
+
+interface OddRequest extends Odd {
+  language: string;
+  request?: Partial<EngineRequest>;
+  /** The verdict_cause when the verdict is not AC. */
+  cause?: string;
+  /** stdout + stderr of an AC run. */
+  output?: string;
+}
+
+const GO_BIG = "package main\nvar big = [80 << 20]byte{1}\nfunc main() { println(big[0]) }";
+const GO_BIG_FMT = 'package main\nimport "fmt"\nvar big = [80 << 20]byte{1}\nfunc main() { fmt.Println(big[0] + big[len(big)-1]) }';
+const RUST_BIG = 'static BIG: [u8; 100 << 20] = [1; 100 << 20]; fn main() { println!("{}", BIG[12345]); }';
+const C_BIG = '#include <stdio.h>\nchar big[100 << 20] = {1};\nint main(int argc, char **argv) { (void)argv; printf("%d\\n", big[argc - 1]); return 0; }';
+const file = (path: string, content: EngineFile["content"] = "x\n"): EngineFile => ({ path, content });
+
+/** What a request puts into /box, past what the edge's validation would let through (a node must be safe without it). */
+const BOX: OddRequest[] = [
+  { what: "go: an 80 MiB array (an artifact above the compile cache's per-artifact cap)", language: "go", code: GO_BIG, verdicts: ["AC"], output: "1\n" },
+  {
+    what: "go: an 80 MiB array, run once per test",
+    language: "go",
+    code: GO_BIG_FMT,
+    request: { tests: [{ name: "a", stdin: "", expected: "1\n" }, { name: "b", stdin: "", expected: "1\n" }] },
+    verdicts: ["AC"],
+    output: "1\n",
+  },
+  // rustc needs about 1.5 GiB to build it (more than the compile memory limit): a compile error.
+  { what: "rust: a 100 MiB static", language: "rust", code: RUST_BIG, verdicts: ["AC", "RE"], says: /compil/ },
+  { what: "c: a 100 MiB initialised array (above the most a C program may be)", language: "c", code: C_BIG, verdicts: ["RE"], cause: "compile_error", says: /the compiled program is 100\.0 MiB \(\d+ bytes\); at most 64 MiB/ },
+  {
+    what: "c: a build whose output fills the compile's work dir",
+    language: "c",
+    code: C_BIG,
+    request: { compileLimits: { workDirBytes: 32 * MiB } },
+    verdicts: ["RE"],
+    cause: "compile_error",
+    says: /No space left on device/,
+  },
+  { what: "go: a 300 MiB array (a build past the compile's file-size limit)", language: "go", code: GO_BIG.replace("80 << 20", "300 << 20"), verdicts: ["RE"], cause: "compile_error", says: /file too large|file size limit/i },
+  {
+    what: "files that do not fit the run's work dir",
+    language: "python",
+    code: 'print("ok")',
+    request: { files: [file("data.bin", new Uint8Array(MiB))], limits: { workDirBytes: 512 * 1024 } },
+    verdicts: ["RE"],
+    cause: "work_dir_full",
+    says: /do not fit in the work dir.*data\.bin/,
+  },
+  {
+    what: "a 70 MiB file",
+    language: "javascript",
+    code: 'console.log("ok")',
+    request: { files: [file("big.bin", new Uint8Array(70 * MiB))] },
+    verdicts: ["RE"],
+    cause: "work_dir_full",
+    says: /do not fit in the work dir/,
+  },
+  {
+    what: "c: files that do not fit the compile's work dir",
+    language: "c",
+    code: HELLO.c!,
+    request: { files: [file("data.bin", new Uint8Array(MiB))], compileLimits: { workDirBytes: 512 * 1024 } },
+    verdicts: ["RE"],
+    cause: "work_dir_full",
+    says: /do not fit in the work dir/,
+  },
+  { what: "a 300-byte name", language: "python", code: 'print("ok")', request: { files: [file("x".repeat(300))] }, verdicts: ["RE"], cause: "invalid_file_name", says: /longer than 255 bytes/ },
+  {
+    what: "a path longer than PATH_MAX",
+    language: "python",
+    code: 'print("ok")',
+    request: { files: [file(Array.from({ length: 20 }, () => "y".repeat(250)).join("/"))] },
+    verdicts: ["RE"],
+    cause: "invalid_file_name",
+    says: /more than 8 levels/,
+  },
+  { what: "a name the file layer refuses", language: "python", code: 'print("ok")', request: { files: [file("with space.txt")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /not allowed/ },
+  { what: "the main source's own name", language: "python", code: 'print("ok")', request: { files: [file("main.py", 'print("not me")')] }, verdicts: ["RE"], cause: "invalid_file_name", says: /main\.py.*main source/ },
+  { what: "java: the main source's own name", language: "java", code: HELLO.java!, request: { files: [file("Main.java")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /Main\.java.*main source/ },
+  { what: "c: a directory where the main source goes", language: "c", code: HELLO.c!, request: { files: [file("main.c/x.h")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /main\.c.*main source/ },
+  { what: "c: the compiled program's name", language: "c", code: HELLO.c!, request: { files: [file("main")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /"main".*compiled program/ },
+  { what: "go: a directory where the compiled program goes", language: "go", code: HELLO.go!, request: { files: [file("main/x.txt")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /"main".*compiled program/ },
+  { what: "java: the compiled program's name", language: "java", code: HELLO.java!, request: { files: [file("main.jar")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /main\.jar.*compiled program/ },
+  { what: "java: the directory javac writes to", language: "java", code: HELLO.java!, request: { files: [file("classes")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /"classes"/ },
+  { what: "a file where another needs a directory", language: "python", code: 'print("ok")', request: { files: [file("lib"), file("lib/a.txt")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /"lib".*directory/ },
+  { what: "the same path twice", language: "python", code: 'print("ok")', request: { files: [file("a.txt"), file("a.txt")] }, verdicts: ["RE"], cause: "invalid_file_name", says: /"a\.txt".*twice/ },
+];
+
+const boxTable: string[] = [];
+
+describe("what a request puts in /box never changes a node's readiness", { skip: !requireKernel() }, () => {
+  after(() => {
+    if (boxTable.length > 0) console.log(["| language | request | verdict | cause | message |", "|---|---|---|---|---|", ...boxTable].join("\n"));
+  });
+
+  for (const odd of BOX) {
+    it(`${odd.what}: ${odd.verdicts.join(" or ")}, not IE; ready, and the next run is AC`, async () => {
+      const { result, tests } = await engine.execute({ language: odd.language, code: odd.code, stdin: "", ...odd.request });
+      const message = result.error_message ?? "";
+      boxTable.push(`| ${odd.language} | ${odd.what} | ${result.verdict} | ${result.evidence.verdict_cause} | ${message.replaceAll("|", "\\|").slice(0, 160)} |`);
+      assert.notEqual(result.verdict, "IE", `${odd.what}: ${message}`);
+      assert.ok(odd.verdicts.includes(result.verdict), `${odd.what}: ${result.verdict} (${result.evidence.verdict_cause}: ${message}) ${result.stderr.slice(0, 300)}`);
+      if (result.verdict === "AC") {
+        if (odd.output !== undefined) assert.equal(result.stdout + result.stderr, odd.output);
+        if (odd.request?.tests) assert.deepEqual(tests?.map((test) => test.result.verdict), odd.request.tests.map(() => "AC"));
+      } else {
+        assert.ok(message.length > 0, `${odd.what}: no message`);
+        if (odd.cause) assert.equal(result.evidence.verdict_cause, odd.cause, message);
+        if (odd.says) assert.match(`${message}\n${result.stderr}`, odd.says);
+      }
+      assert.deepEqual(engine.health().reasons, [], `${odd.what} changed readiness`);
+      assert.equal(engine.health().ready, true);
+      const staged = readdirSync(join(stateDir, "run"), { recursive: true }).filter((entry) => /(^|\/)artifacts\/./.test(String(entry)));
+      assert.deepEqual(staged, [], "a program kept outside the cache is removed after its run");
+      const next = await engine.execute({ language: odd.language, code: HELLO[odd.language]!, stdin: "" });
+      assert.equal(next.result.verdict, "AC", `${odd.language}: the next ordinary submission (${next.result.error_message})`);
       assert.equal(next.result.stdout, "ok\n");
     });
   }

@@ -2,7 +2,7 @@
 // that could leave /box, repeat, or clash with another file's directories are refused before
 // anything runs.
 import assert from "node:assert/strict";
-import { readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { checkInputFiles, InputFileNameError } from "../../fleet/src/sandbox/input-files.ts";
@@ -97,6 +97,38 @@ describe("nested input files in the sandbox", { skip: !requireKernelQuiet() }, (
     assert.deepEqual(staged, []);
     const { result } = await sandbox.run({ argv: ["/bin/sh", "-c", "ls -A"], limits: RUN_LIMITS });
     assert.deepEqual([result.verdict, result.stdout], ["AC", ""]);
+  });
+});
+
+describe("what a request's files cannot be in /box is the request's own error", { skip: !requireKernelQuiet() }, () => {
+  it("files that do not fit the work dir: RE work_dir_full naming the file, nothing runs; the sandbox stays ready", async () => {
+    const limits = { ...RUN_LIMITS, workDirBytes: 256 * 1024 };
+    const files: InputFile[] = [{ name: "small.txt", content: "x" }, { name: "lib/big.bin", content: new Uint8Array(300 * 1024) }];
+    const { result } = await sandbox.run({ argv: ["/bin/sh", "-c", "echo ran"], files, limits });
+    assert.equal(result.verdict, "RE", `${result.evidence.verdict_cause}: ${result.error_message}`);
+    assert.equal(result.evidence.verdict_cause, "work_dir_full");
+    assert.match(result.error_message ?? "", /do not fit in the work dir \(256 KiB\).*lib\/big\.bin/);
+    assert.equal(result.stdout, "");
+    assert.deepEqual(sandbox.health().reasons, []);
+    assert.equal(sandbox.health().ready, true);
+    const next = await sandbox.run({ argv: ["/bin/sh", "-c", "echo ran"], files: [{ name: "small.txt", content: "x" }], limits });
+    assert.deepEqual([next.result.verdict, next.result.stdout], ["AC", "ran\n"]);
+  });
+});
+
+describe("a staged file (a compiled program too large for the compile cache)", { skip: !requireKernelQuiet() }, () => {
+  it("is bound read-only outside /box, does not count against the work dir, and is gone once released", async () => {
+    const content = new Uint8Array(3 * 1024 * 1024).fill(7);
+    const staged = sandbox.stageFile(content, true);
+    assert.ok(existsSync(staged.path));
+    const limits = { ...RUN_LIMITS, workDirBytes: 1024 * 1024 };
+    const script = "wc -c < /opt/program/main; stat -c '%a' /opt/program/main; (echo x >> /opt/program/main) 2>/dev/null || echo read-only; ls -A /box";
+    const { result } = await sandbox.run({ argv: ["/bin/sh", "-c", script], binds: [{ hostPath: staged.path, sandboxPath: "/opt/program/main" }], limits });
+    assert.equal(result.verdict, "AC", `${result.error_message} ${result.stderr}`);
+    assert.equal(result.stdout, `${content.length}\n755\nread-only\n`);
+    staged.release();
+    staged.release();
+    assert.equal(existsSync(staged.path), false);
   });
 });
 

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { constants } from "node:os";
 import { describe, it } from "node:test";
 import { expectedIa32Death, ia32Control } from "../../fleet/src/sandbox/ia32.ts";
+import { applyStatusLine, emptyReport } from "../../fleet/src/sandbox/launcher.ts";
+import { filesFault } from "../../fleet/src/sandbox/program-fault.ts";
 import { decideVerdict, type VerdictEvidence } from "../../fleet/src/sandbox/verdict.ts";
 
 const { signals } = constants;
@@ -123,6 +125,47 @@ describe("a refused exec of the submission's own file", () => {
     assert.deepEqual([decision.verdict, decision.cause, decision.actor], ["RE", "exec_format_error", "kernel"]);
     assert.match(decision.errorMessage ?? "", /not an executable/);
     assert.equal(decide({ exit: undefined, notRunnable, setupFailure: { control: "seccomp", message: "x" } }).verdict, "IE");
+  });
+});
+
+describe("a request's files that cannot be placed in /box", () => {
+  const { errno } = constants;
+  const failure = (code: number, message = "copy into /box/lib/data.bin: x") => ({ control: "box_files", errno: code, message });
+  it("no room (ENOSPC, EDQUOT, EFBIG) is work_dir_full, with the work dir's size and the file", () => {
+    for (const code of [errno.ENOSPC, errno.EDQUOT, errno.EFBIG]) {
+      const fault = filesFault(failure(code), 64 * 1024 * 1024);
+      assert.equal(fault?.cause, "work_dir_full", String(code));
+      assert.match(fault?.message ?? "", /the request's files do not fit in the work dir \(64 MiB\): copy into \/box\/lib\/data\.bin/);
+    }
+  });
+  it("a name the file system refuses or that clashes (ENAMETOOLONG, EEXIST, ENOTDIR, EISDIR) is invalid_file_name", () => {
+    for (const code of [errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTDIR, errno.EISDIR]) {
+      assert.equal(filesFault(failure(code), 1024)?.cause, "invalid_file_name", String(code));
+    }
+  });
+  it("anything else, or another step, stays the platform's", () => {
+    assert.equal(filesFault(failure(errno.EIO), 1024), undefined);
+    assert.equal(filesFault(failure(errno.ENOMEM), 1024), undefined);
+    assert.equal(filesFault({ control: "work_dir", errno: errno.ENOSPC, message: "mount /box tmpfs" }, 1024), undefined);
+    assert.equal(filesFault(undefined, 1024), undefined);
+  });
+  it("is RE decided below IE", () => {
+    const filesNotPlaced = { cause: "work_dir_full", message: "the request's files do not fit" };
+    assert.deepEqual(decide({ exit: undefined, filesNotPlaced }), { verdict: "RE", cause: "work_dir_full", actor: "kernel", errorMessage: "the request's files do not fit" });
+    assert.equal(decide({ exit: undefined, filesNotPlaced, setupFailure: { control: "seccomp", message: "x" } }).verdict, "IE");
+  });
+});
+
+describe("the launcher's copy-out report", () => {
+  it("a file over its cap is reported with its size", () => {
+    const report = emptyReport();
+    applyStatusLine(report, "copyout_fail main too_large 104857600");
+    applyStatusLine(report, "copyout_fail other missing");
+    applyStatusLine(report, "copyout out.txt 12");
+    assert.deepEqual(report.copyOuts.get("main"), { reason: "too_large", size: 104857600 });
+    assert.deepEqual(report.copyOuts.get("other"), { reason: "missing" });
+    assert.deepEqual(report.copyOuts.get("out.txt"), { bytes: 12 });
+    assert.deepEqual(report.unparsed, []);
   });
 });
 

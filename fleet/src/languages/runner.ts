@@ -1,11 +1,16 @@
 // Compile (when the language needs it) once, then run, both inside the sandbox. A compiled
 // artifact goes through the compile cache: a hit skips the compiler; runs see the artifact as a
-// read-only bind. The request's files sit beside the main source at compile and run time. With
-// tests, judge/tests.ts runs the prepared program once per test.
+// read-only bind. One the cache does not keep (above its per-artifact cap, or no room in the
+// tenant's share) is staged on the host for this request only and bound the same way: it never
+// takes room in the run's work dir. The request's files sit beside the main source at compile and
+// run time; names the language uses itself (the source's, the artifact's) are refused up front.
+// With tests, judge/tests.ts runs the prepared program once per test.
 import type { EngineRequest, ExecuteOutcome } from "../engine.ts";
 import { judgeRun, runTests, type RunOnce } from "../judge/tests.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { Sandbox, StagedFile } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
+import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sandbox/input-files.ts";
+import { formatBytes } from "../sandbox/program-fault.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/types.ts";
 import { compilerOptionArgv } from "../../../proto/compiler-options.ts";
@@ -80,16 +85,15 @@ async function prepare(
   // A leading byte-order mark (Windows editors write one) is not part of the program; javac refuses it.
   const code = request.code.replace(/^\uFEFF/, "");
   const source = language.source(code);
-  if (source.problem) {
-    const refused = notRun({ verdict: "RE", cause: "compile_error", actor: "runtime", errorMessage: source.problem }, [], runLimits);
-    return { failed: { ...refused.result, stderr: `${source.problem}\n` } };
-  }
+  if (source.problem) return { failed: refused("compile_error", "runtime", source.problem, runLimits) };
   const extraFiles: InputFile[] = (request.files ?? []).map((file) => ({ name: file.path, content: file.content }));
+  const namesProblem = filesProblem(extraFiles, language, source.fileName);
+  if (namesProblem) return { failed: refused("invalid_file_name", "supervisor", namesProblem, runLimits) };
   const files: InputFile[] = [...extraFiles];
   const binds: Bind[] = [...toolchain.binds];
   let artifactPath = "";
   let compileCacheHit = false;
-  let lease: CacheLease | undefined;
+  let lease: CacheLease | StagedFile | undefined;
   if (language.compile) {
     const { compile } = language;
     const options = (request.compilerOptions ?? []).flatMap(compilerOptionArgv);
@@ -110,19 +114,24 @@ async function prepare(
         signal,
       );
       const artifact = compiled.outputFiles.get(compile.artifact);
+      const tooLarge = compiled.outputFileFailures?.get(compile.artifact);
+      if (compiled.result.verdict === "AC" && tooLarge?.reason === "too_large") return { failed: artifactTooLarge(compiled.result, tooLarge.size, compile.maxArtifactBytes) };
       if (compiled.result.verdict !== "AC" || !artifact) return { failed: compileFailure(compiled.result, artifact !== undefined) };
       if (compile.executable && !isProgramImage(artifact)) return { failed: noProgram(compiled.result, compile.noProgramHint) };
       lease = cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
       if (!lease) {
-        // Not cacheable (too big, disk full): the runs get a private copy instead.
-        files.push({ name: compile.artifact, content: artifact, executable: compile.executable });
-        artifactPath = `/box/${compile.artifact}`;
+        // Not cacheable (above the cache's per-artifact cap, the tenant's share in use, the cache's
+        // disk full): kept for this request only, outside /box, and bound like a cached one.
+        try {
+          lease = sandbox.stageFile(artifact, compile.executable);
+        } catch (error) {
+          const message = `the node could not keep the compiled program (${formatBytes(artifact.byteLength)}) for its run: ${(error as Error).message}`;
+          return { failed: notRun({ verdict: "IE", cause: "internal_error", actor: "supervisor", errorMessage: message }, [], runLimits).result };
+        }
       }
     }
-    if (lease) {
-      artifactPath = `${ARTIFACT_DIR}/${compile.artifact}`;
-      binds.push({ hostPath: lease.path, sandboxPath: artifactPath });
-    }
+    artifactPath = `${ARTIFACT_DIR}/${compile.artifact}`;
+    binds.push({ hostPath: lease.path, sandboxPath: artifactPath });
   } else {
     files.unshift({ name: source.fileName, content: code });
   }
@@ -135,6 +144,43 @@ async function prepare(
     limits: runLimits,
   };
   return { program, compileCacheHit, release: () => lease?.release() };
+}
+
+/** A request refused before anything ran: its message in stderr too (clients that show only stderr). */
+function refused(cause: string, actor: "runtime" | "supervisor", message: string, limits: Limits): ExecutionRecord {
+  const record = notRun({ verdict: "RE", cause, actor, errorMessage: message }, [], limits).result;
+  return { ...record, stderr: `${message}\n` };
+}
+
+/**
+ * Why the request's files cannot be placed beside the main source in /box: a name the sandbox
+ * cannot create safely (input-files.ts), one given twice or a file where another needs a
+ * directory, or a name the language uses itself there (the main source, the compiled artifact,
+ * the compile's own scratch names). The edge refuses most of these before a request is stored;
+ * a node must hold without that.
+ */
+export function filesProblem(files: readonly InputFile[], language: LanguageSpec, sourceFileName: string): string | undefined {
+  const shown = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+  const taken: [string, string][] = [[sourceFileName, "the main source's own file name"]];
+  if (language.compile) {
+    taken.push([language.compile.artifact, "the name of the compiled program"]);
+    for (const name of language.compile.scratch ?? []) taken.push([name, `a name the ${language.name} compile itself uses in the work dir`]);
+  }
+  for (const file of files) {
+    const problem = inputFileNameProblem(file.name);
+    if (problem) return `files: ${shown(file.name)}: ${problem}`;
+    for (const [name, what] of taken) {
+      if (file.name === name) return `files: ${shown(name)} is ${what}; choose another name`;
+      if (file.name.startsWith(`${name}/`)) return `files: ${shown(file.name)} would make ${shown(name)}, ${what}, a directory; choose another name`;
+    }
+  }
+  try {
+    checkInputFiles(files);
+  } catch (error) {
+    if (error instanceof InputFileNameError) return `files: ${error.message.replace(/^input file name /, "")}`;
+    throw error;
+  }
+  return undefined;
 }
 
 /** The files' paths and contents, for the compile cache key. */
@@ -159,9 +205,25 @@ function noProgram(result: ExecutionRecord, hint = "the build produced no execut
   };
 }
 
+/** The build succeeded but its program is larger than the language allows: the submission's compile error. */
+function artifactTooLarge(result: ExecutionRecord, size: number | undefined, maxBytes: number): ExecutionRecord {
+  const actual = size !== undefined ? `${(size / (1024 * 1024)).toFixed(1)} MiB (${size} bytes)` : `larger than ${formatBytes(maxBytes)}`;
+  const message = `the compiled program is ${actual}; at most ${formatBytes(maxBytes)}`;
+  return {
+    ...result,
+    verdict: "RE",
+    error_message: message,
+    stderr: `${result.stderr}${message}\n`,
+    evidence: { ...result.evidence, verdict_cause: "compile_error", verdict_actor: "runtime" },
+  };
+}
+
+/** Refusals of the request's files (sandbox/program-fault.ts): the compile never started, nothing to add. */
+const FILES_CAUSES = new Set(["work_dir_full", "invalid_file_name"]);
+
 /** A compiler that did not produce the artifact is the user's compile error, unless the platform failed. */
 function compileFailure(result: ExecutionRecord, hadArtifact: boolean): ExecutionRecord {
-  if (result.verdict === "IE") return result;
+  if (result.verdict === "IE" || FILES_CAUSES.has(result.evidence.verdict_cause)) return result;
   const reason =
     result.verdict === "AC" && !hadArtifact
       ? "the compiler produced no program"

@@ -110,6 +110,7 @@ export const LANGUAGES: LanguageSpec[] = [
       artifact: "main.jar",
       executable: false,
       maxArtifactBytes: 64 * MiB,
+      scratch: ["classes"],
     },
     run: {
       argv: ({ toolchain, source, artifactPath, limits }) => [

@@ -58,6 +58,8 @@ export interface LanguageSpec {
     maxArtifactBytes: number;
     /** What to tell the user when the build succeeded but made no program (a library, an archive). */
     noProgramHint?: string;
+    /** Other names the compile makes in /box (Java's `classes` directory): a request's file may not take them. */
+    scratch?: string[];
   };
   run: { argv(context: CommandContext): string[]; env?: (context: CommandContext) => Record<string, string> };
 }

@@ -78,7 +78,8 @@ export interface LauncherReport {
   /** The program's wall time as init measured it (from its go-ahead to exec, to its exit). */
   wallUsec?: number;
   usage?: { userUsec: number; systemUsec: number; maxRssKb: number };
-  copyOuts: Map<string, { bytes: number } | { reason: string }>;
+  /** Copied, or why not (`size`: a file over its cap, how large it was). */
+  copyOuts: Map<string, { bytes: number } | { reason: string; size?: number }>;
   /** Bytes the program wrote to each stream, as the drainer counted them (forwarded + discarded). */
   outputTotals: { out?: number; err?: number };
   killed: boolean;
@@ -127,7 +128,7 @@ export function applyStatusLine(report: LauncherReport, line: string): void {
       report.copyOuts.set(rest[0] ?? "", { bytes: number(1) });
       return;
     case "copyout_fail":
-      report.copyOuts.set(rest[0] ?? "", { reason: rest[1] ?? "unknown" });
+      report.copyOuts.set(rest[0] ?? "", { reason: rest[1] ?? "unknown", ...(rest[2] !== undefined ? { size: number(2) } : {}) });
       return;
     case "output":
       if (rest[0] === "out" || rest[0] === "err") report.outputTotals[rest[0]] = number(1);

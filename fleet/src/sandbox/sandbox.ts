@@ -1,7 +1,7 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
@@ -10,7 +10,7 @@ import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { failedSetup } from "./failed-setup.ts";
 import { ia32Control, probeIa32Entry } from "./ia32.ts";
-import { programFault } from "./program-fault.ts";
+import { filesFault, programFault } from "./program-fault.ts";
 import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
 import { busyCoresBound, checkCpuLimit, CpuWatch } from "./cpu-watch.ts";
@@ -60,6 +60,13 @@ export const REQUIRED_CONTROLS = [
 const SETUP_TIMEOUT_MS = 10_000;
 let instanceCounter = 0;
 
+/** A file kept on the host for as long as its owner needs it, bound read-only into runs. */
+export interface StagedFile {
+  path: string;
+  /** Removes the file (idempotent). */
+  release(): void;
+}
+
 interface Slot {
   index: number;
   id: number;
@@ -84,6 +91,10 @@ export class Sandbox {
   readonly #permanent = new Set<string>();
   readonly #recovery = new Recovery(() => this.#recover());
   #socketPath = "";
+  /** Files staged for binds (stageFile), outside every slot's staging and every run's /box. */
+  #stagedDir = "";
+  #stagedCounter = 0;
+  readonly #staged = new Set<string>();
   readonly #allSlots: Slot[] = [];
   readonly #busyCgroups = new Set<RunCgroup>();
   /** Cgroup removals and spare creations still running in the background. */
@@ -135,6 +146,8 @@ export class Sandbox {
     removeStaleRunDirs(join(options.stateDir, "run"));
     const runDir = join(options.stateDir, "run", instance);
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    this.#stagedDir = join(runDir, "artifacts");
+    mkdirSync(this.#stagedDir, { mode: 0o700 });
     if (this.#driver && this.#notReady.size === 0) {
       this.#favorDynmodsPath = join(runDir, FAVOR_DYNMODS_DIR);
       const problem = mountFavorDynmods(this.#favorDynmodsPath);
@@ -242,6 +255,31 @@ export class Sandbox {
     return false;
   }
 
+  /**
+   * Keeps `content` in a new host file outside every run's /box (in the instance's private run
+   * directory, 0700, which the next start removes if this process dies) until `release()`: a
+   * compiled program too large for the compile cache is bound read-only from here, like a cached
+   * one, instead of taking room in a work dir it may not fit. Throws if the host cannot write it.
+   */
+  stageFile(content: Uint8Array, executable: boolean): StagedFile {
+    const path = join(this.#stagedDir, `staged-${this.#stagedCounter++}`);
+    try {
+      writeNewFileNoFollow(path, content, executable ? 0o755 : 0o644);
+    } catch (error) {
+      // a partial write (the host's disk full) is removed; a name that was there is not ours
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") rmSync(path, { force: true });
+      throw error;
+    }
+    this.#staged.add(path);
+    return {
+      path,
+      release: () => {
+        if (!this.#staged.delete(path)) return;
+        unlinkIfPresent(path);
+      },
+    };
+  }
+
   /** Rejects at once, before anything runs, when an input file's name is not a safe relative path. */
   async run(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
     checkInputFiles(spec.files ?? []);
@@ -340,25 +378,30 @@ export class Sandbox {
     this.#recycle(slot, spec, lifecycle.reapStatus === "clean" ? cgroup : undefined);
 
     const outputFiles = new Map<string, Uint8Array>();
+    const outputFileFailures = new Map<string, { reason: string; size?: number }>();
     for (const [name, hostPath] of staged.copyOut) {
       const copied = report.copyOuts.get(name);
       if (copied && "bytes" in copied) {
         const maxBytes = spec.outputFiles?.find((file) => file.name === name)?.maxBytes ?? 0;
         outputFiles.set(name, readFileNoFollow(hostPath, maxBytes));
+      } else if (copied) {
+        outputFileFailures.set(name, copied);
       }
     }
     for (const file of [...staged.created, ...staged.copyOut.values()]) unlinkIfPresent(file);
 
     if (report.leftover > 0) judgeActions.push("sigkill_leftover_processes");
+    // The request's files did not fit /box, or their names clash: theirs, nothing ran (program-fault.ts).
+    const filesNotPlaced = filesFault(report.failure, limits.workDirBytes);
     const notRunnable = programFault(report.failure, spec.argv[0]);
     // The environment is applied by execve itself: a refused exec leaves it the only one unapplied.
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control) && !(notRunnable && control === "environment"));
     const internalError = cpuUnreadable ?? launcherInternalError(report, readings);
     // A control that failed, or a program that started without every control reported applied.
-    const setupFailure = notRunnable
+    const setupFailure = notRunnable || filesNotPlaced
       ? undefined
       : report.failure
-      ? { control: report.failure.control, message: report.failure.message }
+      ? { control: report.failure.control === "box_files" ? "work_dir" : report.failure.control, message: report.failure.message }
       : report.started && missing.length > 0
         ? { control: missing[0]!, message: "not reported as applied" }
         : undefined;
@@ -367,6 +410,7 @@ export class Sandbox {
     }
     const decision = decideVerdict({
       setupFailure,
+      filesNotPlaced,
       notRunnable,
       internalError,
       cancelled,
@@ -386,7 +430,7 @@ export class Sandbox {
           ? (report.exitedAt ?? performance.now()) - report.startedAt
           : 0;
     const cpuUsec = readings.cpuUsageUsec || (report.usage ? report.usage.userUsec + report.usage.systemUsec : 0);
-    const failedControl = setupFailure ? report.failure?.control : undefined;
+    const failedControl = setupFailure?.control;
     const isolated = report.started || notRunnable !== undefined;
     const [stdoutBytes, stderrBytes] = [stdout.bytes(), stderr.bytes()];
     const maxEncoded = limits.outputBytes * ENCODED_OUTPUT_FACTOR;
@@ -411,7 +455,7 @@ export class Sandbox {
       evidence: buildEvidence({
         decision,
         applied: isolated ? [...report.applied, ...cgroupControls, ...this.#kernelControls] : report.applied,
-        missing: failedControl ? [failedControl, ...missing.filter((control) => control !== failedControl)] : isolated ? missing : [],
+        missing: failedControl ? [failedControl, ...missing.filter((control) => control !== failedControl)] : isolated || filesNotPlaced ? missing : [],
         readings,
         cpuUsec,
         wallMs,
@@ -421,7 +465,7 @@ export class Sandbox {
         limits,
       }),
     };
-    return { result, outputFiles, stdoutBytes, stderrBytes, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
+    return { result, outputFiles, outputFileFailures, stdoutBytes, stderrBytes, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
   }
 
   async #takeCgroup(slot: Slot, spec: RunSpec): Promise<RunCgroup> {
@@ -561,6 +605,8 @@ export class Sandbox {
         // still busy: the driver's parent stays, and is removed by the next start's sweep
       }
     }
+    for (const path of this.#staged) unlinkIfPresent(path);
+    this.#staged.clear();
     for (const slot of this.#allSlots) {
       await slot.spare?.destroy();
       slot.spare = undefined;

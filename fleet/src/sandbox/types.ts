@@ -69,6 +69,11 @@ export interface RunOutcome {
   result: ExecutionRecord;
   /** Copied-out files by name (only those that were regular files within maxBytes). */
   outputFiles: Map<string, Uint8Array>;
+  /**
+   * Why a requested output file was not copied out (`missing`, `not_regular`, `hardlinked`,
+   * `too_large` with the file's `size`, `io_error`); absent when the run never got that far.
+   */
+  outputFileFailures?: Map<string, { reason: string; size?: number }>;
   /** The captured output as bytes (result.stdout/stderr are the same bytes decoded as UTF-8). */
   stdoutBytes: Uint8Array;
   stderrBytes: Uint8Array;

@@ -10,6 +10,8 @@ export interface VerdictEvidence {
   setupFailure?: { control: string; message: string };
   /** Every control applied, but the kernel refused to exec a file the submission made. */
   notRunnable?: { cause: string; message: string };
+  /** The request's files could not be placed in /box for a reason of their own (no room, a name): nothing ran. */
+  filesNotPlaced?: { cause: string; message: string };
   /** Any other platform failure (launcher crash, missing evidence the verdict needs). */
   internalError?: string;
   cancelled: boolean;
@@ -60,6 +62,7 @@ export function decideVerdict(evidence: VerdictEvidence): VerdictDecision {
     return ie("isolation_incomplete", `isolation control ${control} could not be applied (${message}); the program was not run`);
   }
   if (evidence.cancelled) return { ...ie("cancelled", "cancelled"), actor: "supervisor" };
+  if (evidence.filesNotPlaced) return decided("RE", evidence.filesNotPlaced.cause, "kernel", evidence.filesNotPlaced.message);
   if (evidence.notRunnable) return decided("RE", evidence.notRunnable.cause, "kernel", `runtime error: ${evidence.notRunnable.message}`);
   if (evidence.internalError) return ie("internal_error", evidence.internalError);
   if (!exit) return ie("no_exit_status", "the sandbox ended without reporting how the program ended");
