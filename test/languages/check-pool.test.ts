@@ -29,13 +29,17 @@ describe("the check pool", () => {
     assert.deepEqual(await checks.check({ actual: new Uint8Array([0x61, 0xff]), expected: "a\ufffd", mode: "exact" }), { equal: true });
   });
 
-  it("the caller's bytes stay whole: the worker gets a copy", async () => {
+  it("the caller's bytes stay whole, a view or a pooled Buffer: the worker gets a copy", async () => {
     const checks = pool();
     const backing = bytes("xx7 8\nyy");
     const stdout = backing.subarray(2, 6);
     assert.deepEqual(await checks.check({ actual: stdout, expected: "7 8", mode: "tokens" }), { equal: true });
     assert.equal(stdout.byteLength, 4);
     assert.equal(new TextDecoder().decode(backing), "xx7 8\nyy");
+    // a small Buffer sits in Node's shared pool, which cannot be transferred
+    const pooled = Buffer.from("xx7 8\nyy").subarray(2, 6);
+    assert.deepEqual(await checks.check({ actual: pooled, expected: Buffer.from("7 8"), mode: "tokens" }), { equal: true });
+    assert.equal(pooled.toString(), "7 8\n");
   });
 
   it("more checks than workers wait their turn; each gets its own answer; at most two workers start", async () => {

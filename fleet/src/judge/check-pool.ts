@@ -143,7 +143,14 @@ export class CheckPool implements OutputChecks {
     const [actualCopy, expectedCopy] = [copy(actual), copy(expected)];
     const transfer = [actualCopy, expectedCopy].flatMap((value) => (typeof value === "string" ? [] : [value.buffer as ArrayBuffer]));
     const message: CheckJobMessage = { ...task.job, id, actual: actualCopy, expected: expectedCopy };
-    worker.postMessage(message, transfer);
+    try {
+      worker.postMessage(message, transfer);
+    } catch (error) {
+      clearTimeout(timer);
+      this.running.delete(worker);
+      this.rest(worker);
+      task.reject(new Error(`the output check could not start: ${(error as Error).message}`));
+    }
   }
 
   private answered(worker: Worker, reply: Exclude<CheckReplyMessage, { ready: true }>): void {
@@ -186,6 +193,7 @@ export class CheckPool implements OutputChecks {
   }
 }
 
+/** Text as it is; bytes into an ArrayBuffer of their own (a Buffer may share a pool that cannot be transferred). */
 function copy(value: Uint8Array | string): Uint8Array | string {
-  return typeof value === "string" ? value : value.slice();
+  return typeof value === "string" ? value : new Uint8Array(value);
 }
