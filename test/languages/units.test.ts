@@ -131,4 +131,33 @@ describe("java source names", () => {
     assert.match(long.problem ?? "", /at most 255 bytes \(this one is 256 bytes/);
     assert.equal(javaSource(`public class C${"x".repeat(248)} {}`).problem, undefined);
   });
+  it("strings, characters and text blocks are not code: what they hold declares nothing and opens no comment", () => {
+    assert.equal(javaSource('class A { String s = "public class Fake {"; }\npublic class Real {}').fileName, "Real.java");
+    assert.equal(javaSource('class A { String u = "http://x"; } public class B {}').fileName, "B.java");
+    assert.equal(javaSource('class A { String u = "/*"; } public class B { String v = "*/"; }').fileName, "B.java");
+    assert.equal(javaSource("class A { char q = '\"'; char b = '\\''; } public class B { String s = \"x\\\"y\"; }").fileName, "B.java");
+    assert.equal(javaSource('class A { String t = """\n  public class Fake { \\""" }\n  """; }\npublic class Real {}').fileName, "Real.java");
+    assert.equal(javaSource('class A { String t = """\n  package x;\n"""; }\nclass B { static void main(String[] a) {} }').entry, "B");
+  });
+  it("modifiers, non-sealed among them; a package written with comments and spaces; a package only at a line's start", () => {
+    assert.equal(javaSource("public non-sealed class X extends S {}").fileName, "X.java");
+    assert.equal(javaSource("sealed interface S permits A {}\nnon-sealed class A implements S { public static void main(String[] a) {} }").entry, "A");
+    assert.equal(javaSource("/* header */ package a /* c */ . b // d\n;\nclass X {}").entry, "a.b.X");
+    assert.equal(javaSource("class A {} package b;").entry, "A");
+    assert.equal(javaSource("class A {}\n  package b;").entry, "b.A");
+    assert.equal(javaSource("public class Main {}\n/* unclosed\npublic class Other {}").fileName, "Main.java");
+  });
+  it("a tenant's 64 KiB costs linear work: unclosed comments, runs of line breaks, of modifiers, of quotes", () => {
+    // Each was quadratic with regexes (the test runner's timeout bounds them); the result is still right.
+    const KiB64 = 64 * 1024;
+    assert.deepEqual(javaSource(`public class X {}\n/*${"x\n".repeat(KiB64 / 2)}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`public class X {}\n${"/*".repeat(KiB64 / 2)}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`${"\n".repeat(KiB64)}class X {}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`${"\n".repeat(KiB64)}package a;\nclass X {}`), { fileName: "X.java", entry: "a.X" });
+    assert.deepEqual(javaSource(`class X {}\n${" \n".repeat(KiB64 / 2)}packag`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`class X {}\n${"final ".repeat(KiB64 / 6)}x`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`class X {}\nclass Y { ${"static public ".repeat(KiB64 / 14)}int main() {} }`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`class X {}\n${"\"".repeat(KiB64)}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`package ${"a.".repeat(KiB64 / 2)}`), { fileName: "Main.java", entry: "Main" });
+  });
 });
