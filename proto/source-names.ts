@@ -22,7 +22,8 @@ const JAVA_ID_PART = /[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Sc}]/u;
 const MAX_FILE_NAME_BYTES = 255;
 
 const TYPE_KEYWORDS = new Set(["class", "interface", "enum", "record"]);
-const TYPE_MODIFIERS = new Set(["final", "abstract", "sealed", "non-sealed", "strictfp", "static"]);
+/** And `non-sealed`, three tokens. */
+const TYPE_MODIFIERS = new Set(["final", "abstract", "sealed", "strictfp", "static"]);
 const MAIN_MODIFIERS = new Set(["public", "final", "synchronized", "strictfp"]);
 
 /**
@@ -36,22 +37,40 @@ export function javaSourcePlan(code: string): JavaSourcePlan {
   const word = (i: number): string | undefined => (tokens[i]?.word ? tokens[i]!.text : undefined);
   const punct = (i: number, text: string): boolean => tokens[i]?.word === false && tokens[i]!.text === text;
   let pkg: string | undefined;
+  /**
+   * Where the last package declaration that failed stopped: a later one whose name would start
+   * before that (the token after it was read as a dot) fails the same way, so it is not read again.
+   */
+  let packageTried = 0;
+  /** The token that named the last type: it is no keyword or modifier of the next. */
+  let lastName = -1;
   const types: { name: string; isPublic: boolean; at: number; hasMain: boolean }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (!token.word) continue;
-    if (pkg === undefined && token.text === "package" && token.lineStart) pkg = packageName(tokens, i + 1);
-    if (TYPE_KEYWORDS.has(token.text) && word(i + 1) !== undefined) {
-      // `public`, then any of the modifiers, right before the keyword
+    if (pkg === undefined && token.text === "package" && token.lineStart && i + 1 >= packageTried) {
+      const declared = packageName(tokens, i + 1);
+      if (typeof declared === "string") pkg = declared;
+      else packageTried = declared.failedAt;
+    }
+    if (TYPE_KEYWORDS.has(token.text) && word(i + 1) !== undefined && i > lastName) {
+      // `public`, then any of the modifiers, right before the keyword (not the last type's name)
+      const free = (at: number) => (at > lastName ? word(at) : undefined);
       let before = i - 1;
-      while (TYPE_MODIFIERS.has(word(before) ?? "")) before--;
-      types.push({ name: word(i + 1)!, isPublic: word(before) === "public", at: token.at, hasMain: false });
+      for (;;) {
+        if (free(before) === "sealed" && punct(before - 1, "-") && free(before - 2) === "non" && tokens[before - 2]!.at + 4 === tokens[before]!.at) before -= 3;
+        else if (TYPE_MODIFIERS.has(free(before) ?? "")) before--;
+        else break;
+      }
+      types.push({ name: word(i + 1)!, isPublic: free(before) === "public", at: token.at, hasMain: false });
+      lastName = i + 1;
     }
     if (token.text === "static") {
       let next = i + 1;
       while (MAIN_MODIFIERS.has(word(next) ?? "")) next++;
       if (word(next) === "void" && word(next + 1) === "main" && punct(next + 2, "(")) {
-        const owner = types.findLast((type) => type.at < token.at);
+        // the nearest type declared before it
+        const owner = types.at(-1);
         if (owner) owner.hasMain = true;
       }
     }
@@ -69,23 +88,22 @@ export function javaSourcePlan(code: string): JavaSourcePlan {
   return { fileName, entry: pkg ? `${pkg}.${entryClass}` : entryClass, ...(problem ? { problem } : {}) };
 }
 
-/** `a.b.c` from the tokens `a . b . c ;` at `i`; undefined when they are not a package name. */
-function packageName(tokens: readonly JavaToken[], i: number): string | undefined {
+/** `a.b.c` from the tokens `a . b . c ;` at `i`; else the index of the token that is not. */
+function packageName(tokens: readonly JavaToken[], i: number): string | { failedAt: number } {
   const parts: string[] = [];
   for (;;) {
     const name = tokens[i];
-    if (!name?.word) return undefined;
+    if (!name?.word) return { failedAt: i };
     parts.push(name.text);
     const after = tokens[i + 1];
-    if (after?.word !== false) return undefined;
-    if (after.text === ";") return parts.join(".");
-    if (after.text !== ".") return undefined;
+    if (after?.text === ";" && !after.word) return parts.join(".");
+    if (after?.text !== "." || after.word) return { failedAt: i + 1 };
     i += 2;
   }
 }
 
 export interface JavaToken {
-  /** An identifier or keyword (`non-sealed` is one); else one character of punctuation or a number. */
+  /** An identifier or keyword; else one character of punctuation, or a number (digits first, no dot). */
   word: boolean;
   text: string;
   /** Offset in the code. */
@@ -97,7 +115,8 @@ export interface JavaToken {
 /**
  * The code's identifiers and punctuation, in one forward pass: comments, string and character
  * literals and text blocks are skipped whole (so nothing in them declares anything); an unclosed
- * one runs to the end (javac refuses it anyway). Numbers are one token, punctuation one per character.
+ * one runs to the end (javac refuses it anyway). A word is a run of identifier characters (a
+ * number's too), punctuation one token per character.
  */
 export function javaTokens(code: string): JavaToken[] {
   const tokens: JavaToken[] = [];
@@ -154,18 +173,10 @@ export function javaTokens(code: string): JavaToken[] {
       const word = isIdStart(first);
       let end = i + (first > 0xffff ? 2 : 1);
       if (word || isIdPart(first)) {
-        // an identifier, or a number (digits first)
-        for (let next = code.codePointAt(end); next !== undefined; next = code.codePointAt(end)) {
-          if (!isIdPart(next) && !(!word && next === 0x2e /* . */)) break;
-          end += next > 0xffff ? 2 : 1;
-        }
+        // an identifier, or a number's digits and letters (its dot is punctuation)
+        for (let next = code.codePointAt(end); next !== undefined && isIdPart(next); next = code.codePointAt(end)) end += next > 0xffff ? 2 : 1;
       }
-      let text = code.slice(i, end);
-      if (text === "non" && code.startsWith("-sealed", end) && !continuesWord(code, end + 7)) {
-        text = "non-sealed";
-        end += 7;
-      }
-      tokens.push({ word, text, at: i, lineStart });
+      tokens.push({ word, text: code.slice(i, end), at: i, lineStart });
       lineStart = false;
       i = end;
     }
@@ -179,11 +190,6 @@ const isLineBreak = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x
 function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0c);
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-function continuesWord(code: string, at: number): boolean {
-  const next = code.codePointAt(at);
-  return next !== undefined && isIdPart(next);
 }
 
 const isAsciiLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
