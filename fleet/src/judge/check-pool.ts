@@ -9,8 +9,9 @@ import type { CheckResult, CompareMode } from "./checker.ts";
 
 /**
  * How long one output check may run in a worker. The checkers are linear: a check of the largest
- * output a run may write (1 MiB) against an expected output of the same size takes a few
- * milliseconds, so only a fault of the checker or of the machine can reach 5 s.
+ * output a run may write (1 MiB) against an expected output of the same size takes milliseconds
+ * (tens for a million tokens; npm run bench:checker), so only a fault of the checker or of the
+ * machine can reach 5 s.
  */
 export const CHECK_BUDGET_MS = 5_000;
 
