@@ -2,8 +2,8 @@
 // (check-worker.ts), started on the first check. Each check has a time budget from the moment a
 // ready worker takes it (a worker's start-up does not count); a worker over it is terminated (a
 // fresh one takes the next check) and the check answers `overrun`, which the judge reports as a
-// wrong answer for exceeding the budget (judgeRun in tests.ts): a program's output can never
-// stall the node, nor make it an internal error.
+// wrong answer for exceeding the budget (judgeRun in tests.ts): a check that runs too long never
+// stalls the node, and is never reported as the platform's failure.
 import { Worker } from "node:worker_threads";
 import type { CheckResult, CompareMode } from "./checker.ts";
 
