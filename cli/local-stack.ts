@@ -3,6 +3,7 @@
 // default local stack. Every command resolves its base URL here.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { withoutTrailing } from "../proto/trim.ts";
 
 /** What `npm start` records about the stack it started. */
 export interface LocalStack {
@@ -33,7 +34,7 @@ export function localStack(env: Env = process.env): LocalStack | undefined {
 /** The edge's base URL (no trailing slash): --url > CODECELL_URL > the state file > the default. */
 export function edgeUrl(flag: string | undefined, env: Env = process.env, local = localStack(env)): string {
   const url = flag || env.CODECELL_URL || local?.edge_url || `https://127.0.0.1:${env.EDGE_PORT || DEFAULT_EDGE_PORT}`;
-  return url.replace(/\/+$/, "");
+  return withoutTrailing(url, "/");
 }
 
 /** The operator token: --token > CODECELL_OPERATOR_TOKEN > the state file. */

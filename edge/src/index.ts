@@ -15,6 +15,7 @@ import type { Env } from "./env.ts";
 import { HttpError, errorResponse, json } from "./lib/http.ts";
 import { serveDocs, serveOpenApi } from "./openapi/serve.ts";
 import { recordRequest, metricsResponse } from "./metrics/edge-metrics.ts";
+import { withoutTrailing } from "../../proto/trim.ts";
 
 export { DashboardDO } from "./do/dashboard-do.ts";
 export { FleetDO } from "./do/fleet-do.ts";
@@ -38,7 +39,7 @@ async function handle(request: Request, env: Env, ctx: ExecutionContext, trace: 
   if (url.protocol !== "https:") {
     throw new HttpError(403, { error: "https required", message: "plain HTTP is refused; use https://" });
   }
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+  const path = url.pathname.length > 1 ? withoutTrailing(url.pathname, "/") : url.pathname;
   // The API's description needs no key (docs/openapi.json; the /docs page renders it).
   if (path === "/api/openapi.json") {
     trace.label = path;

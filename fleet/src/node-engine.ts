@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
+import { CheckPool } from "./judge/check-pool.ts";
 import { CompileCache } from "./languages/cache.ts";
 import { compileAndRun } from "./languages/runner.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
@@ -13,6 +14,8 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
   const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent, launcherPath: options.launcherPath, cpuPolicy: options.cpuPolicy });
   const toolchains = await detectToolchains();
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
+  // Output checks run in worker threads, started on the first check (judge/check-pool.ts).
+  const checks = new CheckPool();
   return {
     slots,
     languages(): LanguageInfo[] {
@@ -35,10 +38,12 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       if (!selected) {
         throw new UnknownVersionError(language.name, request.version ?? "", detected.versions.map((v) => v.info.version));
       }
-      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, request, signal);
+      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, checks, request, signal);
       return { ...outcome, version: selected.info.version };
     },
-    close: () => sandbox.close(),
+    async close() {
+      await Promise.all([sandbox.close(), checks.close()]);
+    },
   };
 }
 

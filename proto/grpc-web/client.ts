@@ -5,6 +5,7 @@ import { FleetServiceDefinition } from "../gen/codecell/fleet/v1/fleet.ts";
 import type { DeepPartial, MessageFns } from "../gen/codecell/fleet/v1/fleet.ts";
 import { CONTENT_TYPE, FrameParser, FrameTooLargeError, decodeGrpcMessage, encodeFrame, parseTrailers } from "./codec.ts";
 import { STATUS_NAMES } from "./status.ts";
+import { withoutTrailing } from "../trim.ts";
 
 /** Where a fleet node's gRPC-Web port is, and the fleet credential it wants. */
 export interface FleetTarget {
@@ -39,7 +40,7 @@ export class GrpcError extends Error {
 }
 
 function methodUrl(base: string, name: string): string {
-  return `${base.replace(/\/+$/, "")}/${FleetServiceDefinition.fullName}/${name}`;
+  return `${withoutTrailing(base, "/")}/${FleetServiceDefinition.fullName}/${name}`;
 }
 
 async function open<Req, Res>(target: FleetTarget, method: Method<Req, Res>, req: DeepPartial<Req>, signal?: AbortSignal): Promise<Response> {

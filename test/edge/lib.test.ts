@@ -6,6 +6,7 @@ import { HttpError } from "../../edge/src/lib/http.ts";
 import { KEY_PATTERN, constantTimeEqual, keyFingerprint, randomBase62, randomId } from "../../edge/src/lib/keys.ts";
 import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../proto/limits.ts";
+import { withoutTrailing } from "../../proto/trim.ts";
 import {
   MAX_SUBMIT_BODY_BYTES, createKeySchema, createProjectSchema, createWebhookSchema, parseSubmit, parseWait,
   parseWith, registerNodeSchema,
@@ -137,5 +138,16 @@ describe("the exact words of validation errors", () => {
     const d = slidingWindow([5_000], 5_000, 2, 60_000);
     assert.deepEqual(d.kept, [5_000, 5_000]);
     assert.equal(slidingWindow(d.kept, 5_000, 2, 60_000).allowed, false);
+  });
+});
+
+describe("trimming a trailing run", () => {
+  it("drops only the run at the end, of the one character; a long run before another character stays, in linear time", () => {
+    assert.equal(withoutTrailing("https://edge/api///", "/"), "https://edge/api");
+    assert.equal(withoutTrailing("/", "/"), "");
+    assert.equal(withoutTrailing("a/b", "/"), "a/b");
+    assert.equal(withoutTrailing("YWJj==", "="), "YWJj");
+    const run = `/${"/".repeat(200_000)}x`;
+    assert.equal(withoutTrailing(run, "/"), run);
   });
 });

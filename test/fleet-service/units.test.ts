@@ -194,4 +194,7 @@ test("credential check: bearer token only, constant-time compare of digests", ()
     const metadata = new Map(value === undefined ? [] : [["authorization", value]]);
     assert.throws(() => check(metadata), (error: unknown) => error instanceof ServiceError && error.code === Status.UNAUTHENTICATED, String(value));
   }
+  check(new Map([["authorization", "Bearer \t \u00a0 s3cret-s3cret-s3cret  "]]));
+  // a long run of blanks before a line break: linear (the test runner's timeout bounds it), refused
+  assert.throws(() => check(new Map([["authorization", `Bearer ${" ".repeat(20_000)}x\ny`]])), ServiceError);
 });

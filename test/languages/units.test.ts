@@ -131,4 +131,61 @@ describe("java source names", () => {
     assert.match(long.problem ?? "", /at most 255 bytes \(this one is 256 bytes/);
     assert.equal(javaSource(`public class C${"x".repeat(248)} {}`).problem, undefined);
   });
+  it("agrees with the rule as regexes (its first form) on 20 000 random sources of declarations, comments and line breaks", () => {
+    const ID = String.raw`[\p{L}\p{Nl}\p{Sc}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Sc}]*`;
+    const reference = (code: string) => {
+      const stripped = code.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
+      const pkg = new RegExp(String.raw`^\s*package\s+(${ID}(?:\s*\.\s*${ID})*)\s*;`, "mu").exec(stripped)?.[1]?.replace(/\s+/g, "");
+      const modifiers = String.raw`(?:(?:final|abstract|sealed|non-sealed|strictfp|static)\s+)*`;
+      const declaration = new RegExp(String.raw`(?<![\p{L}\p{Nd}_$])(public\s+)?${modifiers}(?:class|interface|enum|record)\s+(${ID})`, "gu");
+      const types = [...stripped.matchAll(declaration)].map((m) => ({ name: m[2]!, isPublic: m[1] !== undefined, at: m.index, hasMain: false }));
+      for (const main of stripped.matchAll(/\bstatic\s+(?:(?:public|final|synchronized|strictfp)\s+)*void\s+main\s*\(/g)) {
+        const owner = types.findLast((type) => type.at < main.index);
+        if (owner) owner.hasMain = true;
+      }
+      const runs = types.find((type) => type.isPublic && type.hasMain) ?? types.find((type) => type.hasMain);
+      const className = types.find((type) => type.isPublic)?.name ?? runs?.name ?? (types.some((type) => type.name === "Main") ? "Main" : types[0]?.name) ?? "Main";
+      return { fileName: `${className}.java`, entry: pkg ? `${pkg}.${runs?.name ?? className}` : (runs?.name ?? className) };
+    };
+    // no strings, no lone CR, no line break inside a block comment, no unclosed comment: where the first form was wrong
+    const PIECES = ["class ", "interface ", "record ", "enum ", "public ", "final ", "static ", "sealed ", "non-sealed ", "abstract ", "synchronized ",
+      "void ", "main", "(", ")", "A", "B", "Main", "ä", " ", "  ", "\t", "\n", "\r\n", "package ", "a", "b", ".", " . ", ";", "/* c */", "// public class C\n", "{ ", "} ", "x", "1"];
+    let seed = 7;
+    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 20_000; n++) {
+      const code = Array.from({ length: 1 + Math.floor(next() * 16) }, () => PIECES[Math.floor(next() * PIECES.length)]).join("");
+      assert.deepEqual(javaSource(code), reference(code), JSON.stringify(code));
+    }
+  });
+  it("strings, characters and text blocks are not code: what they hold declares nothing and opens no comment", () => {
+    assert.equal(javaSource('class A { String s = "public class Fake {"; }\npublic class Real {}').fileName, "Real.java");
+    assert.equal(javaSource('class A { String u = "http://x"; } public class B {}').fileName, "B.java");
+    assert.equal(javaSource('class A { String u = "/*"; } public class B { String v = "*/"; }').fileName, "B.java");
+    assert.equal(javaSource("class A { char q = '\"'; char b = '\\''; } public class B { String s = \"x\\\"y\"; }").fileName, "B.java");
+    assert.equal(javaSource('class A { String t = """\n  public class Fake { \\""" }\n  """; }\npublic class Real {}').fileName, "Real.java");
+    assert.equal(javaSource('class A { String t = """\n  package x;\n"""; }\nclass B { static void main(String[] a) {} }').entry, "B");
+  });
+  it("modifiers, non-sealed among them; a package written with comments and spaces; a package only at a line's start", () => {
+    assert.equal(javaSource("public non-sealed class X extends S {}").fileName, "X.java");
+    assert.equal(javaSource("sealed interface S permits A {}\nnon-sealed class A implements S { public static void main(String[] a) {} }").entry, "A");
+    assert.equal(javaSource("/* header */ package a /* c */ . b // d\n;\nclass X {}").entry, "a.b.X");
+    assert.equal(javaSource("class A {} package b;").entry, "A");
+    assert.equal(javaSource("class A {}\n  package b;").entry, "b.A");
+    assert.equal(javaSource("public class Main {}\n/* unclosed\npublic class Other {}").fileName, "Main.java");
+  });
+  it("a tenant's 64 KiB costs linear work: unclosed comments, runs of line breaks, of modifiers, of quotes", () => {
+    // Each was quadratic with regexes (the test runner's timeout bounds them); the result is still right.
+    const KiB64 = 64 * 1024;
+    assert.deepEqual(javaSource(`public class X {}\n/*${"x\n".repeat(KiB64 / 2)}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`public class X {}\n${"/*".repeat(KiB64 / 2)}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`${"\n".repeat(KiB64)}class X {}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`${"\n".repeat(KiB64)}package a;\nclass X {}`), { fileName: "X.java", entry: "a.X" });
+    assert.deepEqual(javaSource(`class X {}\n${" \n".repeat(KiB64 / 2)}packag`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`class X {}\n${"final ".repeat(KiB64 / 6)}x`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`class X {}\nclass Y { ${"static public ".repeat(KiB64 / 14)}int main() {} }`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`class X {}\n${"\"".repeat(KiB64)}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`package ${"a.".repeat(KiB64 / 2)}`), { fileName: "Main.java", entry: "Main" });
+    assert.deepEqual(javaSource(`package a.${"\npackage .".repeat(KiB64 / 10)}\nclass X {}`), { fileName: "X.java", entry: "X" });
+    assert.deepEqual(javaSource(`package a.\npackage b;\n${"class A {}\n".repeat(KiB64 / 22)}${"static void main(\n".repeat(KiB64 / 40)}`).entry, "b.A");
+  });
 });

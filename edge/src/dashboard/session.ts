@@ -4,6 +4,7 @@
 // session. The token itself never appears in a URL, a cookie or a log line.
 import type { Env } from "../env.ts";
 import { constantTimeEqual } from "../lib/keys.ts";
+import { withoutTrailing } from "../../../proto/trim.ts";
 
 export const COOKIE = "cc_dash";
 export const SESSION_SECS = 12 * 3600;
@@ -11,7 +12,7 @@ export const SESSION_SECS = 12 * 3600;
 function b64url(bytes: ArrayBuffer): string {
   let s = "";
   for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return withoutTrailing(btoa(s).replace(/\+/g, "-").replace(/\//g, "_"), "=");
 }
 
 async function mac(token: string, exp: number): Promise<string> {

@@ -26,6 +26,7 @@ import {
   EnrollRequest, EnrollResponse, HeartbeatRequest, HeartbeatResponse, LeaveRequest, LeaveResponse,
 } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
+import { withoutTrailing } from "../../../proto/trim.ts";
 import { ConfigError, parseConfig } from "../service/config.ts";
 import { edgeClient } from "./edge-client.ts";
 
@@ -79,7 +80,7 @@ try {
 }
 
 const env = process.env;
-const edge = (opts.edge ?? env.CODECELL_EDGE_URL ?? "").replace(/\/+$/, "");
+const edge = withoutTrailing(opts.edge ?? env.CODECELL_EDGE_URL ?? "", "/");
 if (!edge) fail("the edge URL is required: --edge <url> or CODECELL_EDGE_URL");
 if (!/^https:\/\//.test(edge)) fail("the edge URL must be https://");
 const tokenFile = opts.tokenFile ?? env.CODECELL_ENROLL_TOKEN_FILE;
@@ -100,7 +101,7 @@ let nodeUrl: string;
 let fleetToken: string;
 let nodeId: string;
 if (opts.attach) {
-  nodeUrl = opts.attach.replace(/\/+$/, "");
+  nodeUrl = withoutTrailing(opts.attach, "/");
   fleetToken = (env.FLEET_TOKEN ?? (env.FLEET_TOKEN_FILE ? readFileSync(env.FLEET_TOKEN_FILE, "utf8") : "")).trim();
   if (!fleetToken) fail("--attach needs the node's credential in FLEET_TOKEN or FLEET_TOKEN_FILE");
   nodeId = opts.name ?? env.CODECELL_NODE_NAME ?? env.FLEET_NODE_ID ?? hostname().toLowerCase();
@@ -144,7 +145,7 @@ if (opts.attach) {
     }
   });
 }
-const advertise = (opts.advertiseUrl ?? env.CODECELL_NODE_URL ?? nodeUrl).replace(/\/+$/, "");
+const advertise = withoutTrailing(opts.advertiseUrl ?? env.CODECELL_NODE_URL ?? nodeUrl, "/");
 const target = { url: nodeUrl, token: fleetToken };
 
 const pool = opts.pool ?? env.CODECELL_POOL ?? "";

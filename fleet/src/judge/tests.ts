@@ -2,18 +2,32 @@
 // by one in fresh sandboxes, aggregated into the overall outcome (docs/languages.md, "Judging").
 import type { EngineCheck, EngineRequest, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord, RunOutcome } from "../sandbox/types.ts";
-import { check } from "./checker.ts";
-
-const decoder = new TextDecoder("utf-8", { fatal: false });
-const text = (value: Uint8Array | string): string => (typeof value === "string" ? value : decoder.decode(value));
+import type { OutputChecks } from "./check-pool.ts";
 
 /**
  * A run the kernel judged AC whose stdout differs from `expected` becomes WA (the judge's verdict,
- * with where they differ); any other run, or one without expected output, keeps its verdict.
+ * with where they differ); any other run, or one without expected output, keeps its verdict. The
+ * check runs in `checks` (the node's worker pool, off the event loop); one that runs past the
+ * pool's time budget is WA too, cause `check_budget_exceeded`: the output was not shown correct.
  */
-export function judgeRun(result: ExecutionRecord, stdout: Uint8Array, expected: Uint8Array | string | undefined, rule?: EngineCheck): ExecutionRecord {
+export async function judgeRun(
+  checks: OutputChecks,
+  result: ExecutionRecord,
+  stdout: Uint8Array,
+  expected: Uint8Array | string | undefined,
+  rule?: EngineCheck,
+): Promise<ExecutionRecord> {
   if (expected === undefined || result.verdict !== "AC") return result;
-  const checked = check(text(stdout), text(expected), rule?.compare ?? "exact", rule?.floatEpsilon);
+  const checked = await checks.check({ actual: stdout, expected, mode: rule?.compare ?? "exact", epsilon: rule?.floatEpsilon });
+  if ("overrun" in checked) {
+    const message = `wrong answer: the output check ran past the judge's time budget of ${checked.budgetMs / 1000} s and was stopped; the output was not judged correct`;
+    return {
+      ...result,
+      verdict: "WA",
+      error_message: message,
+      evidence: { ...result.evidence, verdict_cause: "check_budget_exceeded", verdict_actor: "judge" },
+    };
+  }
   if (checked.equal) return result;
   const { mismatch } = checked;
   return {
@@ -47,13 +61,13 @@ export interface JudgedTests {
 }
 
 /** Runs every test (or up to the first failure when asked), each reported as it finishes. */
-export async function runTests(runOnce: RunOnce, request: EngineRequest, signal?: AbortSignal): Promise<JudgedTests> {
+export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: EngineRequest, signal?: AbortSignal): Promise<JudgedTests> {
   const tests: TestOutcome[] = [];
   for (const [index, test] of (request.tests ?? []).entries()) {
     const ran = await runOnce(test.stdin, index);
     const outcome: TestOutcome = {
       name: test.name || `test-${index + 1}`,
-      result: judgeRun(ran.result, ran.stdoutBytes, test.expected, request.check),
+      result: await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check),
       stdoutBytes: ran.stdoutBytes,
       stderrBytes: ran.stderrBytes,
     };

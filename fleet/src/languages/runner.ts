@@ -6,6 +6,7 @@
 // run time; names the language uses itself (the source's, the artifact's) are refused up front.
 // With tests, judge/tests.ts runs the prepared program once per test.
 import type { EngineRequest, ExecuteOutcome } from "../engine.ts";
+import type { OutputChecks } from "../judge/check-pool.ts";
 import { judgeRun, runTests, type RunOnce } from "../judge/tests.ts";
 import type { Sandbox, StagedFile } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
@@ -31,6 +32,7 @@ export async function compileAndRun(
   language: LanguageSpec,
   toolchain: Toolchain,
   cache: CompileCache | undefined,
+  checks: OutputChecks,
   request: EngineRequest,
   signal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
@@ -59,11 +61,11 @@ export async function compileAndRun(
         signal,
       );
     if (request.tests?.length) {
-      const judged = await runTests(runOnce, request, signal);
+      const judged = await runTests(runOnce, checks, request, signal);
       return outcome(judged.result, compileCacheHit, { tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes });
     }
     const ran = await runOnce(request.stdin, 0);
-    const result = judgeRun(ran.result, ran.stdoutBytes, request.check?.expected, request.check);
+    const result = await judgeRun(checks, ran.result, ran.stdoutBytes, request.check?.expected, request.check);
     return outcome(result, compileCacheHit, { stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes });
   } finally {
     prepared.release();

@@ -12,7 +12,7 @@ export function createCredentialCheck(token: string): CredentialCheck {
   return (metadata) => {
     const header = metadata.get("authorization");
     if (header === undefined) throw new ServiceError(Status.UNAUTHENTICATED, "missing fleet credential");
-    const match = /^bearer\s+(.+)$/i.exec(header.trim());
+    const match = /^bearer\s+(\S.*)$/i.exec(header.trim());
     const presented = sha256(match?.[1] ?? "");
     if (!match || !timingSafeEqual(presented, expected)) {
       throw new ServiceError(Status.UNAUTHENTICATED, "invalid fleet credential");
