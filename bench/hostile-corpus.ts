@@ -108,9 +108,7 @@ export async function floodNativeGrpc(address: string, signal: AbortSignal, coun
   frame.set(message, 5);
   const statuses = new Map<string, number>();
   let sent = 0;
-  const session = connect(`http://${address}`);
-  session.on("error", () => {});
-  const one = () =>
+  const one = (session: ReturnType<typeof connect>) =>
     new Promise<void>((resolve) => {
       const stream = session.request({
         ":method": "POST", ":path": "/codecell.fleet.v1.FleetService/Execute", "content-type": "application/grpc", te: "trailers",
@@ -127,10 +125,15 @@ export async function floodNativeGrpc(address: string, signal: AbortSignal, coun
       stream.end(frame);
       sent++;
     });
-  try {
-    while (!signal.aborted && !session.destroyed) await Promise.all(Array.from({ length: count }, one));
-  } finally {
-    session.close();
+  // A connection the server closes (GOAWAY after refusals) is replaced by a new one.
+  while (!signal.aborted) {
+    const session = connect(`http://${address}`);
+    session.on("error", () => {});
+    try {
+      while (!signal.aborted && !session.destroyed && !session.closed) await Promise.all(Array.from({ length: count }, () => one(session)));
+    } finally {
+      session.close();
+    }
   }
   return { sent, statuses };
 }

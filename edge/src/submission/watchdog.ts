@@ -5,6 +5,7 @@
 import { RunState } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError, fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
+import { Status } from "../../../proto/grpc-web/status.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
 import { undeliverable } from "../lib/run-errors.ts";
 import type { Config, Env } from "../env.ts";
@@ -52,6 +53,11 @@ export async function checkRun(w: WatchdogWork, meta: Meta, run: Run): Promise<v
     }
   } catch (e) {
     if (e instanceof GrpcError && e.tooLarge) return w.fail(undeliverable(run.node_id, e));
+    // The node answered with an error status: it is alive and has the run, so it is not lost and
+    // the run is not dispatched again (UNAVAILABLE alone may be a node shutting down).
+    if (e instanceof GrpcError && !e.transport && e.code !== Status.UNAVAILABLE) {
+      return w.fail(`fleet node ${run.node_id} could not report the run's outcome (${e.statusName}: ${e.message}); it is not dispatched again`);
+    }
     const failures = run.failures + 1;
     w.store.updateRun({ failures, last_error: message(e) });
     if (failures >= w.cfg.watchdogFailures) await w.lost(run, `lost contact with fleet node ${run.node_id} during the run (${message(e)})`);
