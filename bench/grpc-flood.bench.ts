@@ -3,7 +3,8 @@
 // The node runs as its own process (fake engine, log level info to /dev/null) and measures its
 // event-loop delay with perf_hooks.monitorEventLoopDelay while this process keeps BENCH_FLOOD
 // unauthenticated Execute calls in flight, each carrying a 4 MiB ExecuteRequest of about 2 million
-// empty `tests` entries (2 bytes each), and times authenticated NodeInfo calls on a second connection.
+// empty `tests` entries (2 bytes each), and times authenticated NodeInfo calls. Every flooder and
+// the prober have a connection of their own (grpc-js would otherwise share one between them).
 // Tuning: BENCH_SECONDS (flood duration, default 10), BENCH_FLOOD (calls in flight, default 2).
 import * as grpc from "@grpc/grpc-js";
 import { fork } from "node:child_process";
@@ -36,6 +37,7 @@ if (process.argv[2] === "serve") {
     createLogger({ level: "info", nodeId: "flood-bench" }),
   );
   const histogram = monitorEventLoopDelay({ resolution: 10 });
+  process.on("disconnect", () => process.exit(1));
   process.on("message", async (message) => {
     if (message === "start") {
       histogram.reset();
@@ -64,7 +66,7 @@ if (process.argv[2] === "serve") {
   const codes = new Map<string, number>();
   let stop = false;
   const flooder = async () => {
-    const client = new grpc.Client(address, grpc.credentials.createInsecure());
+    const client = new grpc.Client(address, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 });
     while (!stop) {
       const code = await new Promise<number>((resolve) => {
         const call = client.makeServerStreamRequest("/codecell.fleet.v1.FleetService/Execute", pass, pass, bomb, new grpc.Metadata());
@@ -77,7 +79,7 @@ if (process.argv[2] === "serve") {
     client.close();
   };
 
-  const probe = new grpc.Client(address, grpc.credentials.createInsecure());
+  const probe = new grpc.Client(address, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 });
   const metadata = new grpc.Metadata();
   metadata.set("authorization", `Bearer ${TOKEN}`);
   const nodeInfo = () =>
@@ -93,11 +95,14 @@ if (process.argv[2] === "serve") {
   child.send("start");
   const flooders = Array.from({ length: FLOOD }, flooder);
   const latencies: number[] = [];
+  const failures: string[] = [];
   const until = Date.now() + SECONDS * 1000;
   while (Date.now() < until) {
     const start = performance.now();
-    await nodeInfo();
-    latencies.push(performance.now() - start);
+    await nodeInfo().then(
+      () => latencies.push(performance.now() - start),
+      (error: grpc.ServiceError) => failures.push(grpc.status[error.code]!),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   stop = true;
@@ -114,6 +119,9 @@ if (process.argv[2] === "serve") {
   console.log(`  flood calls answered: ${[...codes].map(([name, count]) => `${name} ${count}`).join(", ") || "none"}`);
   console.log(`  node event-loop delay (ms): p50 ${f(delay.p50)}, p99 ${f(delay.p99)}, max ${f(delay.max)}, mean ${f(delay.mean)}`);
   console.log(`  node RSS at the end: ${(rss / 2 ** 20).toFixed(0)} MiB`);
-  console.log(`  authenticated NodeInfo during the flood: ${latencies.length} calls, p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms, max ${f(latencies.at(-1)!)} ms`);
+  if (latencies.length > 0) {
+    console.log(`  authenticated NodeInfo during the flood: ${latencies.length} answered, p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms, max ${f(latencies.at(-1)!)} ms`);
+  }
+  if (failures.length > 0) console.log(`  authenticated NodeInfo failed: ${failures.join(", ")}`);
   console.log(`  (client's own event-loop delay p99 ${f(clientDelay.percentile(99) / 1e6)} ms)`);
 }
