@@ -5,12 +5,13 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { connect, constants as http2Constants } from "node:http2";
+import { connect as tcpConnect } from "node:net";
 import { after, before, describe, test } from "node:test";
 import * as grpc from "@grpc/grpc-js";
 import { ExecuteRequest } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { MAX_EXECUTE_REQUEST_BYTES } from "../../proto/limits.ts";
 import { createFakeEngine, createGatedEngine } from "./fake-engine.ts";
-import { authMetadata, collect, nativeClient, nativeExecute, nativeUnary, startTestNode, waitFor, type TestNode } from "./helpers.ts";
+import { TOKEN, authMetadata, collect, nativeClient, nativeExecute, nativeUnary, startTestNode, waitFor, type TestNode } from "./helpers.ts";
 
 const SERVICE = "/codecell.fleet.v1.FleetService";
 const pass = (bytes: Buffer) => bytes;
@@ -184,6 +185,56 @@ describe("native gRPC: a cap on concurrent streams", () => {
       assert.equal(settings.maxConcurrentStreams, MAX_STREAMS);
     } finally {
       session.close();
+    }
+  });
+
+  test("a client that opens more streams than announced anyway loses its connection (GOAWAY PROTOCOL_ERROR)", async () => {
+    // Raw HTTP/2 frames: any real client library would hold the extra stream back itself.
+    const frame = (type: number, flags: number, stream: number, payload = Buffer.alloc(0)) => {
+      const head = Buffer.alloc(9);
+      head.writeUIntBE(payload.length, 0, 3);
+      head[3] = type;
+      head[4] = flags;
+      head.writeUInt32BE(stream, 5);
+      return Buffer.concat([head, payload]);
+    };
+    const literal = (name: string, value: string) => Buffer.from([0, name.length, ...Buffer.from(name), value.length, ...Buffer.from(value)]);
+    const headers = Buffer.concat(
+      [[":method", "POST"], [":scheme", "http"], [":path", `${SERVICE}/NodeInfo`], [":authority", "fleet"], ["content-type", "application/grpc"], ["te", "trailers"], ["authorization", `Bearer ${TOKEN}`]].map(
+        ([name, value]) => literal(name!, value!),
+      ),
+    );
+    const [host, port] = node.grpcAddress.split(":");
+    const socket = tcpConnect(Number(port), host);
+    let received = Buffer.alloc(0);
+    let goaway: { code: number; debug: string } | undefined;
+    let closed = false;
+    socket.on("close", () => (closed = true));
+    socket.on("error", () => {});
+    socket.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      while (received.length >= 9 && received.length >= 9 + received.readUIntBE(0, 3)) {
+        const length = received.readUIntBE(0, 3);
+        const [type, flags] = [received[3], received[4]!];
+        const payload = received.subarray(9, 9 + length);
+        if (type === 4 && !(flags & 1)) {
+          // The server's SETTINGS: acknowledge them, then open one stream more than they allow
+          // (authorised calls waiting for a body that never comes, so the first ones stay open).
+          const opened = Array.from({ length: MAX_STREAMS + 1 }, (_, i) => frame(1, 0x4, 1 + 2 * i, headers)); // END_HEADERS
+          socket.write(Buffer.concat([frame(4, 1, 0), ...opened]));
+        }
+        if (type === 7) goaway = { code: payload.readUInt32BE(4), debug: payload.subarray(8).toString() };
+        received = received.subarray(9 + length);
+      }
+    });
+    socket.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    socket.write(frame(4, 0, 0));
+    try {
+      await waitFor(() => goaway !== undefined || closed, "the server to end the connection");
+      assert.equal(goaway?.code, http2Constants.NGHTTP2_PROTOCOL_ERROR);
+      assert.match(goaway.debug, /max concurrent streams exceeded/);
+    } finally {
+      socket.destroy();
     }
   });
 

@@ -162,11 +162,14 @@ export async function startGrpcTransport(options: {
   maxConcurrentStreams: number;
 }): Promise<GrpcTransport> {
   const server = new grpc.Server({
+    // First (and only): the first interceptor is handed grpc-js's own call, whose stream it resets
+    // (with credentials that bring interceptors of their own it would only skip the reset).
     interceptors: [admission(options.precheck, options.onRefused)],
     "grpc.max_receive_message_length": MAX_REQUEST_MESSAGE_BYTES,
     "grpc.max_concurrent_streams": options.maxConcurrentStreams,
-    // No cap on what is sent (grpc-js's default): a result is bounded by the engine's capture
-    // caps, and a cap here would turn a finished run's result into an error after the run.
+    // No cap on what is sent (grpc-js's default): a result's size follows from the engine's
+    // capture caps (per test, with tests), and a cap here would turn the result of a run that has
+    // finished into an error.
     "grpc.max_send_message_length": -1,
   });
   server.addService(grpcServiceDefinition(), handlers(options.service));
