@@ -10,3 +10,11 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export function utf8Length(s: string): number {
   return new TextEncoder().encode(s).length;
 }
+
+/**
+ * The largest ExecuteRequest (encoded message bytes) a node reads, on either transport; a bigger
+ * one is refused with RESOURCE_EXHAUSTED before it is decoded. The edge's own POST /api/submit
+ * takes a JSON body of at most 2 MiB, which encodes to at most about 2.3 MiB (base64 stdin travels
+ * both as text and as bytes): 4 MiB leaves room for that, and is grpc-js's default too.
+ */
+export const MAX_EXECUTE_REQUEST_BYTES = 4 * 1024 * 1024;

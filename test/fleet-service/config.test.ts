@@ -15,6 +15,7 @@ test("defaults", () => {
   assert.equal(config.host, "127.0.0.1");
   assert.equal(config.grpcPort, 50051);
   assert.equal(config.grpcWebPort, 50052);
+  assert.equal(config.grpcMaxConcurrentStreams, 100);
   assert.equal(config.slots, availableParallelism());
   assert.equal(config.queueCapacity, 64);
   assert.equal(config.resultRetentionSecs, 600);
@@ -52,6 +53,17 @@ test("plaintext only on loopback; TLS files must come in pairs", () => {
   assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_TLS_CERT: "/x" }), /must be set together/);
   for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost", "::ffff:127.0.0.1"]) assert.ok(isLoopback(host), host);
   for (const host of ["0.0.0.0", "10.0.0.1", "::", "example.com"]) assert.ok(!isLoopback(host), host);
+});
+
+test("the native gRPC stream cap: environment, flag, bounds", () => {
+  assert.equal(parseConfig([], { FLEET_TOKEN: token, FLEET_GRPC_MAX_CONCURRENT_STREAMS: "8" }).grpcMaxConcurrentStreams, 8);
+  assert.equal(parseConfig(["--grpc-max-concurrent-streams", "250"], { FLEET_TOKEN: token }).grpcMaxConcurrentStreams, 250);
+  for (const bad of ["0", "10001", "many"]) {
+    assert.throws(
+      () => parseConfig([], { FLEET_TOKEN: token, FLEET_GRPC_MAX_CONCURRENT_STREAMS: bad }),
+      /FLEET_GRPC_MAX_CONCURRENT_STREAMS \(--grpc-max-concurrent-streams\) must be an integer from 1 to 10000/,
+    );
+  }
 });
 
 test("bad numbers are refused with the variable's name", () => {

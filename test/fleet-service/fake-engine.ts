@@ -78,3 +78,43 @@ export function createFakeEngine(slots: number): Engine {
     },
   };
 }
+
+/**
+ * The fake engine whose runs wait at a gate until the test releases them (oldest first), counting
+ * how many are in the engine at once: what a test of concurrency needs, with no timing in it.
+ */
+export function createGatedEngine(slots: number): Engine & { inFlight: number; highWater: number; readonly waiting: number; release(): void } {
+  const inner = createFakeEngine(slots);
+  const waiting: (() => void)[] = [];
+  const gated = {
+    ...inner,
+    inFlight: 0,
+    highWater: 0,
+    /** Runs at the gate now. */
+    get waiting() {
+      return waiting.length;
+    },
+    release() {
+      waiting.shift()?.();
+    },
+    async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
+      gated.inFlight++;
+      gated.highWater = Math.max(gated.highWater, gated.inFlight);
+      try {
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          const abandon = () => {
+            const index = waiting.indexOf(resolve);
+            if (index >= 0) waiting.splice(index, 1);
+            resolve();
+          };
+          signal?.addEventListener("abort", abandon, { once: true });
+        });
+        return await inner.execute(request, signal);
+      } finally {
+        gated.inFlight--;
+      }
+    },
+  };
+  return gated;
+}

@@ -2,6 +2,7 @@
 // a Worker's fetch sees, and GET /metrics.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { Status } from "nice-grpc-common";
@@ -13,6 +14,7 @@ import {
   Verdict,
 } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError, fleetMethods, serverStream, unary } from "../../proto/grpc-web/client.ts";
+import { MAX_REQUEST_BODY_BYTES } from "../../fleet/src/service/precheck.ts";
 import { markedSleeper, processesWith, startTestNode, TOKEN, waitFor, webClient, type TestNode } from "./helpers.ts";
 
 function frames(bytes: Uint8Array): { flag: number; payload: Buffer }[] {
@@ -195,15 +197,33 @@ describe("gRPC-Web transport", () => {
   }
 
   test("a 4 MiB unauthenticated body is refused before a byte of it is read", async () => {
-    const { answer, closedByServer } = await headOnly({ "content-type": "application/grpc-web+proto", "content-length": String(4 * 1024 * 1024) });
+    const { answer, closedByServer } = await headOnly({ "content-type": "application/grpc-web+proto", "content-length": String(MAX_REQUEST_BODY_BYTES) });
     assert.ok(closedByServer, "the server answered and closed while the body was still unsent");
     assert.match(answer, /^HTTP\/1\.1 200/);
     assert.match(answer, new RegExp(`grpc-status:${Status.UNAUTHENTICATED}\r\n`));
   });
 
-  test("an authorised body announced above 4 MiB is refused before it is read", async () => {
-    const { answer, closedByServer } = await headOnly({ ...headers, "content-length": String(4 * 1024 * 1024 + 1) });
+  test("an authorised body announced above the cap (a 4 MiB message in its frame) is refused before it is read", async () => {
+    const { answer, closedByServer } = await headOnly({ ...headers, "content-length": String(MAX_REQUEST_BODY_BYTES + 1) });
     assert.ok(closedByServer);
     assert.match(answer, new RegExp(`grpc-status:${Status.RESOURCE_EXHAUSTED}\r\n`));
+  });
+
+  test("an authorised chunked body (no length announced) is counted as it arrives and cut above the cap", async () => {
+    const { status, body } = await new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+      const call = httpRequest(`${node.webUrl}/codecell.fleet.v1.FleetService/Execute`, { method: "POST", headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, body: Buffer.concat(chunks) }));
+      });
+      call.on("error", reject);
+      const chunk = Buffer.alloc(64 * 1024);
+      for (let sent = 0; sent <= MAX_REQUEST_BODY_BYTES; sent += chunk.length) call.write(chunk);
+      call.end();
+    });
+    assert.equal(status, 200);
+    const trailer = frames(body).at(-1)!;
+    assert.equal(trailer.flag, 0x80);
+    assert.match(trailer.payload.toString(), new RegExp(`grpc-status:${Status.RESOURCE_EXHAUSTED}\r\n`));
   });
 });

@@ -30,6 +30,11 @@ export async function createTestEngine(slots: number) {
   } else {
     engine = createFakeEngine(slots);
   }
+  return counted(engine);
+}
+
+/** The engine, counting the requests it is given. */
+function counted(engine: Engine): Engine & { executed: EngineRequest[] } {
   const executed: EngineRequest[] = [];
   const counting: Engine & { executed: EngineRequest[] } = {
     executed,
@@ -49,14 +54,16 @@ export async function createTestEngine(slots: number) {
 
 export interface TestNode {
   server: FleetServer;
-  engine: Awaited<ReturnType<typeof createTestEngine>>;
+  engine: Engine & { executed: EngineRequest[] };
   grpcAddress: string;
   webUrl: string;
   close(): Promise<void>;
 }
 
-export async function startTestNode(options: { slots?: number; queueCapacity?: number } = {}): Promise<TestNode> {
-  const engine = await createTestEngine(options.slots ?? 2);
+export async function startTestNode(
+  options: { slots?: number; queueCapacity?: number; grpcMaxConcurrentStreams?: number; engine?: Engine } = {},
+): Promise<TestNode> {
+  const engine = options.engine ? counted(options.engine) : await createTestEngine(options.slots ?? 2);
   const logger = createLogger({ level: process.env.FLEET_TEST_LOG ?? "silent", nodeId: "test-node" });
   const server = await startFleetServer(
     {
@@ -71,6 +78,7 @@ export async function startTestNode(options: { slots?: number; queueCapacity?: n
       maxRetainedResultBytes: 256 * 1024 * 1024,
       nodeId: "test-node",
       drainGraceSecs: 5,
+      ...(options.grpcMaxConcurrentStreams === undefined ? {} : { grpcMaxConcurrentStreams: options.grpcMaxConcurrentStreams }),
     },
     engine,
     logger,

@@ -9,6 +9,7 @@ export interface FleetConfig {
   host: string;
   grpcPort: number;
   grpcWebPort: number;
+  grpcMaxConcurrentStreams: number;
   token: string;
   tls: { cert: Buffer; key: Buffer } | undefined;
   slots: number;
@@ -34,12 +35,19 @@ export class ConfigError extends Error {
 }
 
 const MIN_TOKEN_LENGTH = 16;
+/** Native gRPC calls one connection may have open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS). */
+export const DEFAULT_GRPC_MAX_CONCURRENT_STREAMS = 100;
 
 /** flag name → [environment variable, description, default] (defaults as the text a user would type). */
 export const SETTINGS = {
   host: ["FLEET_HOST", "address both transports bind to", "127.0.0.1"],
   grpcPort: ["FLEET_GRPC_PORT", "native gRPC port (0: any free port)", "50051"],
   grpcWebPort: ["FLEET_GRPC_WEB_PORT", "gRPC-Web and /metrics port (0: any free port)", "50052"],
+  grpcMaxConcurrentStreams: [
+    "FLEET_GRPC_MAX_CONCURRENT_STREAMS",
+    "native gRPC calls one connection may have open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS)",
+    String(DEFAULT_GRPC_MAX_CONCURRENT_STREAMS),
+  ],
   tokenFile: ["FLEET_TOKEN_FILE", "file holding the fleet credential (or set FLEET_TOKEN)", undefined],
   tlsCert: ["FLEET_TLS_CERT", "PEM certificate chain for both transports", undefined],
   tlsKey: ["FLEET_TLS_KEY", "PEM private key for both transports", undefined],
@@ -112,6 +120,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     host,
     grpcPort: integer("grpcPort", raw.grpcPort!, 0, 65535),
     grpcWebPort: integer("grpcWebPort", raw.grpcWebPort!, 0, 65535),
+    grpcMaxConcurrentStreams: integer("grpcMaxConcurrentStreams", raw.grpcMaxConcurrentStreams!, 1, 10_000),
     token: loadToken(env.FLEET_TOKEN, raw.tokenFile),
     tls,
     slots: raw.slots === undefined ? availableParallelism() : integer("slots", raw.slots, 1, 1024),

@@ -4,10 +4,11 @@ import type { Engine } from "../engine.ts";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { createCredentialCheck } from "./auth.ts";
 import { STATUS_NAMES } from "./errors.ts";
-import type { FleetConfig } from "./config.ts";
+import { DEFAULT_GRPC_MAX_CONCURRENT_STREAMS, type FleetConfig } from "./config.ts";
 import { createFleetService } from "./fleet-service.ts";
 import { FleetNode } from "./fleet-node.ts";
 import type { Logger } from "./logger.ts";
+import { createPrecheck, fleetMethod, type RefusalListener } from "./precheck.ts";
 import { startGrpcTransport } from "./transport-grpc.ts";
 import { startGrpcWebTransport } from "./transport-grpc-web.ts";
 
@@ -30,7 +31,8 @@ export type ServerSettings = Pick<
   | "maxRetainedResultBytes"
   | "nodeId"
   | "drainGraceSecs"
->;
+> &
+  Partial<Pick<FleetConfig, "grpcMaxConcurrentStreams">>;
 
 export interface FleetServer {
   node: FleetNode;
@@ -52,15 +54,28 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
     maxRetainedResultBytes: settings.maxRetainedResultBytes,
   });
   const checkCredential = createCredentialCheck(settings.token);
+  // The transports check every call before its body (precheck.ts); the service checks again.
+  const precheck = createPrecheck(checkCredential);
   const service = createFleetService(node, checkCredential);
-  const grpc = await startGrpcTransport({ service, checkCredential, host: settings.host, port: settings.grpcPort, tls: settings.tls });
+  const onRefused: RefusalListener = ({ path, transport, peer, status }) => {
+    const method = fleetMethod(path);
+    const code = STATUS_NAMES[status.code] ?? String(status.code);
+    if (method) node.metrics.rpcs.inc({ method, transport, code });
+    logger.info({ method: method ?? path, transport, peer, code }, status.message);
+  };
+  const grpc = await startGrpcTransport({
+    service,
+    precheck,
+    onRefused,
+    host: settings.host,
+    port: settings.grpcPort,
+    tls: settings.tls,
+    maxConcurrentStreams: settings.grpcMaxConcurrentStreams ?? DEFAULT_GRPC_MAX_CONCURRENT_STREAMS,
+  });
   const web = await startGrpcWebTransport({
     service,
-    checkCredential,
-    onRefused: (method, peer, status) => {
-      node.metrics.rpcs.inc({ method, transport: "grpc-web", code: STATUS_NAMES[status.code] ?? String(status.code) });
-      logger.info({ method, transport: "grpc-web", peer, code: STATUS_NAMES[status.code] }, status.message);
-    },
+    precheck,
+    onRefused,
     metrics: node.metrics.registry,
     host: settings.host,
     port: settings.grpcWebPort,
@@ -91,6 +106,7 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
       grpc_port: grpc.port,
       grpc_web_port: web.port,
       tls: settings.tls !== undefined,
+      grpc_max_concurrent_streams: settings.grpcMaxConcurrentStreams ?? DEFAULT_GRPC_MAX_CONCURRENT_STREAMS,
       slots: node.scheduler.slots,
       queue_capacity: node.scheduler.queueCapacity,
       version: NODE_VERSION,

@@ -1,20 +1,20 @@
 // gRPC-Web over HTTP/1.1 (application/grpc-web+proto) for the edge, whose fetch cannot speak
 // native gRPC. Each message is written as its own frame as soon as it is produced; the status
 // travels in the body as the 0x80 trailer frame (never in the headers). Also serves GET /metrics.
-// Nothing of a body is read before the credential and the announced content-length are checked:
-// a refused request is answered and its connection closed with the body unread.
+// Nothing of a body is read before the precheck (precheck.ts: the credential, then the announced
+// content-length) admits it: a refused request is answered and its connection closed with the body
+// unread. An admitted body is counted as it arrives and cut at the same cap.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { CONTENT_TYPE, FLAG_DATA, encodeFrame, encodeTrailers, singleFrame } from "../../../proto/grpc-web/codec.ts";
-import type { CredentialCheck } from "./auth.ts";
 import { ServiceError, Status, toStatus, type StatusObject } from "./errors.ts";
+import { MAX_REQUEST_BODY_BYTES, TOO_LARGE, type Precheck, type RefusalListener } from "./precheck.ts";
 import type { TlsFiles } from "./transport-grpc.ts";
 import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
 
-const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 const TIMEOUT_UNITS_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
 
 interface Codec {
@@ -43,7 +43,7 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) throw new ServiceError(Status.RESOURCE_EXHAUSTED, "request too large");
+    if (size > MAX_REQUEST_BODY_BYTES) throw new ServiceError(TOO_LARGE.code, TOO_LARGE.message);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -139,23 +139,11 @@ function refuse(request: IncomingMessage, response: ServerResponse, status: Stat
   response.end(trailerFrame(status), () => request.socket.destroy());
 }
 
-/** The reason to refuse a call before its body is read: credential, then announced size. */
-function precheck(request: IncomingMessage, checkCredential: CredentialCheck): StatusObject | undefined {
-  try {
-    checkCredential(requestMetadata(request));
-  } catch (error) {
-    return toStatus(error);
-  }
-  const announced = Number(request.headers["content-length"] ?? 0);
-  if (announced > MAX_REQUEST_BYTES) return { code: Status.RESOURCE_EXHAUSTED, message: "request too large" };
-  return undefined;
-}
-
 export async function startGrpcWebTransport(options: {
   service: FleetServiceImplementation;
-  checkCredential: CredentialCheck;
+  precheck: Precheck;
   /** Called for a call refused before its body was read (metrics and log). */
-  onRefused: (method: MethodName, peer: string, status: StatusObject) => void;
+  onRefused: RefusalListener;
   metrics: Registry;
   host: string;
   port: number;
@@ -165,9 +153,7 @@ export async function startGrpcWebTransport(options: {
   const listener = (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? "/").split("?")[0]!;
     if (request.method === "GET" && path === "/metrics") {
-      try {
-        options.checkCredential(requestMetadata(request));
-      } catch {
+      if (options.precheck({ path, metadata: requestMetadata(request) })) {
         response.writeHead(401, { "content-type": "text/plain", "www-authenticate": "Bearer" }).end("fleet credential required\n");
         return;
       }
@@ -187,9 +173,14 @@ export async function startGrpcWebTransport(options: {
       response.writeHead(415, { "content-type": "text/plain" }).end("expected application/grpc-web+proto\n");
       return;
     }
-    const refusal = precheck(request, options.checkCredential);
+    const refusal = options.precheck({
+      path,
+      metadata: requestMetadata(request),
+      announcedBodyBytes: Number(request.headers["content-length"] ?? 0),
+    });
     if (refusal) {
-      options.onRefused(route.method, `${request.socket.remoteAddress}:${request.socket.remotePort}`, refusal);
+      const peer = `${request.socket.remoteAddress}:${request.socket.remotePort}`;
+      options.onRefused({ path, transport: "grpc-web", peer, status: refusal });
       refuse(request, response, refusal);
       return;
     }

@@ -1,12 +1,20 @@
 // Native gRPC (HTTP/2, grpc-js): the FleetService plus grpc.health.v1 and server reflection.
+// Every call passes the precheck (precheck.ts) in a server interceptor when its headers arrive,
+// before its first read: grpc-js reads a call's DATA only once the handler starts reading, which
+// it does only after the interceptor forwards the metadata, so a refused call's message is never
+// framed, buffered or deserialized, and its stream is reset once the status is out so that the
+// client stops sending it. An admitted message whose length prefix is above the cap is refused by
+// grpc-js (grpc.max_receive_message_length) before it is buffered; HTTP/2
+// SETTINGS_MAX_CONCURRENT_STREAMS bounds the calls open on one connection.
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-check";
+import { constants as http2Constants } from "node:http2";
 import { fileURLToPath } from "node:url";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { CredentialCheck } from "./auth.ts";
 import { toStatus } from "./errors.ts";
+import { MAX_REQUEST_MESSAGE_BYTES, type Precheck, type RefusalListener } from "./precheck.ts";
 import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
 
 const PROTO_ROOT = fileURLToPath(new URL("../../../proto/", import.meta.url));
@@ -51,21 +59,34 @@ function stringMetadata(metadata: grpc.Metadata): Map<string, string> {
   return map;
 }
 
-/** Server reflection needs the credential too (only health is open); FleetService checks its own. */
-function reflectionCredential(checkCredential: CredentialCheck): grpc.ServerInterceptor {
+/**
+ * The HTTP/2 stream under grpc-js's own call object (a private field of BaseServerInterceptingCall,
+ * which is what the first interceptor is given), or undefined if a grpc-js version hides it.
+ */
+function http2Stream(call: grpc.ServerInterceptingCallInterface): { close(code: number): void } | undefined {
+  const stream = (call as unknown as { stream?: { close?: unknown; rstCode?: unknown } }).stream;
+  return stream && typeof stream.close === "function" && "rstCode" in stream ? (stream as { close(code: number): void }) : undefined;
+}
+
+/**
+ * The precheck on every call (FleetService, reflection; health is open), from its metadata alone.
+ * Not forwarding the metadata keeps the handler from ever calling startRead, so nothing of the
+ * body is read; the status ends the call at once (trailers only), after which grpc-js drops what
+ * DATA still arrives. Then RST_STREAM(NO_ERROR), sent once the trailers are out, asks the client
+ * to stop sending the body it has not yet sent (RFC 9113 §8.1): without it a grpc-js client goes
+ * on uploading the whole message to a stream that only discards it.
+ */
+function admission(precheck: Precheck, onRefused: RefusalListener): grpc.ServerInterceptor {
   return (method, call) =>
     new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
           onReceiveMetadata: (metadata, forward) => {
-            if (!method.path.startsWith("/grpc.reflection.")) return forward(metadata);
-            try {
-              checkCredential(stringMetadata(metadata));
-              forward(metadata);
-            } catch (error) {
-              const status = wireError(error);
-              call.sendStatus({ code: status.code!, details: status.details! });
-            }
+            const refusal = precheck({ path: method.path, metadata: stringMetadata(metadata) });
+            if (!refusal) return forward(metadata);
+            onRefused({ path: method.path, transport: "grpc", peer: call.getPeer(), status: refusal });
+            call.sendStatus({ code: refusal.code as number as grpc.status, details: refusal.message });
+            http2Stream(call)?.close(http2Constants.NGHTTP2_NO_ERROR);
           },
         }),
     });
@@ -131,12 +152,26 @@ export interface GrpcTransport {
 
 export async function startGrpcTransport(options: {
   service: FleetServiceImplementation;
-  checkCredential: CredentialCheck;
+  precheck: Precheck;
+  /** Called for a call refused before its body was read (metrics and log). */
+  onRefused: RefusalListener;
   host: string;
   port: number;
   tls: TlsFiles | undefined;
+  /** Calls one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). */
+  maxConcurrentStreams: number;
 }): Promise<GrpcTransport> {
-  const server = new grpc.Server({ interceptors: [reflectionCredential(options.checkCredential)] });
+  const server = new grpc.Server({
+    // First (and only): the first interceptor is handed grpc-js's own call, whose stream it resets
+    // (with credentials that bring interceptors of their own it would only skip the reset).
+    interceptors: [admission(options.precheck, options.onRefused)],
+    "grpc.max_receive_message_length": MAX_REQUEST_MESSAGE_BYTES,
+    "grpc.max_concurrent_streams": options.maxConcurrentStreams,
+    // No cap on what is sent (grpc-js's default): a result's size follows from the engine's
+    // capture caps (per test, with tests), and a cap here would turn the result of a run that has
+    // finished into an error.
+    "grpc.max_send_message_length": -1,
+  });
   server.addService(grpcServiceDefinition(), handlers(options.service));
 
   const health = new HealthImplementation({ "": "NOT_SERVING", [FleetServiceDefinition.fullName]: "NOT_SERVING" });
