@@ -31,7 +31,7 @@ if (process.argv[2] === "serve") {
   const server = await startFleetServer(
     {
       host: "127.0.0.1", grpcPort: 0, grpcWebPort: 0, token: TOKEN, tls: undefined, queueCapacity: 8,
-      resultRetentionSecs: 60, maxRetainedResults: 100, nodeId: "flood-bench", drainGraceSecs: 0,
+      resultRetentionSecs: 60, maxRetainedResults: 100, maxRetainedResultBytes: 256 * 1024 * 1024, nodeId: "flood-bench", drainGraceSecs: 0,
     },
     engine,
     createLogger({ level: "info", nodeId: "flood-bench" }),
