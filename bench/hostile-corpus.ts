@@ -4,9 +4,10 @@
 // test/fleet-service/hostile-corpus.test.ts (which asserts outcomes) and bench/hostile.bench.ts
 // (which prints latency and delay beside a run without the corpus).
 import { randomUUID } from "node:crypto";
-import { connect } from "node:http2";
+import * as grpc from "@grpc/grpc-js";
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, serverStream, unary, type FleetTarget } from "../proto/grpc-web/client.ts";
+import { MAX_EXECUTE_REQUEST_BYTES } from "../proto/limits.ts";
 
 const MiB = 1024 * 1024;
 /** 1 MiB exactly: the capture cap and the expected-output cap. */
@@ -98,43 +99,41 @@ export async function neighbour(target: FleetTarget, signal: AbortSignal): Promi
   return runs;
 }
 
-/** Sends `count` unauthenticated 4 MiB ExecuteRequests (2 million empty tests each) to the native port at once, again and again until `signal`. */
-export async function floodNativeGrpc(address: string, signal: AbortSignal, count = 4): Promise<{ sent: number; statuses: Map<string, number> }> {
-  const message = new Uint8Array(4 * MiB - 5);
+/**
+ * `count` clients, each on a connection of its own, sending unauthenticated 4 MiB ExecuteRequests
+ * (about 2 million empty tests each) to the native gRPC port, one after another, until `signal`.
+ * Returns how many were sent and their status codes.
+ */
+export async function floodNativeGrpc(address: string, signal: AbortSignal, count = 2): Promise<{ sent: number; statuses: Map<string, number> }> {
+  const message = Buffer.alloc(MAX_EXECUTE_REQUEST_BYTES);
   // field 14 (tests), length 0: the bytes 0x72 0x00, repeated
   for (let i = 0; i + 1 < message.length; i += 2) message[i] = 0x72;
-  const frame = new Uint8Array(5 + message.length);
-  new DataView(frame.buffer).setUint32(1, message.length);
-  frame.set(message, 5);
+  const pass = (value: Buffer) => value;
   const statuses = new Map<string, number>();
   let sent = 0;
-  const one = (session: ReturnType<typeof connect>) =>
+  const one = (client: grpc.Client) =>
     new Promise<void>((resolve) => {
-      const stream = session.request({
-        ":method": "POST", ":path": "/codecell.fleet.v1.FleetService/Execute", "content-type": "application/grpc", te: "trailers",
-      });
-      let status = "none";
-      stream.on("response", (headers) => (status = String(headers["grpc-status"] ?? status)));
-      stream.on("trailers", (trailers) => (status = String(trailers["grpc-status"] ?? status)));
-      stream.on("data", () => {});
-      stream.on("error", () => (status = "stream-error"));
-      stream.on("close", () => {
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      const call = client.makeServerStreamRequest("/codecell.fleet.v1.FleetService/Execute", pass, pass, message, new grpc.Metadata());
+      let answered = false;
+      const done = (code: grpc.status) => {
+        if (answered) return;
+        answered = true;
+        statuses.set(String(code), (statuses.get(String(code)) ?? 0) + 1);
         resolve();
-      });
-      stream.end(frame);
+      };
+      call.on("data", () => {});
+      call.on("error", (error: grpc.ServiceError) => done(error.code));
+      call.on("end", () => done(grpc.status.OK));
       sent++;
     });
-  // A connection the server closes (GOAWAY after refusals) is replaced by a new one.
-  while (!signal.aborted) {
-    const session = connect(`http://${address}`);
-    session.on("error", () => {});
+  await Promise.all(Array.from({ length: count }, async () => {
+    const client = new grpc.Client(address, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 });
     try {
-      while (!signal.aborted && !session.destroyed && !session.closed) await Promise.all(Array.from({ length: count }, () => one(session)));
+      while (!signal.aborted) await one(client);
     } finally {
-      session.close();
+      client.close();
     }
-  }
+  }));
   return { sent, statuses };
 }
 
