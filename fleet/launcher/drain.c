@@ -119,8 +119,8 @@ int drain_join(const struct config *c)
 			return fail(CTL_OUTPUT_DRAIN, n < 0 ? errno : EIO, "join %s", c->drainer_cgroup_paths[i]);
 		close(d.cgroup_fds[i]);
 	}
-	/* At once, not with "done": the supervisor learns it before the program starts, and a run
-	 * whose launcher is lost later still shows which controls held. */
+	/* At once, not held back until "done": a run whose launcher is lost later still shows which
+	 * controls held. */
 	status_applied(CTL_OUTPUT_DRAIN);
 	status_flush();
 	return 0;
