@@ -119,7 +119,10 @@ int drain_join(const struct config *c)
 			return fail(CTL_OUTPUT_DRAIN, n < 0 ? errno : EIO, "join %s", c->drainer_cgroup_paths[i]);
 		close(d.cgroup_fds[i]);
 	}
+	/* At once, not held back until "done": a run whose launcher is lost later still shows which
+	 * controls held. */
 	status_applied(CTL_OUTPUT_DRAIN);
+	status_flush();
 	return 0;
 }
 

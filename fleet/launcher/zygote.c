@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -120,6 +121,24 @@ static int place(int fd, int target)
 	return dup2(fd, target) < 0 ? -1 : 0;
 }
 
+/* After the run's last status line: the supervisor reads the lines at its own pace (its event loop
+ * may be stalled for seconds) and may still write a kill byte on the same connection after "done"
+ * (its wall timer fired while the end of the run was waiting, unread, in the socket). Had the
+ * launcher exited, that write would fail (EPIPE) and take the unread lines with it: the supervisor
+ * would see a run without its full report. So the launcher half-closes the connection (the
+ * supervisor reads EOF after "done") and keeps it until the supervisor closes its end, reading and
+ * ignoring whatever it still writes. The supervisor closes its end when it reads that EOF. */
+static void linger(void)
+{
+	syscall(SYS_close_range, 0, 2, 0); /* the output connections end now, as they would at exit */
+	if (shutdown(STATUS_FD, SHUT_WR) < 0)
+		return;
+	char buf[64];
+	ssize_t r;
+	while ((r = read(CONTROL_FD, buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR))
+		;
+}
+
 /* In the forked child: wire fds 0-4 for one run, then become that run's launcher. */
 static int child_run(const char *socket_path, char *request, size_t len, char *args_start, char *args_end)
 {
@@ -155,7 +174,9 @@ static int child_run(const char *socket_path, char *request, size_t len, char *a
 		return 1;
 	/* argv[0] for the launcher, then the request's arguments. */
 	fields[1] = (char *)"codecell-launcher";
-	return launcher_main((int)(count - 1), &fields[1], args_start, args_end);
+	int status = launcher_main((int)(count - 1), &fields[1], args_start, args_end);
+	linger();
+	return status;
 }
 
 int zygote_main(const char *socket_path, char *args_start, char *args_end)

@@ -157,8 +157,14 @@ export interface LaunchedSandbox {
   kill(): void;
 }
 
-/** How long a killed run may take to show up before it is given up as lost. */
-const CONNECT_GRACE_MS = 2_000;
+/**
+ * How long a killed run may take to show up before it is given up as lost: CONNECT_GRACE_TICKS
+ * timer ticks of CONNECT_GRACE_TICK_MS (about 2 s), not one 2 s timer. The event loop polls its
+ * sockets between two ticks, so a connection that waited in the listen queue while the loop was
+ * stalled is accepted and read before the grace runs out: a stall only delays it.
+ */
+const CONNECT_GRACE_TICKS = 20;
+const CONNECT_GRACE_TICK_MS = 100;
 const NONCE_BYTES = 16;
 const HEADER_LENGTH = NONCE_BYTES * 2 + 5; // "<32 hex> out\n"
 
@@ -312,9 +318,13 @@ export class LauncherZygote {
         killRequested = true;
         if (control) control.write("k");
         // A launcher that never connected (fork or connect failed) is given up after a grace period.
-        setTimeout(() => {
-          if (open.has("ctl") && !control) run.fail("the launcher never connected");
-        }, CONNECT_GRACE_MS).unref();
+        let ticks = 0;
+        const tick = () => {
+          if (!open.has("ctl") || control) return;
+          if (++ticks >= CONNECT_GRACE_TICKS) return run.fail("the launcher never connected");
+          setTimeout(tick, CONNECT_GRACE_TICK_MS).unref();
+        };
+        setTimeout(tick, CONNECT_GRACE_TICK_MS).unref();
       },
     };
   }

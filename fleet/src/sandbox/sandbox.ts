@@ -318,22 +318,31 @@ export class Sandbox {
     const stdout = new CappedCapture(launched.stdout, limits.outputBytes, onOutput && ((data) => onOutput("stdout", data)));
     const stderr = new CappedCapture(launched.stderr, limits.outputBytes, onOutput && ((data) => onOutput("stderr", data)));
 
-    let wallTimeout = false;
+    /** The supervisor's wall timer expired before the launcher's streams ended (see wallTimeout below). */
+    let wallTimerExpired = false;
     let cpuKilled = false;
     let cpuUnreadable: string | undefined;
     let cancelled = false;
+    /** The launcher's streams have all closed: nothing is left to kill, and no action may change the verdict. */
+    let ended = false;
     const stop = (action: string) => {
+      if (ended) return;
       judgeActions.push(action);
       launched.kill();
     };
-    const setupTimer = setTimeout(() => stop("sigkill_on_setup_timeout"), SETUP_TIMEOUT_MS);
+    const setupTimer = setTimeout(
+      () => afterPendingIo(() => {
+        if (!launched.report.started) stop("sigkill_on_setup_timeout");
+      }),
+      SETUP_TIMEOUT_MS,
+    );
     let wallTimer: NodeJS.Timeout | undefined;
     const cpuWatch = new CpuWatch({
       limitMs: limits.cpuTimeMs,
       cores: busyCoresBound(slot.cpu, availableParallelism()),
       readUsageUsec: () => cgroup.cpuUsageUsec(),
       onExceeded: () => {
-        if (wallTimeout || cancelled) return;
+        if (wallTimerExpired || cancelled) return;
         cpuKilled = true;
         stop("sigkill_on_cpu_limit");
       },
@@ -346,8 +355,11 @@ export class Sandbox {
       clearTimeout(setupTimer);
       wallTimer = setTimeout(() => {
         if (cpuKilled) return;
-        wallTimeout = true;
-        stop("sigkill_on_wall_timeout");
+        wallTimerExpired = true;
+        afterPendingIo(() => {
+          // already ended by itself (its end was waiting in the socket): init's clock judges it
+          if (!cpuKilled && !launched.report.exit) stop("sigkill_on_wall_timeout");
+        });
       }, limits.wallTimeMs);
       cpuWatch.start();
     });
@@ -359,6 +371,7 @@ export class Sandbox {
     else signal?.addEventListener("abort", onAbort, { once: true });
 
     await launched.finished;
+    ended = true;
     clearTimeout(setupTimer);
     clearTimeout(wallTimer);
     cpuWatch.stop();
@@ -396,18 +409,30 @@ export class Sandbox {
     const notRunnable = programFault(report.failure, spec.argv[0]);
     // The environment is applied by execve itself: a refused exec leaves it the only one unapplied.
     const missing = REQUIRED_CONTROLS.filter((control) => !report.applied.includes(control) && !(notRunnable && control === "environment"));
-    const internalError = cpuUnreadable ?? launcherInternalError(report, readings);
+    const launcherError = launcherInternalError(report, readings);
+    const internalError = cpuUnreadable ?? launcherError;
     // A control that failed, or a program that started without every control reported applied.
+    // Only a complete report ("done") can show a control missing: a report cut short (the
+    // launcher lost) says nothing about the controls it did not get to, and is an internal error.
     const setupFailure = notRunnable || filesNotPlaced
       ? undefined
       : report.failure
       ? { control: report.failure.control === "box_files" ? "work_dir" : report.failure.control, message: report.failure.message }
-      : report.started && missing.length > 0
+      : report.started && report.done && missing.length > 0
         ? { control: missing[0]!, message: "not reported as applied" }
         : undefined;
     if (setupFailure) {
       this.#markNotReady(setupFailure.control, `isolation control ${setupFailure.control} failed: ${setupFailure.message}`);
+    } else if (!report.done && !this.#closed) {
+      // the launcher ended (or never connected) without its last line: a platform fault, checked again
+      this.#markNotReady("launcher", `a run's launcher ended without its full report: ${launcherError}`);
     }
+    // The supervisor's timer can only be late (it starts when it reads "started", after the exec,
+    // and a stalled event loop fires it late), never early. A program whose end init reported
+    // within the limit by its own clock ended by itself in time, even if the timer fired and the
+    // kill crossed its end: only a run still going when the limit expired is a wall timeout.
+    const endedInTime = report.wallUsec !== undefined && report.wallUsec <= limits.wallTimeMs * 1000;
+    const wallTimeout = wallTimerExpired && !endedInTime;
     const decision = decideVerdict({
       setupFailure,
       filesNotPlaced,
@@ -616,6 +641,18 @@ export class Sandbox {
     await this.#zygote?.close();
     if (this.#favorDynmodsPath) unmountFavorDynmods(this.#favorDynmodsPath);
   }
+}
+
+/**
+ * Runs `action` once the event loop has polled its sockets: after a stall of the loop, Node runs
+ * the timers that came due before it reads the sockets, so a timer can fire while the run's end
+ * (or its "started") is already waiting, unread, in the launcher's connection. A timer's action
+ * that changes the outcome (a kill) waits three loop turns: a connection still in the listen queue
+ * is accepted in the first poll and read in the second; an immediate set during the check phase
+ * runs in the next turn's, after that turn's poll.
+ */
+function afterPendingIo(action: () => void, turns = 3): void {
+  setImmediate(() => (turns > 1 ? afterPendingIo(action, turns - 1) : action()));
 }
 
 function safePids(cgroup: RunCgroup): number[] {

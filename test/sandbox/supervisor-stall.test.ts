@@ -1,0 +1,201 @@
+// A stalled supervisor (the node's event loop blocked: a GC pause, a big message decoded on the
+// loop, a neighbour's flood) only delays a run's answer: the run keeps its own verdict, never IE,
+// and the node stays ready. The stalls here are real (the loop is blocked synchronously); the
+// assertions are on verdicts and health, never on durations.
+import assert from "node:assert/strict";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { LauncherZygote, type LauncherConfig } from "../../fleet/src/sandbox/launcher.ts";
+import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
+import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";
+import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
+import type { RunOutcome } from "../../fleet/src/sandbox/types.ts";
+import { requireKernel, tempStateDir } from "../helpers.ts";
+
+/** Longer than the runs' wall limit, shorter than the setup timeout. */
+const STALL_MS = 3_000;
+const WALL_MS = 1_000;
+
+function stall(ms = STALL_MS): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // the event loop is blocked: no timer, no socket read, nothing else runs
+  }
+}
+
+let sandbox: Sandbox;
+const stateDir = tempStateDir();
+before(async () => {
+  if (!requireKernel()) return;
+  sandbox = await Sandbox.create({ stateDir, slots: 2, cgroupParent: "codecell-test-stall", firstId: 64_000 });
+});
+after(async () => {
+  await sandbox?.close();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const limits = { ...RUN_LIMITS, wallTimeMs: WALL_MS };
+
+function assertOwnVerdict(outcome: RunOutcome, stdout: string, label: string): void {
+  const { result } = outcome;
+  const detail = `${label}: ${result.verdict} ${result.evidence.verdict_cause} ${result.error_message ?? ""} missing=${result.evidence.controls_missing.join(",")} actions=${result.evidence.judge_actions.join(",")}`;
+  assert.equal(result.verdict, "AC", detail);
+  assert.equal(result.stdout, stdout, detail);
+  assert.deepEqual(result.evidence.controls_missing, [], detail);
+  assert.equal(result.evidence.isolation_mode, "strict", detail);
+  // the program ended by itself well within its limit: the supervisor had nothing to kill
+  assert.deepEqual(result.evidence.judge_actions, [], detail);
+}
+
+function assertReady(label: string): void {
+  const health = sandbox.health();
+  assert.equal(health.ready, true, `${label}: ${health.reasons.join("; ")}`);
+  assert.deepEqual(health.reasons, [], label);
+}
+
+describe("a stall of the supervisor only delays the answer", () => {
+  it("a stall after the program started (its wall timer expires during the stall): its own AC, node ready", async (t) => {
+    if (!requireKernel(t)) return;
+    // The program prints once it surely started; the tap stalls the loop on that output. The
+    // program exits at once, so its end and the launcher's last lines wait in the sockets while
+    // the supervisor's wall timer (1 s) expires.
+    const outcome = await sandbox.run({
+      argv: ["/bin/sh", "-c", "sleep 0.2; echo 1"],
+      limits,
+      onOutput: () => stall(),
+    });
+    assertOwnVerdict(outcome, "1\n", "stall on output");
+    assertReady("stall on output");
+  });
+
+  it("a stall at any point of two concurrent runs: both keep their own AC, node ready", async (t) => {
+    if (!requireKernel(t)) return;
+    // Placements from before the launcher connects to after the programs ended.
+    for (const delayMs of [0, 20, 60, 150]) {
+      const stalled = new Promise<void>((resolve) => setTimeout(() => (stall(), resolve()), delayMs));
+      const runs = [
+        sandbox.run({ argv: ["/bin/sh", "-c", "echo one"], limits }),
+        sandbox.run({ argv: ["/bin/sh", "-c", "sleep 0.1; echo two"], limits }),
+      ];
+      const [one, two] = await Promise.all(runs);
+      await stalled;
+      assertOwnVerdict(one!, "one\n", `stall after ${delayMs} ms, first run`);
+      assertOwnVerdict(two!, "two\n", `stall after ${delayMs} ms, second run`);
+      assertReady(`stall after ${delayMs} ms`);
+    }
+  });
+});
+
+/** A run of `argv` as the launcher's own (no cgroups: the launcher alone, not a Sandbox). */
+function launcherConfig(dir: string, argv: string[]): LauncherConfig {
+  const layout = baseRootLayout(join(dir, "etc"));
+  return {
+    uid: 64_010,
+    gid: 64_010,
+    hostname: "sandbox",
+    cgroupProcsFiles: [],
+    outputCap: 1024,
+    bindsReadOnly: layout.binds.filter((bind) => !bind.copy),
+    symlinks: layout.symlinks,
+    boxBytes: 1 << 20,
+    tmpBytes: 1 << 20,
+    copyIn: [],
+    copyOut: [],
+    rlimits: {},
+    env: { ...BASE_ENV },
+    cwd: "/box",
+    argv,
+  };
+}
+
+describe("the launcher's report survives a late kill", () => {
+  it("a kill written after the launcher's last line neither fails nor loses the report", async (t) => {
+    if (!requireKernel(t)) return;
+    // The supervisor's wall timer fired while the end of the run waited unread in the socket: its
+    // kill byte reaches a launcher that has said "done". The launcher keeps the connection until
+    // the supervisor closes it, so the write cannot fail (EPIPE) and take the unread lines along.
+    const dir = tempStateDir("codecell-test-stall-zygote-");
+    const zygote = await LauncherZygote.start(join(dir, "launcher.sock"));
+    try {
+      const config = launcherConfig(dir, ["/bin/sh", "-c", "sleep 0.2; echo 1"]);
+      const launched = zygote.launch(config, undefined);
+      let output = "";
+      launched.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      launched.stderr.resume();
+      launched.onStarted(() => {
+        stall(); // meanwhile the program ends and the launcher writes its last lines
+        launched.kill();
+      });
+      await launched.finished;
+      const { report } = launched;
+      assert.deepEqual(report.unparsed, []);
+      assert.equal(report.done, true, "the launcher's report is complete");
+      assert.equal(report.killed, false, "nothing was left to kill");
+      assert.deepEqual(report.exit, { kind: "exited", code: 0 });
+      assert.ok(report.applied.includes("output_drain"), report.applied.join(","));
+      assert.deepEqual(report.outputTotals, { out: 2, err: 0 });
+      assert.equal(output, "1\n");
+    } finally {
+      await zygote.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * A stand-in zygote (no kernel needed): for each request it connects the run's three streams, and
+ * answers a kill byte on the control stream as the launcher does ("killed", "done").
+ */
+const FAKE_ZYGOTE = `
+const net = require("node:net");
+const socketPath = process.argv[3];
+process.stdin.on("end", () => process.exit(0));
+let pending = Buffer.alloc(0);
+process.stdin.on("data", (chunk) => {
+  pending = Buffer.concat([pending, chunk]);
+  while (pending.length >= 4 && pending.length >= 4 + pending.readUInt32LE(0)) {
+    const payload = pending.subarray(4, 4 + pending.readUInt32LE(0));
+    pending = pending.subarray(4 + payload.length);
+    const nonce = payload.subarray(0, payload.indexOf(0)).toString();
+    const streams = ["out", "err", "ctl"].map((kind) => {
+      const socket = net.connect(socketPath);
+      socket.on("error", () => {});
+      socket.write(nonce + " " + kind + "\\n");
+      return socket;
+    });
+    streams[2].on("data", (data) => {
+      if (!data.includes("k")) return;
+      streams[2].end("killed\\ndone\\n");
+      streams[0].end();
+      streams[1].end();
+    });
+  }
+});
+`;
+
+describe("the connect grace of a killed run", () => {
+  it("a launcher that connected while the supervisor was stalled is not given up as lost", async () => {
+    const dir = tempStateDir("codecell-test-stall-grace-");
+    const fake = join(dir, "fake-zygote");
+    writeFileSync(fake, `#!${process.execPath}\n${FAKE_ZYGOTE}`);
+    chmodSync(fake, 0o755);
+    const zygote = await LauncherZygote.start(join(dir, "launcher.sock"), fake);
+    try {
+      const launched = zygote.launch(launcherConfig(dir, ["/bin/true"]), undefined);
+      launched.stdout.resume();
+      launched.stderr.resume();
+      // Killed before its launcher connected (a cancel, a timeout); then the loop stalls for longer
+      // than the whole grace, while the launcher connects: its connections wait to be accepted.
+      launched.kill();
+      stall();
+      await launched.finished;
+      assert.deepEqual(launched.report.unparsed, [], "not given up as lost");
+      assert.equal(launched.report.killed, true, "the kill reached the launcher once it connected");
+      assert.equal(launched.report.done, true);
+    } finally {
+      await zygote.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
