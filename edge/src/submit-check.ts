@@ -7,6 +7,8 @@ import { parseSubmit } from "./lib/validate.ts";
 import type { SubmitInput } from "./lib/validate.ts";
 import { resolveLanguage } from "../../proto/languages.ts";
 import { resolveVersion } from "../../proto/runtimes.ts";
+import { MAX_EXECUTE_REQUEST_BYTES } from "../../proto/limits.ts";
+import { oversizeFleetRequest } from "./lib/fleet-request-size.ts";
 
 /** The fleet's status, asked at most once however many submissions need it (a batch). */
 export type StatusOnce = () => Promise<FleetStatus>;
@@ -42,6 +44,13 @@ export async function checkSubmission(body: Record<string, unknown>, plan: Plan,
     }
     input.options!.version = runtime.version;
     if (input.format) input.format.version = runtime.version;
+  }
+  const oversize = oversizeFleetRequest(language, input.code, input.stdin, input.options);
+  if (oversize !== null) {
+    throw new HttpError(400, {
+      error: "submission too large",
+      message: `the submission encodes to ${oversize} bytes for the fleet; at most ${MAX_EXECUTE_REQUEST_BYTES} are allowed (code, stdin, files, tests and expected outputs together)`,
+    });
   }
   return { ...input, language };
 }

@@ -309,6 +309,22 @@ describe("plans", () => {
 });
 
 describe("batches and GET /api/results", () => {
+  it("an item too large for one fleet message is refused with its size, before anything is stored; the others are accepted", async () => {
+    const { c, key_id } = await keyOn("default");
+    const MiB = 1024 * 1024;
+    const big = Buffer.alloc(MiB, 0x61).toString("base64");
+    const tests = Array.from({ length: 5 }, (_, i) => ({ name: `t${i}`, stdin: "", expected_output: big }));
+    const r = await c.call("POST", "/api/submit/batch", {
+      body: { submissions: [{ language: "py", code: Buffer.from("print(1)").toString("base64"), encoding: "base64", tests }, { language: "py", code: "print('ok')" }] },
+    });
+    assert.equal(r.status, 202, r.text.slice(0, 500));
+    const [tooLarge, ok] = r.json.submissions;
+    assert.equal(tooLarge.error, "submission too large");
+    assert.match(tooLarge.message, /encodes to \d+ bytes for the fleet; at most 4194304/);
+    assert.match(ok.id, UUID);
+    assert.equal((await usage(key_id)).submissions, 1);
+  });
+
   it("a batch with one bad item accepts the others, in order; each counts against the rate", async () => {
     assert.equal((await ops.call("PUT", "/admin/plans/batch3", { rate_per_minute: 3 })).status, 201);
     const { c, key_id } = await keyOn("batch3");

@@ -11,6 +11,8 @@ import type { NodeRow } from "../../edge/src/registry/node-row.ts";
 import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
 import { chunkText } from "../../edge/src/lib/chunks.ts";
 import { runErrorKind } from "../../edge/src/lib/run-errors.ts";
+import { oversizeFleetRequest } from "../../edge/src/lib/fleet-request-size.ts";
+import { MAX_EXECUTE_REQUEST_BYTES } from "../../proto/limits.ts";
 import { pickNode, unsupported, waitingAtNodes } from "../../edge/src/scheduling/pick.ts";
 import { nodeRunKeys, runKey } from "../../edge/src/scheduling/run-key.ts";
 import { parsePoolRoutes, poolFor, poolOrder } from "../../edge/src/scheduling/pool-routes.ts";
@@ -172,6 +174,22 @@ describe("what a failed Execute means", () => {
     assert.equal(runErrorKind(new GrpcError(Status.UNAVAILABLE, "draining"), false), "broken");
     assert.equal(runErrorKind(new GrpcError(Status.INVALID_ARGUMENT, "bad"), true), "refused");
     assert.equal(runErrorKind(new GrpcError(-1, "reset"), true), "broken");
+    // A node's queue is full: another may take it. Too large: every node refuses it alike.
+    assert.equal(runErrorKind(new GrpcError(Status.RESOURCE_EXHAUSTED, "queue full"), true), "elsewhere");
+    assert.equal(runErrorKind(new GrpcError(Status.RESOURCE_EXHAUSTED, "request too large"), true), "refused");
+  });
+});
+
+describe("a submission must fit one fleet message", () => {
+  const MiB = 1024 * 1024;
+  const expected = (n: number) => ({ name: "t", stdin_b64: "", expected_b64: Buffer.alloc(n, 0x61).toString("base64") });
+  it("small ones are not encoded (the bound says so); over the cap, the exact size is named; at the cap it passes", () => {
+    assert.equal(oversizeFleetRequest("python", "print(1)", "", undefined), null);
+    const four = { tests: [expected(MiB), expected(MiB), expected(MiB), expected(MiB)] };
+    const size = oversizeFleetRequest("python", "print(1)", "", four);
+    assert.ok(size !== null && size > MAX_EXECUTE_REQUEST_BYTES && size < MAX_EXECUTE_REQUEST_BYTES + 1024, String(size));
+    const three = { tests: [expected(MiB), expected(MiB), expected(MiB)] };
+    assert.equal(oversizeFleetRequest("python", "print(1)", "", three), null, "3 MiB of expected output fits");
   });
 });
 

@@ -16,6 +16,8 @@ const TRY_ELSEWHERE = new Set<number>([Status.RESOURCE_EXHAUSTED, Status.UNAVAIL
  */
 export function runErrorKind(err: GrpcError, pending: boolean): "elsewhere" | "refused" | "broken" {
   if (err.transport) return "broken";
+  // Too large for the node's precheck: every node would refuse it the same way.
+  if (err.code === Status.RESOURCE_EXHAUSTED && err.message.startsWith("request too large")) return "refused";
   if (TRY_ELSEWHERE.has(err.code) && pending) return "elsewhere";
   if (REFUSALS.has(err.code)) return "refused";
   return "broken";
