@@ -12,6 +12,14 @@ export interface Frame {
   payload: Uint8Array;
 }
 
+/** The 5 bytes that precede a payload of `length` bytes: written apart, a large payload is not copied. */
+export function frameHeader(length: number, flag: number = FLAG_DATA): Uint8Array {
+  const out = new Uint8Array(5);
+  out[0] = flag;
+  new DataView(out.buffer).setUint32(1, length, false);
+  return out;
+}
+
 export function encodeFrame(payload: Uint8Array, flag: number = FLAG_DATA): Uint8Array {
   const out = new Uint8Array(5 + payload.length);
   out[0] = flag;

@@ -8,10 +8,10 @@ import { describe, it } from "node:test";
 import { CompileCache } from "../../fleet/src/languages/cache.ts";
 import { findLanguage, javaSource, LANGUAGES, typescriptSource } from "../../fleet/src/languages/table.ts";
 
-const withDir = (fn: (dir: string) => void) => {
+const withDir = async (fn: (dir: string) => void | Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), "codecell-cache-"));
   try {
-    fn(dir);
+    await fn(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -20,10 +20,10 @@ const key = (n: number) => CompileCache.key(["test", n]);
 
 describe("compile cache", () => {
   it("stores, hits, and keys by content", () =>
-    withDir((dir) => {
+    withDir(async (dir) => {
       const cache = new CompileCache(join(dir, "cache"), 1000);
       assert.equal(cache.lookup(key(1)), undefined);
-      const stored = cache.store(key(1), Buffer.from("artifact"), true)!;
+      const stored = (await cache.store(key(1), Buffer.from("artifact"), true))!;
       stored.release();
       const hit = cache.lookup(key(1))!;
       assert.equal(hit.path, join(dir, "cache", key(1)));
@@ -34,55 +34,55 @@ describe("compile cache", () => {
     }));
 
   it("evicts least recently used entries over the cap, never a pinned one", () =>
-    withDir((dir) => {
+    withDir(async (dir) => {
       // one tenant allowed the whole cache: plain LRU
       const cache = new CompileCache(join(dir, "cache"), 300, { maxArtifactBytes: 300, tenantShareBytes: 300 });
-      cache.store(key(1), Buffer.alloc(100), true)!.release();
-      cache.store(key(2), Buffer.alloc(100), true)!.release();
-      cache.store(key(3), Buffer.alloc(100), true)!.release();
+      (await cache.store(key(1), Buffer.alloc(100), true))!.release();
+      (await cache.store(key(2), Buffer.alloc(100), true))!.release();
+      (await cache.store(key(3), Buffer.alloc(100), true))!.release();
       cache.lookup(key(1))!.release(); // 1 is now the most recent: 2 goes first
       const pinned = cache.lookup(key(3))!;
-      cache.store(key(4), Buffer.alloc(100), true)!.release();
+      (await cache.store(key(4), Buffer.alloc(100), true))!.release();
       assert.equal(cache.lookup(key(2)), undefined);
       assert.ok(cache.bytes <= 300);
-      cache.store(key(5), Buffer.alloc(200), true)!.release();
+      (await cache.store(key(5), Buffer.alloc(200), true))!.release();
       assert.ok(cache.lookup(key(3)), "pinned entry survives");
       pinned.release();
-      assert.equal(cache.store(key(6), Buffer.alloc(301), true), undefined, "bigger than the cap: not cached");
+      assert.equal((await cache.store(key(6), Buffer.alloc(301), true)), undefined, "bigger than the cap: not cached");
       assert.equal(readdirSync(join(dir, "cache")).filter((name) => name.startsWith(".tmp")).length, 0);
     }));
 
   it("one tenant's large artifacts cannot evict the other tenants' programs", () =>
-    withDir((dir) => {
+    withDir(async (dir) => {
       const MiB = 1024 * 1024;
       const cache = new CompileCache(join(dir, "cache"), 512 * MiB, { maxArtifactBytes: 64 * MiB, tenantShareBytes: 128 * MiB });
-      for (let n = 0; n < 20; n++) cache.store(key(n), Buffer.alloc(10), true, `tenant-${n}`)!.release();
-      for (let n = 100; n < 110; n++) cache.store(key(n), Buffer.alloc(56 * MiB), true, "flooder")?.release();
+      for (let n = 0; n < 20; n++) (await cache.store(key(n), Buffer.alloc(10), true, `tenant-${n}`))!.release();
+      for (let n = 100; n < 110; n++) (await cache.store(key(n), Buffer.alloc(56 * MiB), true, "flooder"))?.release();
       for (let n = 0; n < 20; n++) assert.ok(cache.lookup(key(n)), `tenant-${n}'s artifact survives`);
       assert.ok(cache.tenantBytes("flooder") <= 128 * MiB);
       assert.equal(cache.tenantBytes("flooder"), 2 * 56 * MiB, "the flooder keeps its two most recent artifacts");
       assert.ok(cache.lookup(key(109)) && cache.lookup(key(108)));
       assert.equal(cache.lookup(key(100)), undefined);
-      assert.equal(cache.store(key(200), Buffer.alloc(65 * MiB), true, "other"), undefined, "above the per-artifact cap: not cached");
+      assert.equal((await cache.store(key(200), Buffer.alloc(65 * MiB), true, "other")), undefined, "above the per-artifact cap: not cached");
     }));
 
   it("a tenant whose share is held by artifacts in use gets no new entry, and nobody else loses one", () =>
-    withDir((dir) => {
+    withDir(async (dir) => {
       const cache = new CompileCache(join(dir, "cache"), 1000, { maxArtifactBytes: 100, tenantShareBytes: 200 });
-      cache.store(key(1), Buffer.alloc(50), true, "a")!.release();
-      const pinned = [cache.store(key(2), Buffer.alloc(100), true, "b")!, cache.store(key(3), Buffer.alloc(100), true, "b")!];
-      assert.equal(cache.store(key(4), Buffer.alloc(100), true, "b"), undefined);
+      (await cache.store(key(1), Buffer.alloc(50), true, "a"))!.release();
+      const pinned = [(await cache.store(key(2), Buffer.alloc(100), true, "b"))!, (await cache.store(key(3), Buffer.alloc(100), true, "b"))!];
+      assert.equal((await cache.store(key(4), Buffer.alloc(100), true, "b")), undefined);
       for (const lease of pinned) lease.release();
-      assert.ok(cache.store(key(4), Buffer.alloc(100), true, "b"), "once released, b evicts its own oldest");
+      assert.ok((await cache.store(key(4), Buffer.alloc(100), true, "b")), "once released, b evicts its own oldest");
       assert.equal(cache.lookup(key(2)), undefined);
       assert.ok(cache.lookup(key(1)));
       assert.equal(cache.tenantBytes("b"), 200);
     }));
 
   it("survives a restart and removes anything it did not write", () =>
-    withDir((dir) => {
+    withDir(async (dir) => {
       const cacheDir = join(dir, "cache");
-      new CompileCache(cacheDir, 1000).store(key(1), Buffer.from("x"), false)!.release();
+      (await new CompileCache(cacheDir, 1000).store(key(1), Buffer.from("x"), false))!.release();
       writeFileSync(join(cacheDir, ".tmp-1-1"), "partial");
       symlinkSync("/etc/passwd", join(cacheDir, key(9)));
       const reopened = new CompileCache(cacheDir, 1000);

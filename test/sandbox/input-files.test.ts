@@ -119,7 +119,7 @@ describe("what a request's files cannot be in /box is the request's own error", 
 describe("a staged file (a compiled program too large for the compile cache)", { skip: !requireKernelQuiet() }, () => {
   it("is bound read-only outside /box, does not count against the work dir, and is gone once released", async () => {
     const content = new Uint8Array(3 * 1024 * 1024).fill(7);
-    const staged = sandbox.stageFile(content, true);
+    const staged = await sandbox.stageFile(content, true);
     assert.ok(existsSync(staged.path));
     const limits = { ...RUN_LIMITS, workDirBytes: 1024 * 1024 };
     const script = "wc -c < /opt/program/main; stat -c '%a' /opt/program/main; (echo x >> /opt/program/main) 2>/dev/null || echo read-only; ls -A /box";

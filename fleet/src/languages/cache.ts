@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { writeNewFileNoFollow } from "../sandbox/nofollow.ts";
+import { writeNewFileNoFollowAsync } from "../sandbox/nofollow.ts";
 
 export const DEFAULT_COMPILE_CACHE_BYTES = 512 * 1024 * 1024;
 
@@ -108,21 +108,24 @@ export class CompileCache {
    * Stores an artifact (new temp file, then rename) and returns it pinned; undefined if it cannot
    * (too large, or the tenant's share is held by artifacts in use): the run then gets a private copy.
    */
-  store(key: string, content: Uint8Array, executable: boolean, tenant = ""): CacheLease | undefined {
+  async store(key: string, content: Uint8Array, executable: boolean, tenant = ""): Promise<CacheLease | undefined> {
     if (!KEY.test(key) || content.byteLength > this.maxArtifactBytes) return undefined;
-    const existing = this.#entries.get(key);
-    const owner = existing?.tenant ?? tenant;
-    const growth = content.byteLength - (existing?.size ?? 0);
+    const before = this.#entries.get(key);
+    const owner = before?.tenant ?? tenant;
+    const growth = content.byteLength - (before?.size ?? 0);
     if (owner !== RESTORED && !this.#makeRoomInShare(owner, growth, key)) return undefined;
     const path = join(this.dir, key);
     const temp = join(this.dir, `.tmp-${process.pid}-${this.#tempCounter++}`);
     try {
-      writeNewFileNoFollow(temp, content, executable ? 0o755 : 0o644);
+      // Off the event loop (an artifact may be tens of MiB); the bookkeeping below stays synchronous.
+      await writeNewFileNoFollowAsync(temp, content, executable ? 0o755 : 0o644);
       renameSync(temp, path);
     } catch {
       rmSync(temp, { force: true });
       return undefined;
     }
+    // Another store of the same key may have finished meanwhile: this one replaces it.
+    const existing = this.#entries.get(key);
     const entry = existing ?? { size: 0, tenant, pins: 0 };
     if (existing) this.#drop(key, existing);
     entry.size = content.byteLength;

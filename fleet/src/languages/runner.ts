@@ -120,12 +120,12 @@ async function prepare(
       if (compiled.result.verdict === "AC" && tooLarge?.reason === "too_large") return { failed: artifactTooLarge(compiled.result, tooLarge.size, compile.maxArtifactBytes) };
       if (compiled.result.verdict !== "AC" || !artifact) return { failed: compileFailure(compiled.result, artifact !== undefined) };
       if (compile.executable && !isProgramImage(artifact)) return { failed: noProgram(compiled.result, compile.noProgramHint) };
-      lease = cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
+      lease = await cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
       if (!lease) {
         // Not cacheable (above the cache's per-artifact cap, the tenant's share in use, the cache's
         // disk full): kept for this request only, outside /box, and bound like a cached one.
         try {
-          lease = sandbox.stageFile(artifact, compile.executable);
+          lease = await sandbox.stageFile(artifact, compile.executable);
         } catch (error) {
           const message = `the node could not keep the compiled program (${formatBytes(artifact.byteLength)}) for its run: ${(error as Error).message}`;
           return { failed: notRun({ verdict: "IE", cause: "internal_error", actor: "supervisor", errorMessage: message }, [], runLimits).result };

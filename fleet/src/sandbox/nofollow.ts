@@ -1,6 +1,7 @@
 // The host's file layer for anything a sandboxed program could have touched or named:
 // never follow a symlink, never accept anything but a regular file with one link.
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
 // (libuv opens every file with O_CLOEXEC already.)
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
@@ -40,4 +41,39 @@ export function writeNewFileNoFollow(path: string, content: Uint8Array | string,
 /** Opens a host-made file for reading and hands the fd to the caller (stdin of a run). */
 export function openReadNoFollow(path: string): number {
   return openSync(path, O_RDONLY | O_NOFOLLOW);
+}
+
+/**
+ * readFileNoFollow, off the event loop (libuv's threadpool does the reads): for files that can be
+ * large, such as a compiled program copied out of a run (up to 128 MiB).
+ */
+export async function readFileNoFollowAsync(path: string, maxBytes: number): Promise<Buffer> {
+  const file = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  try {
+    const stat = await file.stat();
+    if (!stat.isFile()) throw new Error(`${path}: not a regular file`);
+    if (stat.nlink !== 1) throw new Error(`${path}: has ${stat.nlink} links`);
+    if (stat.size > maxBytes) throw new Error(`${path}: ${stat.size} bytes is over ${maxBytes}`);
+    const buffer = Buffer.alloc(stat.size);
+    let offset = 0;
+    while (offset < buffer.length) {
+      const { bytesRead } = await file.read(buffer, offset, buffer.length - offset, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return buffer.subarray(0, offset);
+  } finally {
+    await file.close();
+  }
+}
+
+/** writeNewFileNoFollow, off the event loop: for large files (a compiled program into the cache or staging). */
+export async function writeNewFileNoFollowAsync(path: string, content: Uint8Array, mode = 0o600): Promise<void> {
+  const file = await open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  try {
+    let offset = 0;
+    while (offset < content.length) offset += (await file.write(content, offset, content.length - offset)).bytesWritten;
+  } finally {
+    await file.close();
+  }
 }

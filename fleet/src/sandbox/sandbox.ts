@@ -18,7 +18,7 @@ import { buildEvidence } from "./evidence.ts";
 import { checkInputFiles } from "./input-files.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig, type LauncherReport } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
-import { readFileNoFollow, writeNewFileNoFollow } from "./nofollow.ts";
+import { readFileNoFollowAsync, writeNewFileNoFollow, writeNewFileNoFollowAsync } from "./nofollow.ts";
 import { capEncodedSize, CappedCapture, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output.ts";
 import { BASE_ENV, baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
 import type { ExecutionRecord, RunOutcome, RunSpec } from "./types.ts";
@@ -261,10 +261,10 @@ export class Sandbox {
    * compiled program too large for the compile cache is bound read-only from here, like a cached
    * one, instead of taking room in a work dir it may not fit. Throws if the host cannot write it.
    */
-  stageFile(content: Uint8Array, executable: boolean): StagedFile {
+  async stageFile(content: Uint8Array, executable: boolean): Promise<StagedFile> {
     const path = join(this.#stagedDir, `staged-${this.#stagedCounter++}`);
     try {
-      writeNewFileNoFollow(path, content, executable ? 0o755 : 0o644);
+      await writeNewFileNoFollowAsync(path, content, executable ? 0o755 : 0o644);
     } catch (error) {
       // a partial write (the host's disk full) is removed; a name that was there is not ours
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") rmSync(path, { force: true });
@@ -396,7 +396,7 @@ export class Sandbox {
       const copied = report.copyOuts.get(name);
       if (copied && "bytes" in copied) {
         const maxBytes = spec.outputFiles?.find((file) => file.name === name)?.maxBytes ?? 0;
-        outputFiles.set(name, readFileNoFollow(hostPath, maxBytes));
+        outputFiles.set(name, await readFileNoFollowAsync(hostPath, maxBytes));
       } else if (copied) {
         outputFileFailures.set(name, copied);
       }

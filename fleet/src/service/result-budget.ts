@@ -25,13 +25,26 @@ const STREAMS: readonly Stream[] = [
 const streamBytes = (result: ExecutionResult, stream: Stream) =>
   Buffer.byteLength(result[stream.text], "utf8") + (result[stream.bytes]?.byteLength ?? 0);
 
-/** The longest prefix of whole characters within `maxBytes` of UTF-8 (a new string: the original is not kept alive). */
+/**
+ * The longest prefix of whole characters within `maxBytes` of UTF-8 (a new string: the original is
+ * not kept alive). Work is linear in the prefix kept, not in the text: a record past the budget
+ * (allowance 0) costs nothing, however much its program printed.
+ */
 function cutText(text: string, maxBytes: number): string {
-  const utf8 = Buffer.from(text, "utf8");
-  if (utf8.length <= maxBytes) return text;
-  let end = Math.max(0, maxBytes);
-  while (end > 0 && (utf8[end]! & 0xc0) === 0x80) end--;
-  return utf8.toString("utf8", 0, end);
+  if (maxBytes <= 0) return "";
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const unit = text.charCodeAt(end);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    // a lone surrogate is written as U+FFFD (3 bytes)
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += pair ? 2 : 1;
+  }
+  if (end === text.length) return text;
+  return Buffer.from(text.slice(0, end), "utf8").toString("utf8");
 }
 
 const marked = (evidence: Evidence | undefined): Evidence | undefined =>

@@ -21,10 +21,15 @@ const encoder = new TextEncoder();
 const rawOutput = (binary: boolean | undefined, result: ExecutionRecord, stdout: Uint8Array | undefined, stderr: Uint8Array | undefined) =>
   binary ? { stdoutBytes: stdout ?? encoder.encode(result.stdout), stderrBytes: stderr ?? encoder.encode(result.stderr) } : {};
 
-/** The Completed (and GetResult) record: the tests in order through a fresh budget, then the top level. */
-export function resultToProto(outcome: ExecuteOutcome, times: RunTimes): WireResult {
-  const budget = new OutputBudget();
-  const tests = (outcome.tests ?? []).map((test) => testToProto(test, times.binaryOutput, budget));
+/**
+ * The Completed (and GetResult) record: the tests in order through a fresh budget, then the top
+ * level. `sent`: the tests as already mapped for their TestFinished events, through `sent.budget`
+ * (reused when they are all of them, so that a large result is not mapped twice).
+ */
+export function resultToProto(outcome: ExecuteOutcome, times: RunTimes, sent?: { budget: OutputBudget; tests: WireTest[] }): WireResult {
+  const reuse = sent !== undefined && sent.tests.length === (outcome.tests ?? []).length;
+  const budget = reuse ? sent.budget : new OutputBudget();
+  const tests = reuse ? sent.tests : (outcome.tests ?? []).map((test) => testToProto(test, times.binaryOutput, budget));
   return budget.top({
     submissionId: times.submissionId,
     language: outcome.language,

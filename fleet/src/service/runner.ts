@@ -1,6 +1,6 @@
 // Admits a submission to the scheduler and drives it through the engine to a kept outcome,
 // publishing its output (when asked) and test events on the way.
-import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { ExecuteRequest, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { Engine, EngineRequest, TestOutcome } from "../engine.ts";
 import { toEngineRequest } from "./engine-request.ts";
 import { fingerprint } from "./fingerprint.ts";
@@ -73,13 +73,16 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const coalescer = new OutputCoalescer((output) => run.output(output));
   // The tests' events go through the result budget as Completed will (result-budget.ts).
   const budget = new OutputBudget();
+  const sentTests: WireTest[] = [];
   const request: EngineRequest = {
     ...toEngineRequest(submission.request, submission.language),
     ...(submission.version ? { version: submission.version } : {}),
     ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
     onTest: (index: number, test: TestOutcome) => {
       coalescer.flush();
-      run.testFinished(index, testToProto(test, binaryOutput, budget));
+      const wire = testToProto(test, binaryOutput, budget);
+      sentTests.push(wire);
+      run.testFinished(index, wire);
     },
   };
   let outcome;
@@ -96,7 +99,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     coalescer.write("stderr", encoder.encode(outcome.result.stderr), 0);
   }
   coalescer.flush();
-  const result = resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput });
+  const result = resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput }, { budget, tests: sentTests });
   const trimmed = result.evidence?.judgeActions.includes(OUTPUT_TRIMMED) ?? false;
   run.complete(result);
   deps.registry.retain(run);

@@ -9,7 +9,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { CONTENT_TYPE, FLAG_DATA, encodeFrame, encodeTrailers, singleFrame } from "../../../proto/grpc-web/codec.ts";
+import { CONTENT_TYPE, FLAG_DATA, encodeTrailers, frameHeader, singleFrame } from "../../../proto/grpc-web/codec.ts";
 import { ServiceError, Status, toStatus, type StatusObject } from "./errors.ts";
 import { MAX_REQUEST_BODY_BYTES, TOO_LARGE, type Precheck, type RefusalListener } from "./precheck.ts";
 import type { TlsFiles } from "./transport-grpc.ts";
@@ -105,18 +105,23 @@ async function handleCall(service: FleetServiceImplementation, route: Route, req
       controller.signal.addEventListener("abort", done, { once: true });
     });
   };
+  // The header and the payload are written apart: a result of several MiB is not copied again.
+  const writeFrame = async (payload: Uint8Array) => {
+    response.write(frameHeader(payload.length, FLAG_DATA));
+    await write(payload);
+  };
   let status: StatusObject = { code: Status.OK, message: "" };
   try {
     const message = decodeRequest(route, unframe(await readBody(request)));
     if (route.method === "execute") {
       for await (const event of service.execute(message as never, context)) {
         if (controller.signal.aborted) break;
-        await write(encodeFrame(route.responseType.encode(event).finish(), FLAG_DATA));
+        await writeFrame(route.responseType.encode(event).finish());
       }
     } else {
       const handler = service[route.method] as (request: unknown, context: CallContext) => Promise<unknown>;
       const reply = await handler(message, context);
-      await write(encodeFrame(route.responseType.encode(reply).finish(), FLAG_DATA));
+      await writeFrame(route.responseType.encode(reply).finish());
     }
   } catch (error) {
     status = toStatus(error);
