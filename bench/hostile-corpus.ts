@@ -137,13 +137,21 @@ export async function floodNativeGrpc(address: string, signal: AbortSignal, coun
   return { sent, statuses };
 }
 
-/** The node's event-loop delay p99 since the last read (prom-client resets it on every scrape), in ms. */
-export async function eventLoopP99Ms(target: FleetTarget): Promise<number> {
+/** The node's event-loop delay since the last read (prom-client resets its histogram on every scrape), in ms. */
+export async function eventLoopDelayMs(target: FleetTarget): Promise<{ p50: number; p99: number; max: number }> {
   const res = await fetch(`${target.url}/metrics`, { headers: { authorization: `Bearer ${target.token}` } });
-  const text = await res.text();
-  const line = text.split("\n").find((l) => l.startsWith("nodejs_eventloop_lag_p99_seconds "));
-  if (!line) throw new Error("no nodejs_eventloop_lag_p99_seconds on /metrics");
-  return Number(line.split(" ")[1]) * 1000;
+  const lines = (await res.text()).split("\n");
+  const value = (name: string) => {
+    const line = lines.find((l) => l.startsWith(`${name} `));
+    if (!line) throw new Error(`no ${name} on /metrics`);
+    return Number(line.split(" ")[1]) * 1000;
+  };
+  return { p50: value("nodejs_eventloop_lag_p50_seconds"), p99: value("nodejs_eventloop_lag_p99_seconds"), max: value("nodejs_eventloop_lag_max_seconds") };
+}
+
+/** The p99 alone (see eventLoopDelayMs). */
+export async function eventLoopP99Ms(target: FleetTarget): Promise<number> {
+  return (await eventLoopDelayMs(target)).p99;
 }
 
 /** Whether the node says it is ready. */

@@ -276,6 +276,15 @@ describe("errors of docs/api.md and bad input (never a 5xx)", () => {
       if (c.key) await sleep(0);
     }
   });
+  it("a body over the limit gets its 413 JSON answer every time, while the client is still sending it", async () => {
+    const c = await client();
+    for (let i = 0; i < 10; i++) {
+      const r = await c.call("POST", "/api/submit", { raw: Buffer.alloc(3 * 1024 * 1024 + i * 4099, 0x20), headers: { "content-type": "application/json" } });
+      assert.equal(r.status, 413, r.text.slice(0, 200));
+      assert.equal(r.json?.error, "request body too large");
+      await sleep(0);
+    }
+  });
   it("odd result ids and methods never produce a 5xx", async () => {
     const c = await client();
     for (const p of ["/api/result/%ff", "/api/result/..%2f..%2fadmin", "/api/result/" + "a".repeat(5000), "/api/result/%00"]) {

@@ -24,12 +24,23 @@ export function errorResponse(e: HttpError): Response {
 }
 
 /** Reads a request body up to `limit` bytes; larger bodies fail with 413 without buffering them whole. */
+/**
+ * A body over its limit is still read (and dropped) up to this many bytes before the 413 leaves:
+ * a client that is still sending would otherwise have its connection closed under it and lose the
+ * answer (a reset discards what it had not read yet). Beyond it, the connection is closed at once.
+ */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+const tooLarge = (limit: number) => new HttpError(413, { error: "request body too large", message: `the request body must not exceed ${limit} bytes` });
+
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) {
-    throw new HttpError(413, { error: "request body too large", message: `the request body must not exceed ${limit} bytes` });
+  const declaredTooLarge = declared !== null && Number(declared) > limit;
+  if (declaredTooLarge && Number(declared) > DRAIN_MAX_BYTES) throw tooLarge(limit);
+  if (!request.body) {
+    if (declaredTooLarge) throw tooLarge(limit);
+    return new Uint8Array(0);
   }
-  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -37,9 +48,15 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > limit) {
+    if (total > limit || declaredTooLarge) {
+      // Read to the end (dropped, bounded by DRAIN_MAX_BYTES), so the 413 reaches the client.
+      while (total <= DRAIN_MAX_BYTES) {
+        const next = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (next.done) break;
+        total += next.value.byteLength;
+      }
       await reader.cancel().catch(() => {});
-      throw new HttpError(413, { error: "request body too large", message: `the request body must not exceed ${limit} bytes` });
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
