@@ -3,36 +3,18 @@
 // in the node's own queue gets its whole budget; a submission that ends without the node (its
 // deadline, an operator, its key deleted) stops its run there (FleetService.Cancel).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { RunState } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, unary } from "../../proto/grpc-web/client.ts";
-import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
-import type { Edge, Fleet } from "./harness.ts";
+import { Client, sleep, useStack } from "./harness.ts";
 
-let fleet: Fleet;
-let edge: Edge;
-let ops: ReturnType<typeof admin>;
 const MAX_RUN_MS = 6_000;
-
-before(async () => {
-  // One run slot and one waiting-room place: a second run waits at the node for the first.
-  fleet = await startFleet({ env: { FLEET_SLOTS: "1" } });
-  edge = await startEdge({ vars: { MAX_RUN_MS: String(MAX_RUN_MS), NODE_PREFETCH: "1" } });
-  ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  assert.equal(reg.status, 201, reg.text);
-});
-
-after(async () => {
-  await edge?.stop();
-  await fleet?.stop();
-  if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
-});
+// One run slot and one waiting-room place: a second run waits at the node for the first.
+const stack = useStack({ fleet: { env: { FLEET_SLOTS: "1" } }, edge: { vars: { MAX_RUN_MS: String(MAX_RUN_MS), NODE_PREFETCH: "1" } } });
 
 /** What the node itself knows of a submission (GetResult over gRPC-Web). */
 function atNode(id: string) {
-  return unary({ url: fleet.url, token: fleet.token }, fleetMethods.getResult, { submissionId: id }, 5_000);
+  return unary({ url: stack.fleet.url, token: stack.fleet.token }, fleetMethods.getResult, { submissionId: id }, 5_000);
 }
 
 async function nodeCompleted(id: string) {
@@ -48,7 +30,7 @@ const sleeper = (secs: number) => ({ language: "python", code: `import time\ntim
 
 describe("run deadlines and cancellation", () => {
   it("the deadline counts from the run's start at the node: a run that waited in the node's queue still gets its whole budget", async () => {
-    const c = new Client(edge.base, (await ops.newKey()).key);
+    const c = new Client(stack.edge.base, (await stack.ops.newKey()).key);
     // Each runs for two thirds of MAX_RUN_MS; the second waits for the first at the node, so it
     // ends well past MAX_RUN_MS after its dispatch, but within it after its start.
     const secs = (MAX_RUN_MS * 2) / 3 / 1000;
@@ -65,7 +47,7 @@ describe("run deadlines and cancellation", () => {
   });
 
   it("a run past its deadline ends the submission as error and is cancelled at the node", async () => {
-    const c = new Client(edge.base, (await ops.newKey()).key);
+    const c = new Client(stack.edge.base, (await stack.ops.newKey()).key);
     // 9 s is within the default 10 s wall limit, and past MAX_RUN_MS.
     const r = await c.submit(sleeper(9));
     assert.equal(r.status, 202, r.text);
@@ -81,11 +63,11 @@ describe("run deadlines and cancellation", () => {
   });
 
   it("an operator cancels a submission in flight: error with the reason, the run stops at the node; the answers for ended, unknown and malformed ids", async () => {
-    const c = new Client(edge.base, (await ops.newKey()).key);
+    const c = new Client(stack.edge.base, (await stack.ops.newKey()).key);
     const r = await c.submit(sleeper(8));
     assert.equal(r.status, 202, r.text);
     await c.until(r.json.id, (x) => x.json.job_status === "running", 30_000);
-    const cancel = await ops.call("POST", `/admin/submissions/${r.json.id}/cancel`, { reason: "runaway" });
+    const cancel = await stack.ops.call("POST", `/admin/submissions/${r.json.id}/cancel`, { reason: "runaway" });
     assert.equal(cancel.status, 200, cancel.text);
     assert.deepEqual(cancel.json, { id: r.json.id, cancelled: true });
     const end = await c.result(r.json.id);
@@ -94,28 +76,28 @@ describe("run deadlines and cancellation", () => {
     const killed = await nodeCompleted(r.json.id);
     assert.ok(killed.evidence?.judgeActions.includes("sigkill_on_cancel"), JSON.stringify(killed.evidence));
 
-    const again = await ops.call("POST", `/admin/submissions/${r.json.id}/cancel`);
+    const again = await stack.ops.call("POST", `/admin/submissions/${r.json.id}/cancel`);
     assert.equal(again.status, 409, again.text);
     assert.equal(again.json.job_status, "error");
-    const unknown = await ops.call("POST", `/admin/submissions/${crypto.randomUUID()}/cancel`);
+    const unknown = await stack.ops.call("POST", `/admin/submissions/${crypto.randomUUID()}/cancel`);
     assert.equal(unknown.status, 404, unknown.text);
-    const malformed = await ops.call("POST", "/admin/submissions/nope/cancel");
+    const malformed = await stack.ops.call("POST", "/admin/submissions/nope/cancel");
     assert.equal(malformed.status, 400, malformed.text);
-    const badBody = await ops.call("POST", `/admin/submissions/${r.json.id}/cancel`, { reason: 7 });
+    const badBody = await stack.ops.call("POST", `/admin/submissions/${r.json.id}/cancel`, { reason: 7 });
     assert.equal(badBody.status, 400, badBody.text);
   });
 
   it("deleting a key ends its submissions in flight, and their runs stop at the node", async () => {
-    const k = await ops.newKey();
-    const c = new Client(edge.base, k.key);
+    const k = await stack.ops.newKey();
+    const c = new Client(stack.edge.base, k.key);
     const r = await c.submit(sleeper(8));
     assert.equal(r.status, 202, r.text);
     await c.until(r.json.id, (x) => x.json.job_status === "running", 30_000);
-    const del = await ops.call("DELETE", `/admin/keys/${k.key_id}`);
+    const del = await stack.ops.call("DELETE", `/admin/keys/${k.key_id}`);
     assert.equal(del.status, 200, del.text);
     assert.equal(del.json.cancelled_submissions, 1);
     // Another key of the same project reads the record.
-    const reader = new Client(edge.base, (await ops.newKey(k.project_id)).key);
+    const reader = new Client(stack.edge.base, (await stack.ops.newKey(k.project_id)).key);
     const end = await reader.result(r.json.id);
     assert.equal(end.json.job_status, "error", end.text);
     assert.match(end.json.error_message, /API key was revoked/);

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import net from "node:net";
 import { tmpdir } from "node:os";
+import { after, before } from "node:test";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -327,4 +328,33 @@ export function cleanup(dir: string): void {
 
 export function writeFile(path: string, text: string): void {
   writeFileSync(path, text);
+}
+
+export interface Stack {
+  fleet: Fleet;
+  edge: Edge;
+  ops: ReturnType<typeof admin>;
+}
+
+/**
+ * A fleet node and an edge for one test file: started before its tests, the node registered with
+ * the edge; stopped and cleaned up after. A test may replace `fleet` or `edge` (a restart): the
+ * ones in place at the end are stopped.
+ */
+export function useStack(opts: { fleet?: Parameters<typeof startFleet>[0]; edge?: EdgeOptions } = {}): Stack {
+  const stack = {} as Stack;
+  before(async () => {
+    stack.fleet = await startFleet(opts.fleet);
+    stack.edge = await startEdge(opts.edge);
+    stack.ops = admin(stack.edge);
+    const reg = await stack.ops.registerNode(stack.fleet);
+    if (reg.status !== 201) throw new Error(`registering the node: ${reg.status} ${reg.text}`);
+  });
+  after(async () => {
+    await stack.edge?.stop();
+    await stack.fleet?.stop();
+    if (stack.edge) cleanup(stack.edge.persistDir);
+    if (stack.fleet) cleanup(stack.fleet.stateDir);
+  });
+  return stack;
 }

@@ -2,42 +2,25 @@
 // own failure, saying so), and a stack whose node and edge both restart with runs in flight serves
 // again, whatever was in flight. Real edge, real node processes killed with SIGKILL.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { RunState } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, unary } from "../../proto/grpc-web/client.ts";
-import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
-import type { Edge, Fleet } from "./harness.ts";
+import { Client, sleep, startEdge, startFleet, useStack } from "./harness.ts";
 
-let fleet: Fleet;
-let edge: Edge;
-let ops: ReturnType<typeof admin>;
-
-before(async () => {
-  fleet = await startFleet();
-  edge = await startEdge();
-  ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  assert.equal(reg.status, 201, reg.text);
-});
-
-after(async () => {
-  await edge?.stop();
-  await fleet?.stop();
-  if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
-});
+const stack = useStack();
 
 /** The node killed and a new process started on the same address, state and credential. */
 async function restartNode(): Promise<void> {
+  const { fleet } = stack;
   await fleet.kill();
-  fleet = await startFleet({ webPort: fleet.webPort, token: fleet.token, stateDir: fleet.stateDir });
+  stack.fleet = await startFleet({ webPort: fleet.webPort, token: fleet.token, stateDir: fleet.stateDir });
 }
 
 const slow = { language: "python", code: "import time\nprint('x', flush=True)\ntime.sleep(8)\nprint('y')" };
 
 describe("no poison pills", () => {
   it("a run lost by its node twice is not dispatched a third time: the submission ends error, saying so; the next one runs", async () => {
-    const c = new Client(edge.base, (await ops.newKey()).key);
+    const c = new Client(stack.edge.base, (await stack.ops.newKey()).key);
     const r = await c.submit(slow);
     assert.equal(r.status, 202, r.text);
     await c.until(r.json.id, (x) => x.json.job_status === "running", 30_000);
@@ -46,7 +29,7 @@ describe("no poison pills", () => {
     let second = false;
     for (let i = 0; i < 200 && !second; i++) {
       await sleep(150);
-      const known = await unary({ url: fleet.url, token: fleet.token }, fleetMethods.getResult, { submissionId: r.json.id }, 5_000);
+      const known = await unary({ url: stack.fleet.url, token: stack.fleet.token }, fleetMethods.getResult, { submissionId: r.json.id }, 5_000);
       second = known.state === RunState.RUN_STATE_RUNNING;
     }
     assert.ok(second, "the run was dispatched a second time, and started");
@@ -59,17 +42,17 @@ describe("no poison pills", () => {
   });
 
   it("node and edge restarted together with runs in flight: the stack serves again and every run in flight ends", async (t) => {
-    const k = await ops.newKey();
-    let c = new Client(edge.base, k.key);
+    const k = await stack.ops.newKey();
+    let c = new Client(stack.edge.base, k.key);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await c.submit(slow)).json.id);
     await c.until(ids[0]!, (x) => x.json.job_status === "running", 30_000);
-    const { persistDir, port, operatorToken } = edge;
-    await edge.stop();
+    const { persistDir, port, operatorToken } = stack.edge;
+    await stack.edge.stop();
     await restartNode();
-    edge = await startEdge({ persistDir, port, operatorToken });
+    stack.edge = await startEdge({ persistDir, port, operatorToken });
     const restarted = Date.now();
-    c = new Client(edge.base, k.key);
+    c = new Client(stack.edge.base, k.key);
     const fresh = await c.submit({ language: "python", code: "print('again')" });
     assert.equal(fresh.status, 202, fresh.text);
     const served = await c.terminal(fresh.json.id, 60_000);

@@ -1,18 +1,23 @@
 // The host's file layer for anything a sandboxed program could have touched or named:
 // never follow a symlink, never accept anything but a regular file with one link.
-import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 // (libuv opens every file with O_CLOEXEC already.)
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 
+/** Only a regular file with one link, within `maxBytes`, is read. */
+function checkReadable(path: string, stat: Stats, maxBytes: number): void {
+  if (!stat.isFile()) throw new Error(`${path}: not a regular file`);
+  if (stat.nlink !== 1) throw new Error(`${path}: has ${stat.nlink} links`);
+  if (stat.size > maxBytes) throw new Error(`${path}: ${stat.size} bytes is over ${maxBytes}`);
+}
+
 export function readFileNoFollow(path: string, maxBytes: number): Buffer {
   const fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new Error(`${path}: not a regular file`);
-    if (stat.nlink !== 1) throw new Error(`${path}: has ${stat.nlink} links`);
-    if (stat.size > maxBytes) throw new Error(`${path}: ${stat.size} bytes is over ${maxBytes}`);
+    checkReadable(path, stat, maxBytes);
     const buffer = Buffer.alloc(stat.size);
     let offset = 0;
     while (offset < buffer.length) {
@@ -51,9 +56,7 @@ export async function readFileNoFollowAsync(path: string, maxBytes: number): Pro
   const file = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
     const stat = await file.stat();
-    if (!stat.isFile()) throw new Error(`${path}: not a regular file`);
-    if (stat.nlink !== 1) throw new Error(`${path}: has ${stat.nlink} links`);
-    if (stat.size > maxBytes) throw new Error(`${path}: ${stat.size} bytes is over ${maxBytes}`);
+    checkReadable(path, stat, maxBytes);
     const buffer = Buffer.alloc(stat.size);
     let offset = 0;
     while (offset < buffer.length) {
