@@ -18,3 +18,10 @@ export function utf8Length(s: string): number {
  * both as text and as bytes): 4 MiB leaves room for that, and is grpc-js's default too.
  */
 export const MAX_EXECUTE_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The status message (with RESOURCE_EXHAUSTED) of a request over that cap. A node's full queue is
+ * RESOURCE_EXHAUSTED too, so the edge tells them apart by this text: another node may take a run
+ * a full queue refused, none takes one that is too large.
+ */
+export const REQUEST_TOO_LARGE = "request too large";

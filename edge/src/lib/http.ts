@@ -23,7 +23,6 @@ export function errorResponse(e: HttpError): Response {
   return json(e.status, e.body, e.headers);
 }
 
-/** Reads a request body up to `limit` bytes; larger bodies fail with 413 without buffering them whole. */
 /**
  * A body over its limit is still read (and dropped) up to this many bytes before the 413 leaves:
  * a client that is still sending would otherwise have its connection closed under it and lose the
@@ -33,6 +32,7 @@ const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 const tooLarge = (limit: number) => new HttpError(413, { error: "request body too large", message: `the request body must not exceed ${limit} bytes` });
 
+/** Reads a request body up to `limit` bytes; larger bodies fail with 413 without buffering them whole. */
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   const declaredTooLarge = declared !== null && Number(declared) > limit;

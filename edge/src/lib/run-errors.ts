@@ -1,6 +1,7 @@
 // What a failed Execute call means for the submission. Pure, unit tested.
 import { GrpcError } from "../../../proto/grpc-web/client.ts";
 import { Status } from "../../../proto/grpc-web/status.ts";
+import { REQUEST_TOO_LARGE } from "../../../proto/limits.ts";
 
 /** gRPC statuses by which a node refuses a run outright (the program did not start). */
 const REFUSALS = new Set<number>([
@@ -17,7 +18,7 @@ const TRY_ELSEWHERE = new Set<number>([Status.RESOURCE_EXHAUSTED, Status.UNAVAIL
 export function runErrorKind(err: GrpcError, pending: boolean): "elsewhere" | "refused" | "broken" {
   if (err.transport) return "broken";
   // Too large for the node's precheck: every node would refuse it the same way.
-  if (err.code === Status.RESOURCE_EXHAUSTED && err.message.startsWith("request too large")) return "refused";
+  if (err.code === Status.RESOURCE_EXHAUSTED && err.message.startsWith(REQUEST_TOO_LARGE)) return "refused";
   if (TRY_ELSEWHERE.has(err.code) && pending) return "elsewhere";
   if (REFUSALS.has(err.code)) return "refused";
   return "broken";

@@ -15,11 +15,6 @@ export class EventLog {
   readonly #kv: SyncKv;
   /** Frames too big for one value (a test's record with its output) are chunked. */
   readonly #big: KvBlobs;
-  /** Characters of event frames held in memory, not written yet. */
-  get pendingChars(): number {
-    return this.#pendingChars;
-  }
-
   /** Output events appended by this instance (a run's output reaches only the instance that streams it). */
   #outputs = 0;
   /** Frames not written yet, in order. */
@@ -46,6 +41,11 @@ export class EventLog {
   /** The id of the `completed` event, once there is one. */
   get completedId(): number | undefined {
     return this.#kv.get<number>(COMPLETED);
+  }
+
+  /** Characters of event frames held in memory, not written yet. */
+  get pendingChars(): number {
+    return this.#pendingChars;
   }
 
   /** Output events stored so far (the cap counts these). */

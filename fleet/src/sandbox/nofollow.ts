@@ -1,35 +1,10 @@
 // The host's file layer for anything a sandboxed program could have touched or named:
 // never follow a symlink, never accept anything but a regular file with one link.
-import { closeSync, constants, fstatSync, openSync, readSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 // (libuv opens every file with O_CLOEXEC already.)
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
-
-/** Only a regular file with one link, within `maxBytes`, is read. */
-function checkReadable(path: string, stat: Stats, maxBytes: number): void {
-  if (!stat.isFile()) throw new Error(`${path}: not a regular file`);
-  if (stat.nlink !== 1) throw new Error(`${path}: has ${stat.nlink} links`);
-  if (stat.size > maxBytes) throw new Error(`${path}: ${stat.size} bytes is over ${maxBytes}`);
-}
-
-export function readFileNoFollow(path: string, maxBytes: number): Buffer {
-  const fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  try {
-    const stat = fstatSync(fd);
-    checkReadable(path, stat, maxBytes);
-    const buffer = Buffer.alloc(stat.size);
-    let offset = 0;
-    while (offset < buffer.length) {
-      const read = readSync(fd, buffer, offset, buffer.length - offset, offset);
-      if (read === 0) break;
-      offset += read;
-    }
-    return buffer.subarray(0, offset);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Creates a new file (never reuses or follows an existing name) and writes it whole. */
 export function writeNewFileNoFollow(path: string, content: Uint8Array | string, mode = 0o600): void {
@@ -49,14 +24,16 @@ export function openReadNoFollow(path: string): number {
 }
 
 /**
- * readFileNoFollow, off the event loop (libuv's threadpool does the reads): for files that can be
- * large, such as a compiled program copied out of a run (up to 128 MiB).
+ * Reads a regular file with one link, at most `maxBytes`, off the event loop (libuv's threadpool
+ * does the reads): a compiled program copied out of a run may be 128 MiB.
  */
 export async function readFileNoFollowAsync(path: string, maxBytes: number): Promise<Buffer> {
   const file = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
     const stat = await file.stat();
-    checkReadable(path, stat, maxBytes);
+    if (!stat.isFile()) throw new Error(`${path}: not a regular file`);
+    if (stat.nlink !== 1) throw new Error(`${path}: has ${stat.nlink} links`);
+    if (stat.size > maxBytes) throw new Error(`${path}: ${stat.size} bytes is over ${maxBytes}`);
     const buffer = Buffer.alloc(stat.size);
     let offset = 0;
     while (offset < buffer.length) {

@@ -8,7 +8,7 @@
 // The cap itself is enforced as the bytes arrive too: by grpc-js on native gRPC (a message's
 // length prefix above grpc.max_receive_message_length), by the counting read on gRPC-Web.
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { MAX_EXECUTE_REQUEST_BYTES } from "../../../proto/limits.ts";
+import { MAX_EXECUTE_REQUEST_BYTES, REQUEST_TOO_LARGE } from "../../../proto/limits.ts";
 import type { CredentialCheck } from "./auth.ts";
 import { Status, toStatus, type StatusObject } from "./errors.ts";
 import type { MethodName, Transport } from "./types.ts";
@@ -21,7 +21,7 @@ export const MAX_REQUEST_BODY_BYTES = MAX_REQUEST_MESSAGE_BYTES + 5;
 /** Services anyone may call: only health, so that probes need no credential. */
 const OPEN_SERVICES = ["grpc.health.v1.Health"];
 
-export const TOO_LARGE: StatusObject = { code: Status.RESOURCE_EXHAUSTED, message: "request too large" };
+export const TOO_LARGE: StatusObject = { code: Status.RESOURCE_EXHAUSTED, message: REQUEST_TOO_LARGE };
 
 /** What a transport knows of a call before its body. */
 export interface CallHead {
