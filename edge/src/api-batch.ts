@@ -10,7 +10,7 @@ import { HttpError, json, readJsonObject } from "./lib/http.ts";
 import type { Plan } from "./lib/plans.ts";
 import { MAX_SUBMIT_BODY_BYTES } from "./lib/validate.ts";
 import { fleetRegistry } from "./stubs.ts";
-import { readRecord } from "./submission-reads.ts";
+import { readRecords } from "./submission-reads.ts";
 import { fleetStatus, sendSubmission } from "./submit-core.ts";
 import { checkSubmission, unsupportedLanguage } from "./submit-check.ts";
 import type { StatusOnce } from "./submit-check.ts";
@@ -115,6 +115,7 @@ export async function results(request: IRequest, env: Env, _ctx: ExecutionContex
   if (bad !== undefined) {
     throw new HttpError(400, { error: "invalid ids", message: `every id must be a UUID; '${bad.slice(0, 64)}' is not` }, rateHeaders(api.rate));
   }
-  const records = await Promise.all(ids.map(async (id) => (await readRecord(env, id, api.caller.account_id)) ?? { id, error: "submission not found" }));
+  const read = await readRecords(env, ids, api.caller.account_id);
+  const records = read.map((rec, i) => rec ?? { id: ids[i]!, error: "submission not found" });
   return json(200, { results: records }, rateHeaders(api.rate));
 }

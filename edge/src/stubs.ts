@@ -28,11 +28,6 @@ export function submissionObject(env: Env, id: string) {
   return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(shardName(id)));
 }
 
-/** Where a submission made before shards lives: an object of its own, named by its id. */
-export function legacySubmissionObject(env: Env, id: string) {
-  return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(id.toLowerCase()));
-}
-
 /** One per submission that has webhook targets. */
 export function webhookDelivery(env: Env, submissionId: string) {
   return env.WEBHOOK_DELIVERY_DO.get(env.WEBHOOK_DELIVERY_DO.idFromName(submissionId.toLowerCase()));

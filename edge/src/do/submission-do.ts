@@ -3,8 +3,6 @@
 // (submission/submission.ts) with its own prefix in the shard's storage and its own wake-up
 // (submission/deadlines.ts). A shard's object lives on across submissions, so a submission costs
 // no object creation; what each writes and when: submission.ts.
-// Objects made before shards held one submission each under its id; they are still served here
-// (their storage has no prefix).
 import { DurableObject } from "cloudflare:workers";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
@@ -13,7 +11,6 @@ import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ScopedKv } from "../lib/scoped-kv.ts";
 import { Deadlines } from "../submission/deadlines.ts";
-import type { Meta } from "../submission/store.ts";
 import { Submission, type ShardHost } from "../submission/submission.ts";
 
 export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
@@ -21,7 +18,6 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #deadlines: Deadlines;
   /** Submissions with something in memory (a run, waiters, followers, hand-overs to record). */
   #live = new Map<string, Submission>();
-  #legacy: string | undefined | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -85,8 +81,6 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   override async alarm(): Promise<void> {
     const due = this.#deadlines.takeDue(Date.now());
     try {
-      const legacy = this.#legacyId();
-      if (legacy && !due.includes(legacy)) due.push(legacy);
       await Promise.all(due.map(async (id) => {
         const sub = this.#live.get(id) ?? this.#open(id);
         this.#live.set(id, sub);
@@ -108,14 +102,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   }
 
   #open(id: string): Submission {
-    const legacy = this.#legacyId() === id;
-    return new Submission(id, this.#host, new ScopedKv(this.ctx.storage.kv, legacy ? "" : id), legacy);
-  }
-
-  /** The one submission of an object made before shards (its meta at the top level); read once. */
-  #legacyId(): string | undefined {
-    if (this.#legacy === null) this.#legacy = this.ctx.storage.kv.get<Meta>("meta")?.id?.toLowerCase();
-    return this.#legacy;
+    return new Submission(id, this.#host, new ScopedKv(this.ctx.storage.kv, id));
   }
 
   /** Keeps an instance in memory only while it matters there. */

@@ -16,3 +16,12 @@ export function newSubmissionId(shards: number, uuid: string = crypto.randomUUID
   const shard = Math.min(count - 1, Math.floor(random() * count));
   return shard.toString(16).padStart(4, "0") + uuid.slice(4);
 }
+
+/**
+ * Whether the id names one of the `shards` shards in use. An id naming another is unknown: no
+ * submission was ever placed there (SUBMISSION_SHARDS is only ever raised), so no object is asked.
+ */
+export function shardInUse(id: string, shards: number): boolean {
+  const digits = id.slice(0, 4);
+  return /^[0-9a-f]{4}$/i.test(digits) && Number.parseInt(digits, 16) < shards;
+}

@@ -1,11 +1,8 @@
 // One submission's storage inside its shard, all in the shard's synchronous KV under the
 // submission's prefix (scoped-kv.ts): meta, record, run and release markers; code, stdin and output
-// as chunked blobs (its events: event-log.ts). A lookup of an unknown id writes nothing. Objects
-// made before shards held one submission each, unprefixed; the oldest of them kept their output in
-// a `blobs` table, which is still read.
+// as chunked blobs (its events: event-log.ts). A lookup of an unknown id writes nothing.
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { RecordFormat } from "../contracts/submission.ts";
-import { BlobTable } from "../lib/blob-table.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
 import type { ScopedKv, SyncKv } from "../lib/scoped-kv.ts";
 
@@ -43,15 +40,13 @@ export class SubmissionStore {
   #storage: DurableObjectStorage;
   #kv: ScopedKv;
   #blobs: KvBlobs;
-  #legacy: boolean;
   /** The run started (the node said so): kept in memory, written with the terminal record. */
   #startedAt: string | null = null;
 
-  constructor(storage: DurableObjectStorage, kv: ScopedKv, legacy: boolean) {
+  constructor(storage: DurableObjectStorage, kv: ScopedKv) {
     this.#storage = storage;
     this.#kv = kv;
     this.#blobs = new KvBlobs(kv);
-    this.#legacy = legacy;
   }
 
   get kv(): SyncKv {
@@ -73,13 +68,7 @@ export class SubmissionStore {
   }
 
   blob(name: string): string {
-    if (this.#blobs.has(name)) return this.#blobs.get(name);
-    if (!this.#legacy) return "";
-    try {
-      return new BlobTable(this.#storage.sql, "blobs").get(name);
-    } catch {
-      return ""; // no such table: never stored
-    }
+    return this.#blobs.has(name) ? this.#blobs.get(name) : "";
   }
 
   /** The request's 1.1 options as stored JSON, "" when it had none (never in the old blob table). */
@@ -162,12 +151,5 @@ export class SubmissionStore {
   /** Deletes everything of this submission. */
   wipe(): void {
     this.#kv.deleteAll();
-    if (this.#legacy) {
-      try {
-        this.#storage.sql.exec("DROP TABLE IF EXISTS blobs");
-      } catch {
-        // nothing to drop
-      }
-    }
   }
 }

@@ -78,10 +78,10 @@ export class Submission {
   /** When this instance learnt that the run started at its node (the run's deadline counts from it). */
   #startedMs: number | null = null;
 
-  constructor(id: string, host: ShardHost, kv: ScopedKv, legacy: boolean) {
+  constructor(id: string, host: ShardHost, kv: ScopedKv) {
     this.id = id;
     this.#host = host;
-    this.#store = new SubmissionStore(host.storage, kv, legacy);
+    this.#store = new SubmissionStore(host.storage, kv);
     this.#events = new SubmissionEvents(kv, heartbeatMs(host.env), () => this.#spill());
   }
 

@@ -7,7 +7,7 @@ import { countRequest, planFor, rateHeaders } from "../../api-context.ts";
 import type { Env } from "../../env.ts";
 import { HttpError, json, readJsonObject } from "../../lib/http.ts";
 import { projectEndpoints } from "../../lib/webhook-store.ts";
-import { readRecord } from "../../submission-reads.ts";
+import { readRecord, readRecords } from "../../submission-reads.ts";
 import { UUID_PATTERN } from "../../../../proto/limits.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import type { StatusOnce } from "../../submit-check.ts";
@@ -126,7 +126,10 @@ async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api
     throw new HttpError(400, { error: `tokens has ${tokens.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}` }, rateHeaders(api.rate));
   }
   const rts = await runtimesFor(fields, fleetStatus(env));
-  const records = await Promise.all(tokens.map((t) => (UUID_PATTERN.test(t) ? readRecord(env, t, api.caller.account_id) : null)));
+  const asked = tokens.map((t) => (UUID_PATTERN.test(t) ? t : null));
+  const read = await readRecords(env, asked.filter((t) => t !== null), api.caller.account_id);
+  let next = 0;
+  const records = asked.map((t) => (t === null ? null : read[next++]!));
   return json(200, { submissions: records.map((r) => (r ? judge0Submission(r, rts, fields, base64) : null)) }, rateHeaders(api.rate));
 }
 
