@@ -1,11 +1,39 @@
 // The file name a submission's main source gets in the sandbox: fixed for most languages, Java's
-// after its classes. Both sides use it: a node names the file so; the edge refuses an extra file
-// of that name before anything is stored.
+// after its classes; and the names a language's compile writes beside it. Both sides use them: a
+// node names the files so; the edge refuses an extra file of such a name before anything is
+// stored, and a node refuses it as a request error (submission-rules.ts).
 
 /** Languages whose source file always has the same name. */
 export const MAIN_SOURCE_FILES = {
   python: "main.py", c: "main.c", cpp: "main.cpp", javascript: "main.js", typescript: "main.ts", go: "main.go", rust: "main.rs",
 } as const;
+
+/** What a compile writes in the work dir: the program it builds, and scratch it needs there. */
+export const COMPILE_OUTPUTS = {
+  c: { artifact: "main", scratch: [] },
+  cpp: { artifact: "main", scratch: [] },
+  java: { artifact: "main.jar", scratch: ["classes"] },
+  go: { artifact: "main", scratch: [] },
+  rust: { artifact: "main", scratch: [] },
+} as const satisfies Record<string, { artifact: string; scratch: readonly string[] }>;
+
+/**
+ * Why an extra file may not have this path: the main source's name, a name the language's compile
+ * writes, or a path that would make one of them a directory. Null when none (`language` canonical).
+ */
+export function takenNameProblem(path: string, language: string, mainFileName: string | null | undefined): string | null {
+  const taken: [string, string][] = mainFileName ? [[mainFileName, "the main source's own file name"]] : [];
+  if (Object.hasOwn(COMPILE_OUTPUTS, language)) {
+    const outputs = COMPILE_OUTPUTS[language as keyof typeof COMPILE_OUTPUTS];
+    taken.push([outputs.artifact, "the name of the compiled program"]);
+    for (const name of outputs.scratch) taken.push([name, `a name the ${language} compile itself uses in the work dir`]);
+  }
+  for (const [name, what] of taken) {
+    if (path === name) return `${JSON.stringify(name)} is ${what}; choose another name`;
+    if (path.startsWith(`${name}/`)) return `${JSON.stringify(path.slice(0, 80))} would make ${JSON.stringify(name)}, ${what}, a directory; choose another name`;
+  }
+  return null;
+}
 
 export interface JavaSourcePlan {
   fileName: string;
@@ -19,7 +47,7 @@ export interface JavaSourcePlan {
 const JAVA_ID_START = /[\p{L}\p{Nl}\p{Sc}_]/u;
 const JAVA_ID_PART = /[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Sc}]/u;
 /** Linux file names are at most 255 bytes; javac writes `<Class>.class` (and `<Class>$1.class`…). */
-const MAX_FILE_NAME_BYTES = 255;
+export const MAX_FILE_NAME_BYTES = 255;
 
 const TYPE_KEYWORDS = new Set(["class", "interface", "enum", "record"]);
 /** And `non-sealed`, three tokens. */

@@ -1,6 +1,7 @@
 // Rules for the parts of a submission beside its code (files, args, tests, checks) that both sides
 // enforce: the edge answers 400, a node INVALID_ARGUMENT. Pure; each returns the problem in words
 // naming the field, or null.
+import { MAX_FILE_NAME_BYTES, takenNameProblem } from "./source-names.ts";
 
 export const MAX_FILES = 32;
 export const MAX_FILES_TOTAL_BYTES = 1024 * 1024;
@@ -13,7 +14,10 @@ export const COMPARE_MODES = ["exact", "lines", "tokens", "float"] as const;
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
 
-/** A relative path of [A-Za-z0-9._-] segments, no "." or "..", at most MAX_FILE_PATH_DEPTH levels. */
+/**
+ * A relative path of [A-Za-z0-9._-] segments, no "." or "..", at most MAX_FILE_PATH_DEPTH levels,
+ * each segment at most MAX_FILE_NAME_BYTES (Linux's limit on one name).
+ */
 export function filePathProblem(path: string): string | null {
   const shown = JSON.stringify(path.slice(0, 80));
   if (path === "") return "files: a path is empty";
@@ -22,13 +26,18 @@ export function filePathProblem(path: string): string | null {
   if (segments.length > MAX_FILE_PATH_DEPTH) return `files: ${shown} is deeper than ${MAX_FILE_PATH_DEPTH} levels`;
   for (const segment of segments) {
     if (segment === "." || segment === "..") return `files: ${shown} has a "${segment}" segment`;
+    const bytes = new TextEncoder().encode(segment).length;
+    if (bytes > MAX_FILE_NAME_BYTES) return `files: ${shown} has a segment of ${bytes} bytes; at most ${MAX_FILE_NAME_BYTES} are allowed`;
     if (!SEGMENT.test(segment)) return `files: ${shown} has a segment outside [A-Za-z0-9._-] (or an empty one)`;
   }
   return null;
 }
 
-/** Every path valid, none repeated, none the main source's, within the count and total size caps. */
-export function filesProblem(files: readonly { path: string; size: number }[], mainFileName?: string): string | null {
+/**
+ * Every path valid, none repeated, none the main source's or one the language's compile writes
+ * (source-names.ts), within the count and total size caps.
+ */
+export function filesProblem(files: readonly { path: string; size: number }[], mainFileName?: string, language = ""): string | null {
   if (files.length > MAX_FILES) return `files has ${files.length} entries; at most ${MAX_FILES} are allowed`;
   const seen = new Set<string>();
   let total = 0;
@@ -36,7 +45,8 @@ export function filesProblem(files: readonly { path: string; size: number }[], m
     const problem = filePathProblem(file.path);
     if (problem) return problem;
     if (seen.has(file.path)) return `files: ${JSON.stringify(file.path)} appears twice`;
-    if (file.path === mainFileName) return `files: ${JSON.stringify(file.path)} is the main source's own file name`;
+    const taken = takenNameProblem(file.path, language, mainFileName);
+    if (taken) return `files: ${taken}`;
     seen.add(file.path);
     total += file.size;
   }

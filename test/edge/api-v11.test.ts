@@ -114,6 +114,24 @@ describe("POST /api/submit: the 1.1 fields are checked, and a bad one is a 400 n
     assert.equal(u.in_flight, 0);
   });
 
+  it("a file named like what the language's compile writes, or with a segment over 255 bytes: 400 naming the file; nothing stored", async () => {
+    const { c, key_id } = await keyOn();
+    const cSource = { language: "c", code: "int main(void) { return 0; }" };
+    const java = { language: "java", code: "public class Main { public static void main(String[] a) {} }" };
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ ...cSource, files: [{ path: "util.h", content: "x" }, { path: "main", content: "x" }] }, "invalid files[1].path", /files\[1\]\.path: "main" is the name of the compiled program/],
+      [{ ...cSource, files: [{ path: "main/x.h", content: "x" }] }, "invalid files[0].path", /files\[0\]\.path: "main\/x\.h" would make "main", the name of the compiled program, a directory/],
+      [{ ...java, files: [{ path: "main.jar", content: "x" }] }, "invalid files[0].path", /"main\.jar" is the name of the compiled program/],
+      [{ ...java, files: [{ path: "classes/Util.java", content: "x" }] }, "invalid files[0].path", /"classes".*a name the java compile itself uses/],
+      [{ ...base, files: [{ path: "a".repeat(256), content: "x" }] }, "invalid files[0].path", /files\[0\]\.path: .* has a segment of 256 bytes; at most 255/],
+      [{ ...base, files: [{ path: `lib/${"b".repeat(256)}`, content: "x" }] }, "invalid files[0].path", /has a segment of 256 bytes; at most 255/],
+    ];
+    for (const [body, error, message] of cases) assert400(await c.submit(body), error, message);
+    const fine = await c.submit({ ...base, files: [{ path: "a".repeat(255), content: "x" }, { path: "main", content: "x" }] });
+    assert.equal(fine.status, 202, `a 255-byte segment, and "main" for a language that compiles nothing, are accepted: ${fine.text}`);
+    assert.equal((await usage(key_id)).submissions, 1, "only the accepted one was stored");
+  });
+
   it("an unknown version: 400 listing the language's versions", async () => {
     const { c } = await keyOn();
     const fleetStatus = await ops.call("GET", "/admin/fleet");

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { fromBase64, toBase64 } from "../../../proto/base64.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
-import { mainSourceFileName } from "../../../proto/source-names.ts";
+import { mainSourceFileName, takenNameProblem } from "../../../proto/source-names.ts";
 import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
 import { MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
@@ -88,7 +88,7 @@ function aboveCap(field: string, value: number, cap: number, plan: Plan): HttpEr
   });
 }
 
-const PATH_RULE = "a file path is a relative path of at most 8 segments of [A-Za-z0-9._-], without '.' or '..' segments";
+const PATH_RULE = "a file path is a relative path of at most 8 segments of [A-Za-z0-9._-], each at most 255 bytes, without '.' or '..' segments";
 
 function files(body: Body, language: string | null, code: string): RunOptions["files"] {
   const list = body.files;
@@ -102,7 +102,8 @@ function files(body: Body, language: string | null, code: string): RunOptions["f
     const problem = filePathProblem(f.path);
     if (problem) throw bad(`${field}.path`, `${field}.path: ${problem.replace(/^files: /, "")} (${PATH_RULE})`);
     if (seen.has(f.path)) throw bad(`${field}.path`, `${field}.path '${f.path}' appears twice`);
-    if (f.path === main) throw bad(`${field}.path`, `${field}.path '${f.path}' is the main source's file name`);
+    const taken = language ? takenNameProblem(f.path, language, main) : null;
+    if (taken) throw bad(`${field}.path`, `${field}.path: ${taken}`);
     seen.add(f.path);
     const content = decode(`${field}.content`, f.content, f.encoding ?? "utf8");
     total += content.length;

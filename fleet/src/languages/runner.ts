@@ -15,6 +15,7 @@ import { formatBytes } from "../sandbox/program-fault.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/types.ts";
 import { compilerOptionArgv } from "../../../proto/compiler-options.ts";
+import { takenNameProblem } from "../../../proto/source-names.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
 import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./types.ts";
 
@@ -163,18 +164,11 @@ function refused(cause: string, actor: "runtime" | "supervisor", message: string
  */
 export function filesProblem(files: readonly InputFile[], language: LanguageSpec, sourceFileName: string): string | undefined {
   const shown = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
-  const taken: [string, string][] = [[sourceFileName, "the main source's own file name"]];
-  if (language.compile) {
-    taken.push([language.compile.artifact, "the name of the compiled program"]);
-    for (const name of language.compile.scratch ?? []) taken.push([name, `a name the ${language.name} compile itself uses in the work dir`]);
-  }
   for (const file of files) {
     const problem = inputFileNameProblem(file.name);
     if (problem) return `files: ${shown(file.name)}: ${problem}`;
-    for (const [name, what] of taken) {
-      if (file.name === name) return `files: ${shown(name)} is ${what}; choose another name`;
-      if (file.name.startsWith(`${name}/`)) return `files: ${shown(file.name)} would make ${shown(name)}, ${what}, a directory; choose another name`;
-    }
+    const taken = takenNameProblem(file.name, language.name, sourceFileName);
+    if (taken) return `files: ${taken}`;
   }
   try {
     checkInputFiles(files);

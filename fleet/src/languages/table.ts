@@ -2,7 +2,7 @@
 // runs inside the sandbox; `detect` runs on the host at start-up to decide whether the language is
 // offered and where its toolchain lives (detect/, one file per toolchain family). Flags and their
 // reasons: docs/languages.md.
-import { MAIN_SOURCE_FILES } from "../../../proto/source-names.ts";
+import { COMPILE_OUTPUTS, MAIN_SOURCE_FILES } from "../../../proto/source-names.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
 import { CPP_FLAGS, detectGcc, detectGxx } from "./detect/gcc.ts";
 import { detectGo } from "./detect/go.ts";
@@ -56,7 +56,7 @@ export const LANGUAGES: LanguageSpec[] = [
     source: fixed(MAIN_SOURCE_FILES.c),
     compile: {
       argv: ({ toolchain, source, options }) => [toolchain.paths.gcc!, "-std=c17", "-O2", "-pipe", "-o", "main", source.fileName, ...options, "-lm"],
-      artifact: "main",
+      artifact: COMPILE_OUTPUTS.c.artifact,
       executable: true,
       maxArtifactBytes: 64 * MiB,
     },
@@ -77,7 +77,7 @@ export const LANGUAGES: LanguageSpec[] = [
         ...options,
         "-lm",
       ],
-      artifact: "main",
+      artifact: COMPILE_OUTPUTS.cpp.artifact,
       executable: true,
       maxArtifactBytes: 64 * MiB,
     },
@@ -107,10 +107,10 @@ export const LANGUAGES: LanguageSpec[] = [
         "classes",
         source.fileName,
       ],
-      artifact: "main.jar",
+      artifact: COMPILE_OUTPUTS.java.artifact,
       executable: false,
       maxArtifactBytes: 64 * MiB,
-      scratch: ["classes"],
+      scratch: [...COMPILE_OUTPUTS.java.scratch],
     },
     run: {
       argv: ({ toolchain, source, artifactPath, limits }) => [
@@ -177,7 +177,7 @@ export const LANGUAGES: LanguageSpec[] = [
         GOTOOLCHAIN: "local",
         GOTELEMETRY: "off",
       },
-      artifact: "main",
+      artifact: COMPILE_OUTPUTS.go.artifact,
       executable: true,
       maxArtifactBytes: 128 * MiB,
       noProgramHint: "the build produced no executable: is the package `main`, with a `func main()`?",
@@ -205,7 +205,7 @@ export const LANGUAGES: LanguageSpec[] = [
         "main",
         source.fileName,
       ],
-      artifact: "main",
+      artifact: COMPILE_OUTPUTS.rust.artifact,
       executable: true,
       maxArtifactBytes: 128 * MiB,
       noProgramHint: "the build produced no executable: a library crate (`crate_type = \"lib\"`) has no `fn main()` to run",

@@ -58,7 +58,7 @@ export function checkSource(code: string, stdin: string): void {
 export function checkJudgeFields(request: ExecuteRequest, language: string, mainFileName: string | undefined): void {
   const problem =
     (request.stdinBytes && request.stdinBytes.byteLength > MAX_STDIN_BYTES ? `stdin_bytes exceeds ${MAX_STDIN_BYTES} bytes` : null) ??
-    filesProblem(request.files.map((file) => ({ path: file.path, size: file.content.byteLength })), mainFileName) ??
+    filesProblem(request.files.map((file) => ({ path: file.path, size: file.content.byteLength })), mainFileName, language) ??
     fileTreeProblem(request.files.map((file) => file.path)) ??
     argsProblem(request.args) ??
     compilerOptionsProblem(language, request.compilerOptions) ??
