@@ -99,7 +99,7 @@ async function create(request: IRequest, env: Env): Promise<Response> {
   }
   const now = new Date().toISOString();
   const ep: StoredEndpoint = {
-    id: randomId("whk_"), project_id: p.id, url, active: b.active ?? true, description: b.description ?? "", created_at: now, updated_at: now,
+    id: randomId("whk_"), project_id: p.id, url, active: b.active ?? true, description: b.description ?? "", created_at: now, updated_at: now, active_since: now,
     secrets: [{ secret, created_at: now, expires_at: null }],
   };
   await putEndpoint(env.KEYS, ep);
@@ -120,9 +120,11 @@ async function update(request: IRequest, env: Env): Promise<Response> {
   const ep = await endpoint(request, env);
   const b = parseWith(updateSchema, await body(request));
   if (b.url !== undefined) ep.url = checkedUrl(env, b.url);
+  const now = new Date().toISOString();
+  if (b.active === true && !ep.active) ep.active_since = now;
   if (b.active !== undefined) ep.active = b.active;
   if (b.description !== undefined) ep.description = b.description;
-  ep.updated_at = new Date().toISOString();
+  ep.updated_at = now;
   await putEndpoint(env.KEYS, ep);
   return json(200, publicEndpoint(ep));
 }

@@ -79,7 +79,8 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
         this.ctx.storage.sql.exec("INSERT INTO targets (endpoint_id, state, attempts, first_at, next_at, inflight_since) VALUES (?, 'pending', 0, NULL, ?, NULL)", id, now);
       }
     });
-    await this.ctx.storage.setAlarm(now);
+    // The first attempts leave from this call, in this event; the alarm the pump sets is the safety net.
+    this.ctx.waitUntil(this.#kick(now));
     return { targets: input.endpoint_ids.length };
   }
 
@@ -113,10 +114,13 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
   // ---- schedule ----
 
   override async alarm(): Promise<void> {
+    await this.#kick();
+  }
+
+  /** Runs the schedule (one pump at a time, its first round at `at`); a failure brings the alarm back in a second. */
+  async #kick(at = Date.now()): Promise<void> {
     try {
-      if (!this.#pumping) {
-        this.#pumping = this.#pump().finally(() => (this.#pumping = null));
-      }
+      this.#pumping ??= this.#pump(at).finally(() => (this.#pumping = null));
       await this.#pumping;
     } catch (e) {
       console.error("webhook delivery alarm failed", e instanceof Error ? e.message : String(e));
@@ -124,15 +128,15 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
     }
   }
 
-  async #pump(): Promise<void> {
+  async #pump(firstAt: number): Promise<void> {
     const meta = this.ctx.storage.kv.get<Meta>("meta");
     if (!meta) {
       await this.ctx.storage.deleteAll();
       return;
     }
     this.#schema();
-    for (;;) {
-      const now = Date.now();
+    for (let round = 0; ; round++) {
+      const now = round === 0 ? firstAt : Date.now();
       const targets = this.#targets();
       for (const t of targets) {
         if (t.state !== "pending") continue;
@@ -142,7 +146,7 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
         }
       }
       for (const t of this.#targets()) {
-        if (t.state === "pending" && t.inflight_since === null && t.next_at <= now) this.#start(meta, t);
+        if (t.state === "pending" && t.inflight_since === null && t.next_at <= now) this.#start(meta, t, now);
       }
       const pending = this.#targets().filter((t) => t.state === "pending");
       if (pending.length === 0) {
@@ -168,8 +172,7 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
     }
   }
 
-  #start(meta: Meta, t: TargetRow): void {
-    const started = Date.now();
+  #start(meta: Meta, t: TargetRow, started: number): void {
     const attempt = t.attempts + 1;
     const first = t.first_at ?? started;
     this.ctx.storage.sql.exec("UPDATE targets SET attempts = ?, first_at = ?, inflight_since = ? WHERE endpoint_id = ?", attempt, first, started, t.endpoint_id);

@@ -1,15 +1,17 @@
-// Spec §6 trigger: when the project has active endpoints, hand the record (exact bytes) to the
-// submission's WebhookDeliveryDO, which owns attempts, retries and the log.
+// Spec §6 trigger: when the project had active endpoints when the submission ended, hand the record
+// (exact bytes) to the submission's WebhookDeliveryDO, which owns attempts, retries and the log.
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Env } from "../env.ts";
 import { webhookDelivery } from "../stubs.ts";
-import { projectEndpoints } from "./webhook-store.ts";
+import { activeAt, projectEndpoints } from "./webhook-store.ts";
 
 /** True once handed off (or nothing to hand off); false when it failed and should be retried. */
-export async function handOffToWebhooks(env: Env, sub: { id: string; project_id: string }, record: () => ResultRecord | null): Promise<boolean> {
+export async function handOffToWebhooks(
+  env: Env, sub: { id: string; project_id: string }, record: () => ResultRecord | null, endedMs: number,
+): Promise<boolean> {
   try {
-    // The endpoints active when the submission ended are the targets.
-    const eps = (await projectEndpoints(env.KEYS, sub.project_id)).filter((e) => e.active);
+    // The targets: the endpoints active since before the submission ended, whenever this runs.
+    const eps = (await projectEndpoints(env.KEYS, sub.project_id)).filter((e) => activeAt(e, endedMs));
     const rec = record();
     if (rec && eps.length > 0) {
       await webhookDelivery(env, sub.id).enqueue({

@@ -15,6 +15,8 @@ export interface StoredEndpoint {
   description?: string;
   created_at: string;
   updated_at?: string;
+  /** When it last became active (created active, or reactivated); absent: its creation. Never shown. */
+  active_since?: string;
   secrets: EndpointSecret[];
 }
 
@@ -36,6 +38,14 @@ export function normalize(e: AnyEndpoint): StoredEndpoint {
 /** Secrets that sign deliveries now: the current one and any still inside its rotation grace period. */
 export function activeSecrets(e: StoredEndpoint, now = Date.now()): string[] {
   return e.secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now).map((s) => s.secret);
+}
+
+/**
+ * Whether a submission that ended at `endedMs` is delivered to it: active now, and since no later
+ * than that (an endpoint added or reactivated after a submission ended never receives it).
+ */
+export function activeAt(e: StoredEndpoint, endedMs: number): boolean {
+  return e.active && Date.parse(e.active_since ?? e.created_at) <= endedMs;
 }
 
 export function publicEndpoint(e: StoredEndpoint, now = Date.now()) {

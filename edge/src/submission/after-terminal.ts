@@ -3,12 +3,14 @@
 // commit marks the first two as to do and sets a wake-up shortly after; done at once, they are
 // only remembered in memory (no write on the hot path) and the wake-up clears the marks in one
 // write. After an eviction the wake-up finds the marks and does the work again: both hand-overs
-// are idempotent (a second release or hand-off of the same submission changes nothing).
+// are idempotent (a second release or hand-off of the same submission changes nothing), and the
+// webhook mark holds the time the submission ended, which alone decides its targets. The two run
+// side by side: the first webhook attempt does not wait for the scheduler or the key's object.
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { Env } from "../env.ts";
 import { handOffToWebhooks } from "../lib/webhook-handoff.ts";
 import { keyObject, scheduler } from "../stubs.ts";
-import type { Meta, Pending, SubmissionStore } from "./store.ts";
+import type { HooksPending, Meta, Pending, SubmissionStore } from "./store.ts";
 import { runSummary } from "./summary.ts";
 
 export interface TerminalWork {
@@ -23,8 +25,16 @@ export interface TerminalWork {
 
 /** Right after the terminal commit: the hand-overs, nothing written unless one fails. */
 export async function handOver(w: TerminalWork, meta: Meta): Promise<void> {
-  if (!w.done.has("release") && (await releaseAll(w, meta))) w.done.add("release");
-  if (!w.done.has("hooks") && (await handOffToWebhooks(w.env, meta, () => w.store.record()))) w.done.add("hooks");
+  await Promise.all([
+    !w.done.has("release") && releaseAll(w, meta).then((ok) => ok && w.done.add("release")),
+    !w.done.has("hooks") && handOffHooks(w, meta).then((ok) => ok && w.done.add("hooks")),
+  ]);
+}
+
+/** The webhook hand-off, unless its mark is gone (done and recorded by an earlier instance). */
+async function handOffHooks(w: TerminalWork, meta: Meta): Promise<boolean> {
+  const pending = w.store.kv.get<HooksPending>("hooks");
+  return pending ? handOffToWebhooks(w.env, meta, () => w.store.record(), pending.ended_ms) : true;
 }
 
 /** The submission's wake-up once terminal: finish what is left, clear the marks, wipe at the end of retention. */
@@ -32,11 +42,11 @@ export async function afterTerminal(w: TerminalWork, meta: Meta): Promise<void> 
   const kv = w.store.kv;
   await handOver(w, meta);
   if (w.done.has("release") && kv.get("release") !== undefined) kv.delete("release");
-  if (w.done.has("hooks") && kv.get("hooks_init") !== undefined) kv.delete("hooks_init");
+  if (w.done.has("hooks") && kv.get("hooks") !== undefined) kv.delete("hooks");
   const now = Date.now();
   const expire = kv.get<number>("expire") ?? now;
   if (now >= expire) return w.wipe();
-  w.setAlarm(kv.get("release") !== undefined || kv.get("hooks_init") !== undefined ? Math.min(expire, now + w.watchdogMs) : expire);
+  w.setAlarm(kv.get("release") !== undefined || kv.get("hooks") !== undefined ? Math.min(expire, now + w.watchdogMs) : expire);
 }
 
 /** Both releases; a failed one is sent again at the wake-up (with the other: releases are idempotent). */

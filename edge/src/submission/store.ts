@@ -36,6 +36,11 @@ export interface Pending {
   key?: boolean;
 }
 
+/** The webhook hand-off still to do: its targets are the endpoints active at `ended_ms` (webhook-handoff.ts). */
+export interface HooksPending {
+  ended_ms: number;
+}
+
 export class SubmissionStore {
   #storage: DurableObjectStorage;
   #kv: ScopedKv;
@@ -121,16 +126,16 @@ export class SubmissionStore {
    * marked as to do. `unitWithAnswer`: the key's object gets the record as the answer to its create
    * call and frees the concurrency unit itself, so no release is sent to it.
    */
-  commitTerminal(rec: ResultRecord, expireMs: number, unitWithAnswer: boolean): void {
+  commitTerminal(rec: ResultRecord, endedMs: number, expireMs: number, unitWithAnswer: boolean): void {
     try {
-      this.#write(rec, expireMs, unitWithAnswer);
+      this.#write(rec, endedMs, expireMs, unitWithAnswer);
     } catch (e) {
       this.#kv.forget();
       throw e;
     }
   }
 
-  #write(rec: ResultRecord, expireMs: number, unitWithAnswer: boolean): void {
+  #write(rec: ResultRecord, endedMs: number, expireMs: number, unitWithAnswer: boolean): void {
     this.#storage.transactionSync(() => {
       this.#blobs.put("stdout", rec.stdout);
       this.#blobs.put("stderr", rec.stderr);
@@ -139,7 +144,7 @@ export class SubmissionStore {
       this.kv.put("record", { ...bare, stdout: null, stderr: null });
       this.kv.put("expire", expireMs);
       this.kv.put("release", { run_slot: true, concurrency_unit: !unitWithAnswer } satisfies Pending);
-      this.kv.put("hooks_init", true);
+      this.kv.put("hooks", { ended_ms: endedMs } satisfies HooksPending);
       this.kv.delete("run");
       this.#blobs.put("code", null);
       this.#blobs.put("stdin", null);

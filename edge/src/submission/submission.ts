@@ -362,7 +362,7 @@ export class Submission {
     const answering = this.#createWaiting;
     this.#clearTimer();
     this.#timerAt = null;
-    this.#store.commitTerminal(rec, now + this.#host.cfg.retentionMs, answering);
+    this.#store.commitTerminal(rec, now, now + this.#host.cfg.retentionMs, answering);
     this.#events.completed(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
     this.#wake(routineWake(this.#host.cfg.watchdogMs));
