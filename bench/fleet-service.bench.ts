@@ -186,7 +186,7 @@ await engine.close();
 const stub: Engine = {
   slots: SLOTS,
   languages: () => [{ name: "c", version: "stub", aliases: [], default: true, compiled: true, libraries: [] }],
-  health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "stub" }),
+  health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "stub", controls: [], seccompPolicy: "stub", cpuMode: "shared" }),
   execute: async () => recorded,
   close: async () => {},
 };

@@ -360,6 +360,16 @@ export interface components {
       reasons: string[];
     };
     Languages: string[];
+    RuntimeIsolation: {
+      /** @description Isolation controls every ready node offering this runtime enforces (a run is refused unless each is applied); sorted */
+      controls: string[];
+      /** @description Seccomp policy versions among those nodes, e.g. "deny-list/1" */
+      seccomp_policies: string[];
+      /** @description cgroup versions among those nodes (v1, v2) */
+      cgroup_versions: string[];
+      /** @description How those nodes give CPUs to run slots (dedicated, shared) */
+      cpu_modes: string[];
+    };
     Runtime: {
       language: string;
       /** @description The version a request names, e.g. "1.23.4" */
@@ -368,6 +378,7 @@ export interface components {
       default: boolean;
       compiled: boolean;
       libraries: string[];
+      isolation: components["schemas"]["RuntimeIsolation"];
     };
     Runtimes: components["schemas"]["Runtime"][];
     AcceptedOrRecord: components["schemas"]["Accepted"] | components["schemas"]["ResultRecord"];

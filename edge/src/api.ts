@@ -136,7 +136,7 @@ async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Ap
 async function runtimes(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   const list = (await fleetRegistry(env).status()).runtimes.map((r) => ({
-    language: r.language, version: r.version, aliases: r.aliases, default: r.default, compiled: r.compiled, libraries: r.libraries,
+    language: r.language, version: r.version, aliases: r.aliases, default: r.default, compiled: r.compiled, libraries: r.libraries, isolation: r.isolation,
   }));
   return json(200, list, rateHeaders(api.rate));
 }

@@ -86,6 +86,12 @@ export interface EngineHealth {
   enforcementMode: "strict" | "none";
   cgroupVersion: "v1" | "v2" | "none";
   kernel: string;
+  /** The isolation controls every run must have applied to run at all (empty when not ready). */
+  controls: string[];
+  /** The seccomp policy's version (sandbox/policy.ts). */
+  seccompPolicy: string;
+  /** "dedicated" or "shared" CPUs per run slot ("none" before planned). */
+  cpuMode: string;
 }
 
 export interface ExecuteOutcome {

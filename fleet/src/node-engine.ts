@@ -6,7 +6,8 @@ import { CompileCache } from "./languages/cache.ts";
 import { compileAndRun } from "./languages/runner.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
 import { detectToolchains, selectVersion } from "./languages/toolchains.ts";
-import { Sandbox } from "./sandbox/sandbox.ts";
+import { SECCOMP_POLICY_VERSION } from "./sandbox/policy.ts";
+import { REQUIRED_CONTROLS, Sandbox } from "./sandbox/sandbox.ts";
 
 /** The node's engine: the language table and toolchains over one sandbox. */
 export async function createEngine(options: Partial<EngineOptions> & Pick<EngineOptions, "stateDir">): Promise<Engine> {
@@ -26,7 +27,10 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       const reasons = [...health.reasons];
       if (toolchains.size === 0) reasons.push("no language toolchain found");
       const ready = health.ready && toolchains.size > 0;
-      return { ready, reasons, enforcementMode: ready ? "strict" : "none", cgroupVersion: health.cgroupVersion, kernel: health.kernel };
+      return {
+        ready, reasons, enforcementMode: ready ? "strict" : "none", cgroupVersion: health.cgroupVersion, kernel: health.kernel,
+        controls: ready ? [...REQUIRED_CONTROLS] : [], seccompPolicy: SECCOMP_POLICY_VERSION, cpuMode: health.cpuMode,
+      };
     },
     async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
       const language = findLanguage(request.language, LANGUAGES);

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { REQUIRED_CONTROLS } from "../../fleet/src/sandbox/sandbox.ts";
 import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
 
@@ -15,6 +16,7 @@ interface RuntimeEntry {
   default: boolean;
   compiled: boolean;
   libraries: string[];
+  isolation: { controls: string[]; seccomp_policies: string[]; cgroup_versions: string[]; cpu_modes: string[] };
 }
 
 let fleet: Fleet;
@@ -50,6 +52,19 @@ function hostJdks(): number {
 const GO_VERSION = 'package main\n\nimport (\n\t"fmt"\n\t"runtime"\n)\n\nfunc main() { fmt.Println(runtime.Version()) }\n';
 
 describe("GET /api/runtimes", () => {
+  it("names, per runtime, the isolation controls every node serving it enforces and their seccomp policy", async () => {
+    const list = (await (await client()).call("GET", "/api/runtimes")).json as RuntimeEntry[];
+    const cgroup = existsSync("/sys/fs/cgroup/cgroup.controllers") ? "v2" : "v1";
+    for (const entry of list) {
+      const where = `${entry.language} ${entry.version}`;
+      assert.deepEqual(entry.isolation.controls, [...REQUIRED_CONTROLS].sort(), where);
+      assert.deepEqual(entry.isolation.seccomp_policies, ["deny-list/1"], where);
+      assert.deepEqual(entry.isolation.cgroup_versions, [cgroup], where);
+      assert.equal(entry.isolation.cpu_modes.length, 1, where);
+      assert.match(entry.isolation.cpu_modes[0]!, /^(dedicated|shared)$/, where);
+    }
+  });
+
   it("lists every version the node offers: two or more for go, javascript and java, one default each", async () => {
     const r = await (await client()).call("GET", "/api/runtimes");
     assert.equal(r.status, 200, r.text);
@@ -58,7 +73,7 @@ describe("GET /api/runtimes", () => {
     const list = r.json as RuntimeEntry[];
     assert.ok(Array.isArray(list) && list.length > 0, r.text);
     for (const entry of list) {
-      assert.deepEqual(Object.keys(entry).sort(), ["aliases", "compiled", "default", "language", "libraries", "version"]);
+      assert.deepEqual(Object.keys(entry).sort(), ["aliases", "compiled", "default", "isolation", "language", "libraries", "version"]);
       assert.match(entry.version, /^\d+\.\d+\.\d+$/, JSON.stringify(entry));
     }
     const byLanguage = new Map<string, RuntimeEntry[]>();

@@ -49,7 +49,9 @@ export function createFakeEngine(slots: number): Engine {
       { name: "python", version: "3.1.0-fake", aliases: ["3.1"], default: false, compiled: false, libraries: ["numpy"] },
       { name: "c", version: "0.0.0-fake", aliases: ["gcc (fake)"], default: true, compiled: true, libraries: [] },
     ],
-    health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake" }),
+    health: () => ({
+      ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake", controls: ["seccomp"], seccompPolicy: "fake/1", cpuMode: "shared",
+    }),
     close: async () => {},
     async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
       const language = request.language === "py" ? "python" : request.language;

@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { status } from "@grpc/grpc-js";
+import { SECCOMP_POLICY_VERSION } from "../../fleet/src/sandbox/policy.ts";
+import { REQUIRED_CONTROLS } from "../../fleet/src/sandbox/sandbox.ts";
 import {
   collect,
   nativeClient,
@@ -70,6 +72,13 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
       assert.deepEqual(messages, []);
     }
     assert.equal(node.engine.executed.length, before, "nothing reached the engine");
+  });
+
+  test("NodeInfo names the isolation controls the node enforces, its seccomp policy and CPU mode", async () => {
+    const info = await nativeUnary(client, "NodeInfo", {});
+    assert.deepEqual(info.isolation_controls, REQUIRED_CONTROLS);
+    assert.equal(info.seccomp_policy, SECCOMP_POLICY_VERSION);
+    assert.match(info.cpu_mode, /^(dedicated|shared)$/);
   });
 
   test("tests: started, one TestFinished per test in order, then Completed with every test", async () => {

@@ -1,7 +1,7 @@
 // FleetDO's RPC surface: the node registry (one object, "fleet"). It owns every node's address,
 // credential, health and pool, the enrollment tokens and the heartbeats, and pushes each node's
 // schedulable state to the scheduler of its pool.
-import type { Runtime } from "../../../proto/runtimes.ts";
+import type { RuntimeView } from "../lib/runtime-isolation.ts";
 import type {
   EnrollResponse, HeartbeatResponse, LeaveResponse,
 } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
@@ -43,8 +43,8 @@ export interface FleetStatus {
   queue_depth: number;
   enforcement_mode: string;
   languages: string[];
-  /** Every (language, version) a ready node offers (GET /api/runtimes, `version` checks). */
-  runtimes: Runtime[];
+  /** Every (language, version) a ready node offers, with their isolation (GET /api/runtimes, `version` checks). */
+  runtimes: RuntimeView[];
   reasons: string[];
 }
 

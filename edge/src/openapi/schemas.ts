@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { OUTPUT_INTEGRITY, VERDICTS } from "../../../proto/record.ts";
 import type { ResultRecord, TestRecord } from "../../../proto/record.ts";
-import type { Runtime } from "../../../proto/runtimes.ts";
+import type { RuntimeView } from "../lib/runtime-isolation.ts";
 
 /** Components of the document: every schema registered here becomes `#/components/schemas/<id>`. */
 export const components = z.registry<{ id: string; description?: string }>();
@@ -129,6 +129,12 @@ export const runtime = named("Runtime", z.object({
   default: z.boolean(),
   compiled: z.boolean(),
   libraries: z.array(z.string()),
+  isolation: named("RuntimeIsolation", z.object({
+    controls: z.array(z.string()).meta({ description: "Isolation controls every ready node offering this runtime enforces (a run is refused unless each is applied); sorted" }),
+    seccomp_policies: z.array(z.string()).meta({ description: 'Seccomp policy versions among those nodes, e.g. "deny-list/1"' }),
+    cgroup_versions: z.array(z.string()).meta({ description: "cgroup versions among those nodes (v1, v2)" }),
+    cpu_modes: z.array(z.string()).meta({ description: "How those nodes give CPUs to run slots (dedicated, shared)" }),
+  }), "What a client can count on whichever node runs it: the intersection of the nodes' controls, and every policy among them"),
 }));
 
 export const runtimes = named("Runtimes", z.array(runtime));
@@ -157,5 +163,5 @@ export const webhookPayload = named("WebhookPayload", resultRecord.extend({
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameRecord: Same<z.infer<typeof resultRecord>, ResultRecord> = true;
 const sameTest: Same<z.infer<typeof testRecord>, TestRecord> = true;
-const sameRuntime: Same<z.infer<typeof runtime>, Runtime> = true;
+const sameRuntime: Same<z.infer<typeof runtime>, RuntimeView> = true;
 void [sameRecord, sameTest, sameRuntime];

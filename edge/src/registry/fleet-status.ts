@@ -5,6 +5,7 @@ import { CANONICAL_LANGUAGES, orderLanguages } from "../../../proto/languages.ts
 import { mergeRuntimes } from "../../../proto/runtimes.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
 import type { FleetStatus, PoolView } from "../contracts/fleet.ts";
+import { withIsolation } from "../lib/runtime-isolation.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { PoolLoad } from "../contracts/scheduler.ts";
 import { notReadyReason } from "./node-state.ts";
@@ -26,6 +27,7 @@ export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoa
   if (nodes.length === 0) reasons.push("no fleet node is registered");
   const langs = new Set<string>();
   const runtimeLists: Runtime[][] = [];
+  const readyInfos: NodeInfoResponse[] = [];
   const pools = new Map<string, PoolView>(poolsOf(nodes).map((p) => [p, { pool: p, nodes: 0, ready_nodes: 0, workers: 0, queue_depth: loads.get(p)?.queue_depth ?? 0 }]));
   for (const { row, info } of nodes) {
     const pool = pools.get(row.pool)!;
@@ -36,6 +38,7 @@ export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoa
       continue;
     }
     pool.ready_nodes++;
+    if (info) readyInfos.push(info);
     pool.workers += info?.slots ?? 0;
     for (const l of info?.languages ?? []) langs.add(l.name);
     runtimeLists.push((info?.languages ?? []).map((l) => ({
@@ -51,7 +54,7 @@ export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoa
       queue_depth: views.reduce((n, p) => n + p.queue_depth, 0),
       enforcement_mode: readyNodes > 0 ? "strict" : "none",
       languages: orderLanguages(langs),
-      runtimes: mergeRuntimes(runtimeLists, CANONICAL_LANGUAGES),
+      runtimes: withIsolation(mergeRuntimes(runtimeLists, CANONICAL_LANGUAGES), readyInfos),
       reasons,
     },
     pools: views,

@@ -20,6 +20,9 @@ export function createNodeInfo(node: FleetNode) {
       ready: health.ready,
       draining: node.draining,
       notReadyReasons: health.reasons,
+      isolationControls: health.controls,
+      seccompPolicy: health.seccompPolicy,
+      cpuMode: health.cpuMode,
     };
   };
 }

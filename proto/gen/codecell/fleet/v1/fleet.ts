@@ -390,6 +390,15 @@ export interface NodeInfoResponse {
   draining: boolean;
   /** Why the node is not ready; empty when ready. */
   notReadyReasons: string[];
+  /**
+   * The isolation controls this node enforces: every run is refused (nothing runs) unless the
+   * launcher reports each of them applied. Empty when the node is not ready.
+   */
+  isolationControls: string[];
+  /** The version of the seccomp policy its runs get, e.g. "deny-list/1". */
+  seccompPolicy: string;
+  /** How run slots get CPUs: "dedicated" or "shared" ("none" before planned). */
+  cpuMode: string;
 }
 
 export interface CancelRequest {
@@ -2788,6 +2797,9 @@ function createBaseNodeInfoResponse(): NodeInfoResponse {
     ready: false,
     draining: false,
     notReadyReasons: [],
+    isolationControls: [],
+    seccompPolicy: "",
+    cpuMode: "",
   };
 }
 
@@ -2831,6 +2843,15 @@ export const NodeInfoResponse: MessageFns<NodeInfoResponse> = {
     }
     for (const v of message.notReadyReasons) {
       writer.uint32(106).string(v!);
+    }
+    for (const v of message.isolationControls) {
+      writer.uint32(114).string(v!);
+    }
+    if (message.seccompPolicy !== "") {
+      writer.uint32(122).string(message.seccompPolicy);
+    }
+    if (message.cpuMode !== "") {
+      writer.uint32(130).string(message.cpuMode);
     }
     return writer;
   },
@@ -2952,6 +2973,30 @@ export const NodeInfoResponse: MessageFns<NodeInfoResponse> = {
             message.notReadyReasons.push(reader.string());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.isolationControls.push(reader.string());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.seccompPolicy = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.cpuMode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2982,6 +3027,9 @@ export const NodeInfoResponse: MessageFns<NodeInfoResponse> = {
     message.ready = object.ready ?? false;
     message.draining = object.draining ?? false;
     message.notReadyReasons = object.notReadyReasons?.map((e) => e) || [];
+    message.isolationControls = object.isolationControls?.map((e) => e) || [];
+    message.seccompPolicy = object.seccompPolicy ?? "";
+    message.cpuMode = object.cpuMode ?? "";
     return message;
   },
 };
