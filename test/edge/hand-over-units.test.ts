@@ -1,0 +1,54 @@
+// The hand-overs after a terminal commit (edge/src/submission/after-terminal.ts): the webhook
+// hand-off does not wait for the releases, so a scheduler or key object that is slow to answer
+// does not hold the first webhook attempt; and its targets are decided by the end stored with the
+// record. The Durable Object stubs and KV here are stand-ins for the objects handOver calls.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Env } from "../../edge/src/env.ts";
+import { handOver, type TerminalWork } from "../../edge/src/submission/after-terminal.ts";
+import type { Meta, SubmissionStore } from "../../edge/src/submission/store.ts";
+
+const ENDED = Date.parse("2026-01-01T00:00:10Z");
+const endpoint = (id: string, createdAt: string) => ({ id, project_id: "p", url: "https://x.example/h", active: true, created_at: createdAt, secrets: [] });
+
+function setup() {
+  const enqueued: { endpoint_ids: string[] }[] = [];
+  let resolveEnqueued!: () => void;
+  const whenEnqueued = new Promise<void>((r) => (resolveEnqueued = r));
+  const never = () => new Promise(() => {});
+  const namespace = (stub: object) => ({ idFromName: (n: string) => n, get: () => stub });
+  const eps = new Map([["whk:p:early", endpoint("early", "2026-01-01T00:00:09Z")], ["whk:p:late", endpoint("late", "2026-01-01T00:00:11Z")]]);
+  const env = {
+    SCHEDULER_DO: namespace({ release: never }),
+    KEY_DO: namespace({ release: never }),
+    WEBHOOK_DELIVERY_DO: namespace({
+      enqueue: async (input: { endpoint_ids: string[] }) => {
+        enqueued.push(input);
+        resolveEnqueued();
+        return { targets: input.endpoint_ids.length };
+      },
+    }),
+    KEYS: {
+      list: async () => ({ keys: [...eps.keys()].map((name) => ({ name })), list_complete: true }),
+      get: async (name: string) => eps.get(name) ?? null,
+    },
+  } as unknown as Env;
+  const values = new Map<string, unknown>([["release", { run_slot: true, concurrency_unit: true }], ["hooks", { ended_ms: ENDED }]]);
+  const store = {
+    kv: { get: (k: string) => values.get(k), put: (k: string, v: unknown) => values.set(k, v), delete: (k: string) => values.delete(k) },
+    bareRecord: () => null,
+    record: () => ({ id: "s1", job_status: "completed" }),
+  } as unknown as SubmissionStore;
+  const work: TerminalWork = { env, store, watchdogMs: 1000, done: new Set(), setAlarm: () => {}, wipe: () => {} };
+  const meta = { id: "s1", project_id: "p", key_hash: "k", pool: "default", language: "python", created_ms: ENDED - 1000 } as unknown as Meta;
+  return { work, meta, enqueued, whenEnqueued };
+}
+
+describe("hand-overs after the end", () => {
+  it("hands the record to the webhooks while the releases are still unanswered, to the endpoints active at the end", { timeout: 10_000 }, async () => {
+    const { work, meta, enqueued, whenEnqueued } = setup();
+    void handOver(work, meta);
+    await whenEnqueued; // never, if the hand-off waited for the releases
+    assert.deepEqual(enqueued.map((e) => e.endpoint_ids), [["early"]], "the endpoint created after the end is not a target");
+  });
+});
