@@ -17,6 +17,7 @@ import { DEFAULT_PLAN, loadPlan, planOf } from "./lib/plans.ts";
 import { nodeUrlProblem } from "./registry/node-url.ts";
 import { dashboard, fleetRegistry as fleet, keyObject as keyStub, submissionObject } from "./stubs.ts";
 import { UUID_PATTERN } from "../../proto/limits.ts";
+import { shardInUse } from "./submission/shard.ts";
 
 interface Project {
   id: string;
@@ -203,6 +204,7 @@ async function cancelSubmission(request: IRequest, env: Env): Promise<Response> 
   const body = request.headers.get("content-type") ? parseWith(cancelSubmissionSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT)) : {};
   const reason = body.reason ?? "";
   const why = `cancelled by an operator${reason ? `: ${reason}` : ""}`;
+  if (!shardInUse(id, config(env).submissionShards)) throw new HttpError(404, { error: "submission not found" });
   if (await submissionObject(env, id).cancel(id, why)) return json(200, { id, cancelled: true });
   const rec = await submissionObject(env, id).get(id, null);
   if (!rec) throw new HttpError(404, { error: "submission not found" });
