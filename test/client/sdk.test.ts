@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import {
   AuthenticationError, Codecell, InvalidRequestError, NotFoundError, RateLimitError, WebhookVerificationError, verifyWebhook,
 } from "../../client/src/index.ts";

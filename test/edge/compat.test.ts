@@ -4,7 +4,8 @@
 // URL and a key.
 import assert from "node:assert/strict";
 import https from "node:https";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { piston } from "piston-client";
 import { Client, admin, request, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";

@@ -1,7 +1,8 @@
 // GET /api/result/{id}/events (Server-Sent Events) against the real Worker (wrangler dev, HTTPS)
 // and a real fleet node: order, live chunks, resume, replay after completion, auth and errors.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
 import { openEvents } from "./sse-client.ts";

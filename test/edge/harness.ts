@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import net from "node:net";
 import { tmpdir } from "node:os";
-import { after, before } from "node:test";
+import { after, before } from "../hooks.ts";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..", "..");

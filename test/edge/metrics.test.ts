@@ -3,7 +3,8 @@
 // latency histogram in Prometheus text that a strict parser accepts.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, request, startEdge } from "./harness.ts";
 import type { Edge } from "./harness.ts";
 import { parsePrometheusText } from "./prometheus-text.ts";

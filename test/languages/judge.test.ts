@@ -3,7 +3,8 @@
 // files beside the source, args, compiler options, binary stdin/stdout, Java's main class.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import type { Engine, EngineRequest, ExecuteOutcome, TestOutcome } from "../../fleet/src/engine.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";

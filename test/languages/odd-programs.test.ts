@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import type { Engine, EngineFile, EngineRequest } from "../../fleet/src/engine.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
 import type { Verdict } from "../../fleet/src/sandbox/types.ts";

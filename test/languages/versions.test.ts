@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { existsSync, realpathSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import type { Engine, ExecuteOutcome, LanguageInfo } from "../../fleet/src/engine.ts";
 import { detectToolchains } from "../../fleet/src/languages/toolchains.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";

@@ -2,7 +2,8 @@
 // accounting (every process and thread) and kills at the limit; sleeping costs no CPU time.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { CpuWatch, MIN_POLL_MS, nextPollDelayMs } from "../../fleet/src/sandbox/cpu-watch.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { checkInputFiles, InputFileNameError } from "../../fleet/src/sandbox/input-files.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
 import type { CgroupDriver, RunCgroup } from "../../fleet/src/sandbox/cgroup/driver.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";

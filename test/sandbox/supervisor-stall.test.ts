@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { LauncherZygote, type LauncherConfig } from "../../fleet/src/sandbox/launcher.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";

@@ -1,7 +1,8 @@
 // One program per verdict on the real kernel, asserting the evidence, not only the verdict.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import type { Engine } from "../../fleet/src/engine.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
 import { hostProcessesWith, requireKernel, tempStateDir } from "../helpers.ts";
