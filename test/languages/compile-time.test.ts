@@ -4,7 +4,8 @@
 // "What a compile loads" table; each sends the file or option that WOULD act at compile time.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import type { Engine, EngineRequest, ExecuteOutcome } from "../../fleet/src/engine.ts";
 import { findLanguage } from "../../fleet/src/languages/table.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
