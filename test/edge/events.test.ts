@@ -5,8 +5,8 @@ import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
-import { openEvents } from "./sse-client.ts";
-import type { SseEvent, SseStream } from "./sse-client.ts";
+import { openEvents } from "../../scripts/stack/sse-client.ts";
+import type { SseEvent, SseStream } from "../../scripts/stack/sse-client.ts";
 
 let fleet: Fleet;
 let edge: Edge;
