@@ -3,28 +3,14 @@
 // code and no tenant-chosen flags may get into it. One case per hole of docs/languages.md's
 // "What a compile loads" table; each sends the file or option that WOULD act at compile time.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
-import type { Engine, EngineRequest, ExecuteOutcome } from "../../fleet/src/engine.ts";
+import type { EngineRequest, ExecuteOutcome } from "../../fleet/src/engine.ts";
 import { findLanguage } from "../../fleet/src/languages/table.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useEngine } from "../kernel-fixtures.ts";
 import { annotationProcessor, MARKER, precompiledHeader, procMacroCrate } from "./compile-fixtures.ts";
 
-let engine: Engine;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir("codecell-compile-time-");
-  engine = await createEngine({ stateDir, slots: 2, cgroupParent: "codecell-test" });
-  assert.deepEqual(engine.health().reasons, []);
-});
-after(async () => {
-  await engine?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine, stateDir } = useEngine("codecell-compile-time-");
 
 const run = (request: Partial<EngineRequest> & Pick<EngineRequest, "language" | "code">): Promise<ExecuteOutcome> =>
   engine.execute({ stdin: "", ...request });

@@ -3,29 +3,16 @@
 // Cases run concurrently (the engine has 2 slots) to keep the file's wall time modest.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
-import type { Engine, ExecuteOutcome } from "../../fleet/src/engine.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
+import type { ExecuteOutcome } from "../../fleet/src/engine.ts";
 import type { Limits } from "../../fleet/src/sandbox/types.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useEngine } from "../kernel-fixtures.ts";
 
 const MiB = 1024 * 1024;
-let engine: Engine;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir("codecell-lang-");
-  engine = await createEngine({ stateDir, slots: 2, cgroupParent: "codecell-test" });
-  assert.deepEqual(engine.health().reasons, []);
-});
-after(async () => {
-  await engine?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine, stateDir } = useEngine("codecell-lang-");
 
 const run = (language: string, code: string, stdin = "", limits: Partial<Limits> = {}): Promise<ExecuteOutcome> =>
   engine.execute({ language, code, stdin, limits });
