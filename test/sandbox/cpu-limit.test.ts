@@ -1,29 +1,16 @@
 // The CPU-time limit of a whole run on the real kernel: the supervisor reads the cgroup's CPU
 // accounting (every process and thread) and kills at the limit; sleeping costs no CPU time.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { CpuWatch, MIN_POLL_MS, nextPollDelayMs } from "../../fleet/src/sandbox/cpu-watch.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import type { Limits } from "../../fleet/src/sandbox/types.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
-let sandbox: Sandbox;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir();
-  // shared: the one slot may use every core, so two busy processes really run side by side
-  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: 61_300, cpuPolicy: "shared" });
-  assert.deepEqual(sandbox.health().reasons, []);
-});
-after(async () => {
-  await sandbox?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+// shared: the one slot may use every core, so two busy processes really run side by side
+const { sandbox } = useSandbox({ firstId: 61_300, cpuPolicy: "shared" });
 
 const sh = (script: string, limits: Partial<Limits>) => sandbox.run({ argv: ["/bin/sh", "-c", script], limits: { ...RUN_LIMITS, ...limits } });
 

@@ -13,6 +13,7 @@ import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import type { RunOutcome } from "../../fleet/src/sandbox/types.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
 /** Longer than the runs' wall limit, shorter than the setup timeout. */
 const STALL_MS = 3_000;
@@ -25,16 +26,7 @@ function stall(ms = STALL_MS): void {
   }
 }
 
-let sandbox: Sandbox;
-const stateDir = tempStateDir();
-before(async () => {
-  if (!requireKernel()) return;
-  sandbox = await Sandbox.create({ stateDir, slots: 2, cgroupParent: "codecell-test-stall", firstId: 64_000 });
-});
-after(async () => {
-  await sandbox?.close();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const { sandbox } = useSandbox({ slots: 2, cgroupParent: "codecell-test-stall", firstId: 64_000 });
 
 const limits = { ...RUN_LIMITS, wallTimeMs: WALL_MS };
 

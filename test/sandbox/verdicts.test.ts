@@ -1,27 +1,13 @@
 // One program per verdict on the real kernel, asserting the evidence, not only the verdict.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
-import type { Engine } from "../../fleet/src/engine.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
+import { before } from "../hooks.ts";
 import { classifyTiming } from "../../fleet/src/sandbox/evidence.ts";
-import { hostProcessesWith, requireKernel, tempStateDir } from "../helpers.ts";
+import { hostProcessesWith, requireKernel } from "../helpers.ts";
+import { useEngine } from "../kernel-fixtures.ts";
 
 const MiB = 1024 * 1024;
-let engine: Engine;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir();
-  engine = await createEngine({ stateDir, slots: 2, cgroupParent: "codecell-test" });
-  assert.deepEqual(engine.health().reasons, []);
-});
-after(async () => {
-  await engine?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine } = useEngine("codecell-test-");
 
 const c = (code: string, stdin = "", limits = {}) => engine.execute({ language: "c", code, stdin, limits });
 const py = (code: string, stdin = "", limits = {}) => engine.execute({ language: "python", code, stdin, limits });
