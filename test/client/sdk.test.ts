@@ -193,7 +193,7 @@ describe("the npm package", () => {
       ].join("\n"));
       const out = execFileSync(join(ROOT, "node_modules", ".bin", "node"), ["main.js"], {
         cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
-        // wrangler dev's certificate is self-signed.
+        // The local stack's certificate is self-signed.
         env: { ...process.env, CODECELL_URL: stack.edge.base, CODECELL_API_KEY: key, NODE_TLS_REJECT_UNAUTHORIZED: "0", NODE_NO_WARNINGS: "1" },
       });
       assert.deepEqual(JSON.parse(out), { verdict: "AC", stdout: "45\n" });

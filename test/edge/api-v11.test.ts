@@ -1,5 +1,5 @@
 // The fields of record schema 1.1 on the public API, plans, batches and GET /api/results, against
-// the real Worker (wrangler dev, HTTPS) and a real fleet node. The tests marked "[node judge]"
+// the real Worker (workerd, HTTPS) and a real fleet node. The tests marked "[node judge]"
 // need the node side of the judge features (tests, checks, binary output).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

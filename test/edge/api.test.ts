@@ -1,4 +1,4 @@
-// The public API and admin API against the real Worker (wrangler dev, HTTPS) and a real fleet node.
+// The public API and admin API against the real Worker (workerd, HTTPS) and a real fleet node.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Judge0 CE and Piston v2 compatible routes against the real Worker (wrangler dev, HTTPS) and a
+// Judge0 CE and Piston v2 compatible routes against the real Worker (workerd, HTTPS) and a
 // real fleet node, driven with requests shaped like the examples in each project's documentation,
 // plus one auth header; and the `piston-client` package from the npm registry given only our base
 // URL and a key.

@@ -1,4 +1,4 @@
-// GET /api/result/{id}/events (Server-Sent Events) against the real Worker (wrangler dev, HTTPS)
+// GET /api/result/{id}/events (Server-Sent Events) against the real Worker (workerd, HTTPS)
 // and a real fleet node: order, live chunks, resume, replay after completion, auth and errors.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -145,7 +145,7 @@ describe("languages", { skip: !requireKernelQuiet(), concurrency: true }, () => 
           assert.equal(aliased.language, language, alias);
           assert.equal(aliased.result.stdout, "hello, world\n", alias);
         }
-        // Spec §2.5's values are exact; the edge validates them the same way.
+        // The documented limits are exact; the edge validates them the same way.
         await assert.rejects(run(language.toUpperCase(), p.hello), /unsupported language/);
       });
 

@@ -1,4 +1,4 @@
-// The operator CLI against a real edge (wrangler dev) and fleet node: every command, --json and
+// The operator CLI against a real edge (workerd) and fleet node: every command, --json and
 // human output, --help everywhere, exit codes, and that revoked or rotated-away keys stop at once.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

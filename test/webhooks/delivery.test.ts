@@ -1,4 +1,4 @@
-// Webhooks end to end: the real Worker under `wrangler dev` + a real fleet node (test/edge/harness.ts),
+// Webhooks end to end: the real Worker on workerd + a real fleet node (test/edge/harness.ts),
 // local HTTP receivers admitted by the development-only WEBHOOK_DEV_ALLOW. Scenarios run
 // concurrently against one edge (each in its own project):
 //   signed delivery verified by `standardwebhooks`, body = the record's exact bytes; 500, 500, 200 →
