@@ -17,7 +17,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fleetMethods, serverStream } from "../proto/grpc-web/client.ts";
-import { Client, admin, cleanup, startEdge, startFleet, tempDir } from "../test/edge/harness.ts";
+import { Client, admin, cleanup, startEdge, startFleet, tempDir } from "../scripts/stack/index.ts";
 
 const N = Number(process.env.BENCH_N ?? 40);
 const SECS = Number(process.env.BENCH_SECS ?? 10);

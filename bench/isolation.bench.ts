@@ -17,6 +17,8 @@ import type { Limits, RunSpec } from "../fleet/src/sandbox/types.ts";
 import { summarize } from "./stats.ts";
 
 const SAMPLES = Number(process.env.BENCH_RUNS ?? 20);
+// The victim's work; an emulated machine (the cgroup v2 VM) needs less to finish within its limits.
+const VICTIM_LOOPS = Number(process.env.BENCH_VICTIM_LOOPS ?? 1_000_000_000);
 const MiB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), "bench-isolation-"));
 
@@ -24,7 +26,7 @@ const PROGRAMS: Record<string, string> = {
   // Prints its own CPU time on stderr, so the bare baseline needs no cgroup to read it.
   victim: `#include <stdio.h>
 #include <time.h>
-int main(void) { volatile unsigned long x = 0; for (unsigned long i = 0; i < 1000000000UL; i++) x += i; printf("%lu\\n", (unsigned long)x);
+int main(void) { volatile unsigned long x = 0; for (unsigned long i = 0; i < LOOPS; i++) x += i; printf("%lu\\n", (unsigned long)x);
   struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); fprintf(stderr, "%.3f\\n", t.tv_sec * 1e3 + t.tv_nsec / 1e6); return 0; }`,
   threads64: `#include <pthread.h>
 static void *spin(void *arg) { volatile unsigned long x = 0; for (;;) x++; return arg; }
@@ -48,7 +50,7 @@ int main(void) { static char buf[65536]; memset(buf, 'x', sizeof buf); struct ti
 const binaries = new Map<string, string>();
 for (const [name, source] of Object.entries(PROGRAMS)) {
   writeFileSync(join(dir, `${name}.c`), source);
-  execFileSync("gcc", ["-O2", "-static", "-pthread", "-o", join(dir, name), join(dir, `${name}.c`)]);
+  execFileSync("gcc", ["-O2", "-static", "-pthread", `-DLOOPS=${VICTIM_LOOPS}UL`, "-o", join(dir, name), join(dir, `${name}.c`)]);
   binaries.set(name, join(dir, name));
 }
 const spec = (name: string, limits: Partial<Limits> = {}): RunSpec => ({
@@ -190,7 +192,7 @@ await sandbox.close();
 rmSync(dir, { recursive: true, force: true });
 
 const pct = (value: number, base: number) => `${value >= base ? "+" : ""}${(((value - base) / base) * 100).toFixed(1)} %`;
-console.log(`isolation benchmark: ${slots} slots (cpu ${sandbox.health().cpuMode}), victim = static C, ~300 ms of CPU, median of ${SAMPLES} each side`);
+console.log(`isolation benchmark: ${slots} slots (cpu ${sandbox.health().cpuMode}), victim = static C, ${VICTIM_LOOPS.toExponential(0)} additions (~300 ms of CPU at 1e9 here), median of ${SAMPLES} each side`);
 console.log(`host load average before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)} (other work on the machine shows up in both columns)`);
 console.log("wall ms, median; bare = the same victim with no sandbox, pinned to the same core, beside the same neighbour");
 console.log(`${"neighbours in the other slots".padEnd(28)} ${"bare alone".padStart(10)} ${"loaded".padStart(7)} ${"ratio".padStart(6)} | ${"sandbox alone cpu/wall".padStart(22)} ${"cpu".padStart(5)} ${"vs alone".padStart(9)} ${"wall".padStart(6)} ${"ratio".padStart(6)}  targets (cpu 5 %, wall 1.2x)`);

@@ -7,8 +7,8 @@
 // the event stream was open is a replay, not live delivery, and is left out (counted).
 // BENCH_N (default 20) sets the runs per series.
 import { fleetMethods, serverStream } from "../proto/grpc-web/client.ts";
-import { Client, admin, cleanup, startEdge, startFleet } from "../test/edge/harness.ts";
-import { openEvents } from "../test/edge/sse-client.ts";
+import { Client, LOCAL_TEST_VARS, admin, cleanup, startEdge, startFleet } from "../scripts/stack/index.ts";
+import { openEvents } from "../scripts/stack/sse-client.ts";
 import { summarize } from "./stats.ts";
 
 const N = Number(process.env.BENCH_N ?? 20);
@@ -33,7 +33,7 @@ interface Sample {
 const delays = (text: string, at: number) => text.split("\n").filter(Boolean).map((line) => ({ stamp: Number(line), delay: at - Number(line) }));
 
 const fleet = await startFleet();
-const edge = await startEdge();
+const edge = await startEdge({ vars: LOCAL_TEST_VARS });
 try {
   const ops = admin(edge);
   const reg = await ops.registerNode(fleet);

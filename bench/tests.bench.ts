@@ -13,7 +13,7 @@ import { createEngine } from "../fleet/src/node-engine.ts";
 import { LANGUAGES } from "../fleet/src/languages/table.ts";
 import { detectToolchains } from "../fleet/src/languages/toolchains.ts";
 import { summarize } from "./stats.ts";
-import { Client, admin, cleanup, startEdge, startFleet } from "../test/edge/harness.ts";
+import { Client, LOCAL_TEST_VARS, admin, cleanup, startEdge, startFleet } from "../scripts/stack/index.ts";
 
 const TESTS = 20;
 const ALLOWANCE_MS_PER_TEST = 2;
@@ -108,7 +108,7 @@ await engine.close();
 // Through the edge as a client sees it: the same 20-test request as a synchronous submit, and the
 // single-run e2e overhead (a synchronous submit of the cached program minus the same run bare).
 const fleet = await startFleet();
-const edge = await startEdge({ vars: { SYNC_HOLD_MS: "60000", RATE_LIMIT_PER_MIN: "100000" } });
+const edge = await startEdge({ vars: { ...LOCAL_TEST_VARS, SYNC_HOLD_MS: "60000", RATE_LIMIT_PER_MIN: "100000" } });
 const e2eMs: number[] = [];
 const e2eOverheadMs: number[] = [];
 const e2eTargetMs: number[] = [];

@@ -6,7 +6,7 @@
 //   node bench/webhook-first-attempt.bench.ts [burst=200]
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { sleep, startStack } from "./stack.ts";
+import { Client, LOCAL_TEST_VARS, admin, cleanup, sleep, startEdge, startFleet } from "../scripts/stack/index.ts";
 
 const BURST = Number(process.argv[2] ?? 200);
 const arrived = new Map<string, number>();
@@ -25,14 +25,18 @@ const receiver = http.createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const port = (receiver.address() as AddressInfo).port;
 
-const stack = await startStack({
-  WEBHOOK_DEV_ALLOW: `127.0.0.1:${port}`, SUBMISSION_SHARDS: "1", QUEUE_CAPACITY: "1000", RATE_LIMIT_PER_MIN: "100000", MAX_IN_FLIGHT: "1000",
+const fleet = await startFleet();
+const edge = await startEdge({
+  vars: {
+    ...LOCAL_TEST_VARS, WEBHOOK_DEV_ALLOW: `127.0.0.1:${port}`, SUBMISSION_SHARDS: "1", QUEUE_CAPACITY: "1000", RATE_LIMIT_PER_MIN: "100000", MAX_IN_FLIGHT: "1000",
+  },
 });
+const ops = admin(edge);
 try {
-  const p = await stack.call("POST", "/admin/projects", { name: "bench" });
-  const k = await stack.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k" });
-  await stack.call("POST", `/admin/projects/${p.json.id}/webhooks`, { url: `http://127.0.0.1:${port}/hook` });
-  const key = { "x-api-key": k.json.key as string };
+  if ((await ops.registerNode(fleet)).status !== 201) throw new Error("registering the node failed");
+  const p = await ops.call("POST", "/admin/projects", { name: "bench" });
+  const c = new Client(edge.base, (await ops.newKey(p.json.id)).key);
+  await ops.call("POST", `/admin/projects/${p.json.id}/webhooks`, { url: `http://127.0.0.1:${port}/hook` });
   const code = "print(1)";
 
   /** Delays (ms) of the given submissions' first attempts, once all arrived. */
@@ -43,7 +47,7 @@ try {
       for (let i = 0; i < ids.length; i += 20) {
         const batch = ids.slice(i, i + 20).filter((id) => !ended.has(id));
         if (batch.length === 0) continue;
-        const r = await stack.call("GET", `/api/results?ids=${batch.join(",")}`, undefined, key);
+        const r = await c.call("GET", `/api/results?ids=${batch.join(",")}`);
         for (const rec of r.json.results as { id: string; completed_at: string | null }[]) if (rec.completed_at) ended.set(rec.id, Date.parse(rec.completed_at));
       }
       await sleep(200);
@@ -57,13 +61,13 @@ try {
 
   const quiet: string[] = [];
   for (let i = 0; i < 10; i++) {
-    const r = await stack.call("POST", "/api/submit?wait=true", { language: "python", code }, key);
+    const r = await c.submit({ language: "python", code }, { wait: true });
     quiet.push(r.json.id);
   }
   const quietDelays = await delays(quiet);
 
   const bursts = await Promise.all(Array.from({ length: Math.ceil(BURST / 20) }, (_, i) =>
-    stack.call("POST", "/api/submit/batch", { submissions: Array.from({ length: Math.min(20, BURST - i * 20) }, () => ({ language: "python", code })) }, key)));
+    c.call("POST", "/api/submit/batch", { body: { submissions: Array.from({ length: Math.min(20, BURST - i * 20) }, () => ({ language: "python", code })) } })));
   const busy = bursts.flatMap((b) => (b.json.submissions as { id?: string }[]).map((s) => s.id).filter((id): id is string => !!id));
   const busyDelays = await delays(busy);
 
@@ -76,8 +80,8 @@ try {
   async function split(ids: string[]): Promise<string> {
     const hand: number[] = [], start: number[] = [], wire: number[] = [];
     for (const id of ids) {
-      const log = (await stack.call("GET", `/admin/projects/${p.json.id}/webhooks/deliveries/${id}`)).json;
-      const rec = (await stack.call("GET", `/api/result/${id}`, undefined, key)).json;
+      const log = (await ops.call("GET", `/admin/projects/${p.json.id}/webhooks/deliveries/${id}`)).json;
+      const rec = (await c.result(id)).json;
       const first = log.endpoints[0].log[0];
       hand.push(Date.parse(log.created_at) - Date.parse(rec.completed_at));
       start.push(Date.parse(first.started_at) - Date.parse(log.created_at));
@@ -90,6 +94,9 @@ try {
   console.log(`first attempt after the end, ${busy.length} at once in one shard: ${stats(busyDelays)}`);
   console.log(`  ${await split(busy)}`);
 } finally {
-  await stack.stop();
+  await edge.stop();
+  await fleet.stop();
   receiver.close();
+  cleanup(edge.persistDir);
+  cleanup(fleet.stateDir);
 }

@@ -6,13 +6,22 @@
 # Extra versions and the curated libraries ("Versions and libraries" in docs/languages.md) are
 # best effort: one that cannot be installed is warned about and simply not offered.
 #
-#   scripts/provision.sh           install what is missing (needs root)
-#   scripts/provision.sh --check   only report; exit 1 if something is missing
+#   scripts/provision.sh                install what is missing (needs root)
+#   scripts/provision.sh --test-tools   the same, plus what only the tests use (the test command
+#                                       and .ci/run ask for it; `npm start` does not)
+#   scripts/provision.sh --check        only report the service's toolchains; exit 1 if one is missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 check_only=false
-[ "${1:-}" = "--check" ] && check_only=true
+test_tools=false
+for arg in "$@"; do
+  case "$arg" in
+    --check) check_only=true ;;
+    --test-tools) test_tools=true ;;
+    *) echo "provision: unknown option $arg (use --check or --test-tools)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()   # Debian package names
 notes=()     # human-readable "language: what is missing"
@@ -53,16 +62,14 @@ for toolchain in "${RUSTUP_HOME:-$HOME/.rustup}"/toolchains/*; do
 done
 $rust_ok || need rustc rust "rustc (rustup toolchain or /usr/bin/rustc)"
 
-# Not a language: Debian's chromium, for the operator dashboard's browser test (test/operators,
-# driven by playwright-core). Not required to run a node, so --check does not ask for it.
-[ -x /usr/bin/chromium ] || $check_only || need chromium dashboard-test /usr/bin/chromium
-# The cluster test (test/cluster): network namespaces, veth and bridges (`ip`), and a test CA (openssl).
-command -v ip >/dev/null 2>&1 || $check_only || need iproute2 cluster-test "ip (iproute2)"
-command -v openssl >/dev/null 2>&1 || $check_only || need openssl cluster-test /usr/bin/openssl
-
-# Not a language either: the cgroup v2 test VM (`npm run test:cgroup2`): qemu with software
+# Test tools (only with --test-tools, never for `npm start`): Debian's chromium for the dashboard's
+# browser test (driven by playwright-core); `ip` and openssl for the cluster test's network
+# namespaces and test CA; the cgroup v2 test VM (`npm run test:cgroup2`): qemu with software
 # emulation, a Debian kernel and a static busybox for its initramfs (packed with cpio).
-if ! $check_only; then
+if $test_tools && ! $check_only; then
+  [ -x /usr/bin/chromium ] || need chromium dashboard-test /usr/bin/chromium
+  command -v ip >/dev/null 2>&1 || need iproute2 cluster-test "ip (iproute2)"
+  command -v openssl >/dev/null 2>&1 || need openssl cluster-test /usr/bin/openssl
   command -v qemu-system-x86_64 >/dev/null || need qemu-system-x86 cgroup2-test qemu-system-x86_64
   ls /boot/vmlinuz-* >/dev/null 2>&1 || need linux-image-amd64 cgroup2-test /boot/vmlinuz-*
   [ -x /bin/busybox ] || need busybox-static cgroup2-test /bin/busybox

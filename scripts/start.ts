@@ -12,13 +12,10 @@ import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import https from "node:https";
-import net from "node:net";
 import { join } from "node:path";
+import { ROOT, edgeCommand, fleetCommand, portOpen, request } from "./stack/index.ts";
 
-const ROOT = join(import.meta.dirname, "..");
 const STATE = process.env.CODECELL_STATE_DIR ?? join(ROOT, ".state");
-const NODE = process.execPath;
 const EDGE_PORT = Number(process.env.EDGE_PORT ?? 8787);
 const FLEET_GRPC_PORT = Number(process.env.FLEET_GRPC_PORT ?? 50051);
 const FLEET_GRPC_WEB_PORT = Number(process.env.FLEET_GRPC_WEB_PORT ?? 50052);
@@ -69,10 +66,10 @@ process.on("SIGTERM", () => stopAll(0));
  * sandboxes) and keeps it running: a child that dies is started again after a back-off (1 s,
  * doubling to 30 s; reset once it has stayed up for a minute), then `onRestart` runs.
  */
-function supervise(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, onRestart?: () => Promise<void>): void {
+function supervise(name: string, child: { command: string; args: string[]; env: NodeJS.ProcessEnv }, onRestart?: () => Promise<void>): void {
   let backoffMs = 1_000;
   const launch = () => {
-    const c = spawn(cmd, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "inherit", "inherit"] });
+    const c = spawn(child.command, child.args, { cwd: ROOT, env: child.env, detached: true, stdio: ["ignore", "inherit", "inherit"] });
     children.push(c);
     log(`${name} started (pid ${c.pid})`);
     const startedAt = Date.now();
@@ -92,36 +89,10 @@ function supervise(name: string, cmd: string, args: string[], env: NodeJS.Proces
   launch();
 }
 
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, "127.0.0.1", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.on("error", () => resolve(false));
-  });
-}
-
-const agent = new https.Agent({ rejectUnauthorized: false });
-function call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = https.request(`https://127.0.0.1:${EDGE_PORT}${path}`, {
-      method, agent, headers: { authorization: `Bearer ${token}`, ...(data ? { "content-type": "application/json" } : {}) },
-    }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => {
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {}
-        resolve({ status: res.statusCode ?? 0, json });
-      });
-    });
-    req.on("error", reject);
-    req.end(data);
-  });
+const edgeBase = `https://127.0.0.1:${EDGE_PORT}`;
+async function call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const { status, json } = await request(edgeBase, method, path, { headers: { authorization: `Bearer ${token}` }, body });
+  return { status, json: json ?? null };
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
@@ -176,10 +147,8 @@ for (const [name, port] of [["FLEET_GRPC_PORT", FLEET_GRPC_PORT], ["FLEET_GRPC_W
   }
 }
 log(`starting fleet node (gRPC :${FLEET_GRPC_PORT}, gRPC-Web :${FLEET_GRPC_WEB_PORT})…`);
-supervise("fleet node", NODE, [join(ROOT, "fleet", "src", "main.ts")], {
-  ...process.env, FLEET_TOKEN: state.fleet_token, FLEET_HOST: "127.0.0.1", FLEET_GRPC_PORT: String(FLEET_GRPC_PORT),
-  FLEET_GRPC_WEB_PORT: String(FLEET_GRPC_WEB_PORT), FLEET_STATE_DIR: join(STATE, "fleet"),
-}, async () => {
+const fleet = await fleetCommand({ token: state.fleet_token, grpcPort: FLEET_GRPC_PORT, webPort: FLEET_GRPC_WEB_PORT, stateDir: join(STATE, "fleet") });
+supervise("fleet node", fleet, async () => {
   for (let tries = 0; tries < 600 && !stopping && !(await portOpen(FLEET_GRPC_WEB_PORT)); tries++) await new Promise((r) => setTimeout(r, 200));
   if (!stopping) await registerNode();
 });
@@ -187,17 +156,14 @@ await waitFor("the fleet node", () => portOpen(FLEET_GRPC_WEB_PORT), 120_000);
 
 // ---- 4. edge ----
 log(`starting the edge (scripts/edge-dev.ts, https :${EDGE_PORT})…`);
-supervise("edge", NODE, [
-  join(ROOT, "scripts", "edge-dev.ts"), "--config", join(ROOT, "wrangler.toml"), "--local-protocol", "https", "--ip", "127.0.0.1",
-  "--port", String(EDGE_PORT), "--persist-to", join(STATE, "wrangler"), "--env-file", devVars,
-], { ...process.env, WRANGLER_SEND_METRICS: "false" });
+supervise("edge", await edgeCommand({ port: EDGE_PORT, persistDir: join(STATE, "wrangler"), envFile: devVars }));
 await waitFor("the edge", async () => (await call("GET", "/", "")).status > 0, 120_000);
 
 // ---- 5. register the node, project and key ----
 /** Registers the node (again, after a restart) and forgets nodes of earlier runs on other ports. */
 async function registerNode(): Promise<boolean> {
   const reg = await call("POST", "/admin/nodes", state.operator_token, {
-    url: `http://127.0.0.1:${FLEET_GRPC_WEB_PORT}`, token: state.fleet_token, name: "local",
+    url: fleet.url, token: state.fleet_token, name: "local",
   });
   if (reg.status !== 201) {
     console.error(`[start] registering the fleet node failed: ${reg.status} ${JSON.stringify(reg.json)}`);

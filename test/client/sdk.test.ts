@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import {
   AuthenticationError, Codecell, InvalidRequestError, NotFoundError, RateLimitError, WebhookVerificationError, verifyWebhook,
 } from "../../client/src/index.ts";
@@ -192,7 +193,7 @@ describe("the npm package", () => {
       ].join("\n"));
       const out = execFileSync(join(ROOT, "node_modules", ".bin", "node"), ["main.js"], {
         cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
-        // wrangler dev's certificate is self-signed.
+        // The local stack's certificate is self-signed.
         env: { ...process.env, CODECELL_URL: stack.edge.base, CODECELL_API_KEY: key, NODE_TLS_REJECT_UNAUTHORIZED: "0", NODE_NO_WARNINGS: "1" },
       });
       assert.deepEqual(JSON.parse(out), { verdict: "AC", stdout: "45\n" });

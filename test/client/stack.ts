@@ -1,5 +1,5 @@
-// One real local stack for the SDK's tests (a fleet node and the Worker under wrangler dev), a
-// webhook receiver, and a fetch that trusts wrangler's self-signed certificate and records answers.
+// One real local stack for the SDK's tests (a fleet node and the Worker on workerd), a
+// webhook receiver, and a fetch that trusts the local stack's self-signed certificate and records answers.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";

@@ -4,7 +4,8 @@
 // produce exactly one result (one record, one webhook delivery), even when the first node's late
 // answer arrives after its link returns: the edge dispatches the run again (docs/edge.md).
 import assert from "node:assert/strict";
-import { after, before, beforeEach, it } from "node:test";
+import { beforeEach, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { sleep, startCluster } from "./harness.ts";
 import type { Cluster, ClusterNode } from "./harness.ts";
 import { linkDown, linkUp } from "./network.ts";

@@ -3,7 +3,8 @@
 // the enrollment command drains and leaves), and started again (it enrolls again). Nothing may be
 // lost, nothing may end in `error`, every answer is the right one, and each result is delivered once.
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { sleep, startCluster } from "./harness.ts";
 import type { Cluster } from "./harness.ts";
 import type { Res } from "../edge/harness.ts";

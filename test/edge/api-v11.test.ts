@@ -1,8 +1,9 @@
 // The fields of record schema 1.1 on the public API, plans, batches and GET /api/results, against
-// the real Worker (wrangler dev, HTTPS) and a real fleet node. The tests marked "[node judge]"
+// the real Worker (workerd, HTTPS) and a real fleet node. The tests marked "[node judge]"
 // need the node side of the judge features (tests, checks, binary output).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";
 import { cli, cliJson } from "../operators/cli-helpers.ts";

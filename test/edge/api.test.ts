@@ -1,8 +1,9 @@
-// The public API and admin API against the real Worker (wrangler dev, HTTPS) and a real fleet node.
+// The public API and admin API against the real Worker (workerd, HTTPS) and a real fleet node.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, ROOT, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";
 import { DOCUMENT, assertDocumented, templateOf } from "./openapi-check.ts";

@@ -1,10 +1,11 @@
-// Judge0 CE and Piston v2 compatible routes against the real Worker (wrangler dev, HTTPS) and a
+// Judge0 CE and Piston v2 compatible routes against the real Worker (workerd, HTTPS) and a
 // real fleet node, driven with requests shaped like the examples in each project's documentation,
 // plus one auth header; and the `piston-client` package from the npm registry given only our base
 // URL and a key.
 import assert from "node:assert/strict";
 import https from "node:https";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { piston } from "piston-client";
 import { Client, admin, request, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";

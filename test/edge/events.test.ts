@@ -1,11 +1,12 @@
-// GET /api/result/{id}/events (Server-Sent Events) against the real Worker (wrangler dev, HTTPS)
+// GET /api/result/{id}/events (Server-Sent Events) against the real Worker (workerd, HTTPS)
 // and a real fleet node: order, live chunks, resume, replay after completion, auth and errors.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
-import { openEvents } from "./sse-client.ts";
-import type { SseEvent, SseStream } from "./sse-client.ts";
+import { openEvents } from "../../scripts/stack/sse-client.ts";
+import type { SseEvent, SseStream } from "../../scripts/stack/sse-client.ts";
 
 let fleet: Fleet;
 let edge: Edge;

@@ -4,7 +4,8 @@
 // trip, stop_on_first_failure, plan caps, 400s for bad fields: api-v11.test.ts; SSE: events.test.ts;
 // a named go version: runtimes.test.ts) are not repeated.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";
 

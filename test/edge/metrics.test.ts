@@ -1,9 +1,10 @@
-// The edge's metrics in real workerd (wrangler dev): after requests of several routes, including
+// The edge's metrics in real workerd (scripts/edge-dev.ts): after requests of several routes, including
 // 404s, a 429 and a 503, GET /admin/metrics (operator token) serves per-route-pattern counts and a
 // latency histogram in Prometheus text that a strict parser accepts.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, request, startEdge } from "./harness.ts";
 import type { Edge } from "./harness.ts";
 import { parsePrometheusText } from "./prometheus-text.ts";

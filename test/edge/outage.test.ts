@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { chmodSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { LAUNCHER_PATH } from "../../fleet/src/sandbox/launcher.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet, tempDir } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";

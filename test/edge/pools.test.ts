@@ -3,7 +3,8 @@
 // submissions run on B ("east"); health, readiness and languages aggregate over both pools.
 // Pool A's name sorts after B's, so only the route (not the fallback order) sends work to A.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";
 

@@ -1,7 +1,8 @@
 // Failure paths against the real Worker and a real fleet node: queue full, a node killed with
 // SIGKILL mid-run, readiness without a node, an edge restart mid-run, plain HTTP refused.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
 

@@ -1,6 +1,7 @@
 // Records (and their idempotency keys) are removed after the retention period (a few seconds here).
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
 

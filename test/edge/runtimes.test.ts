@@ -4,8 +4,9 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { REQUIRED_CONTROLS } from "../../fleet/src/sandbox/sandbox.ts";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
 

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Webhook } from "standardwebhooks";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";

@@ -1,7 +1,8 @@
 // The fleet credential guards every FleetService call on both transports; health does not need it.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
+import { after, before } from "../hooks.ts";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";

@@ -4,7 +4,8 @@
 // the run is killed, unless an Execute for its id set detach_on_disconnect.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
+import { after, before } from "../hooks.ts";
 import { status } from "@grpc/grpc-js";
 import { Metadata } from "nice-grpc-common";
 import {

@@ -3,7 +3,8 @@
 // file wraps the engine with a switch that makes it throw.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
+import { after, before } from "../hooks.ts";
 import { status } from "@grpc/grpc-js";
 import { Status } from "nice-grpc-common";
 import { collect, nativeClient, nativeExecute, nativeUnary, startTestNode, webClient, type NativeClient, type TestNode } from "./helpers.ts";

@@ -2,7 +2,8 @@
 // queueing, backpressure, validation, and one run per submission id.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
+import { after, before } from "../hooks.ts";
 import { status } from "@grpc/grpc-js";
 import {
   collect,

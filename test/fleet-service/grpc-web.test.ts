@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Status } from "nice-grpc-common";
 import {
   ExecuteRequest,

@@ -6,7 +6,8 @@
 // neighbour's latency and the event-loop delay are printed here and measured against a quiet run
 // by `npm run bench:hostile` (no timing is asserted in a test).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Verdict } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { eventLoopP99Ms, execute, floodNativeGrpc, hostileCorpus, neighbour, nodeReady } from "../../bench/hostile-corpus.ts";

@@ -3,7 +3,8 @@
 // and stdout bytes; per-request limits; a retried Execute with tests; GetResult.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
+import { after, before } from "../hooks.ts";
 import { status } from "@grpc/grpc-js";
 import { SECCOMP_POLICY_VERSION } from "../../fleet/src/sandbox/policy.ts";
 import { REQUIRED_CONTROLS } from "../../fleet/src/sandbox/sandbox.ts";

@@ -5,7 +5,8 @@
 // print 1 MiB to stdout and 1 MiB to stderr, read with the edge's own gRPC-Web client.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
+import { after, before } from "../hooks.ts";
 import {
   ExecuteRequest,
   ExecuteResponse,

@@ -1,7 +1,8 @@
 // The judge's output checks off the event loop: the worker pool (answers, queueing, a check past
 // its budget, a worker that dies, closing) and judgeRun's verdicts from it. No kernel.
 import assert from "node:assert/strict";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after } from "../hooks.ts";
 import { CheckPool, CHECK_BUDGET_MS, type CheckAnswer, type OutputChecks } from "../../fleet/src/judge/check-pool.ts";
 import { judgeRun } from "../../fleet/src/judge/tests.ts";
 import { notRun } from "../../fleet/src/sandbox/failed-setup.ts";

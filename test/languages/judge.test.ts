@@ -2,26 +2,13 @@
 // cases (compile once, one run per test, aggregation, stop on first failure), per-request limits,
 // files beside the source, args, compiler options, binary stdin/stdout, Java's main class.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
-import type { Engine, EngineRequest, ExecuteOutcome, TestOutcome } from "../../fleet/src/engine.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { describe, it } from "node:test";
+import type { EngineRequest, ExecuteOutcome, TestOutcome } from "../../fleet/src/engine.ts";
+import { requireKernel } from "../helpers.ts";
+import { useEngine } from "../kernel-fixtures.ts";
 
 const MiB = 1024 * 1024;
-let engine: Engine;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir("codecell-judge-");
-  engine = await createEngine({ stateDir, slots: 2, cgroupParent: "codecell-test" });
-  assert.deepEqual(engine.health().reasons, []);
-});
-after(async () => {
-  await engine?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine } = useEngine("codecell-judge-");
 
 const run = (request: Partial<EngineRequest> & Pick<EngineRequest, "language" | "code">): Promise<ExecuteOutcome> =>
   engine.execute({ stdin: "", ...request });

@@ -3,28 +3,16 @@
 // Cases run concurrently (the engine has 2 slots) to keep the file's wall time modest.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Engine, ExecuteOutcome } from "../../fleet/src/engine.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
+import { describe, it } from "node:test";
+import type { ExecuteOutcome } from "../../fleet/src/engine.ts";
 import type { Limits } from "../../fleet/src/sandbox/types.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useEngine } from "../kernel-fixtures.ts";
 
 const MiB = 1024 * 1024;
-let engine: Engine;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir("codecell-lang-");
-  engine = await createEngine({ stateDir, slots: 2, cgroupParent: "codecell-test" });
-  assert.deepEqual(engine.health().reasons, []);
-});
-after(async () => {
-  await engine?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine, stateDir } = useEngine("codecell-lang-");
 
 const run = (language: string, code: string, stdin = "", limits: Partial<Limits> = {}): Promise<ExecuteOutcome> =>
   engine.execute({ language, code, stdin, limits });
@@ -157,7 +145,7 @@ describe("languages", { skip: !requireKernelQuiet(), concurrency: true }, () => 
           assert.equal(aliased.language, language, alias);
           assert.equal(aliased.result.stdout, "hello, world\n", alias);
         }
-        // Spec §2.5's values are exact; the edge validates them the same way.
+        // The documented limits are exact; the edge validates them the same way.
         await assert.rejects(run(language.toUpperCase(), p.hello), /unsupported language/);
       });
 

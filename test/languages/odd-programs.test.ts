@@ -7,27 +7,16 @@
 // may be, files that fill the work dir, names too long or taken by the language's own files. The
 // table of outcomes is printed for the record.
 import assert from "node:assert/strict";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Engine, EngineFile, EngineRequest } from "../../fleet/src/engine.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
+import { describe, it } from "node:test";
+import type { EngineFile, EngineRequest } from "../../fleet/src/engine.ts";
 import type { Verdict } from "../../fleet/src/sandbox/types.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { after } from "../hooks.ts";
+import { useEngine } from "../kernel-fixtures.ts";
 
-let engine: Engine;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir("codecell-odd-");
-  engine = await createEngine({ stateDir, slots: 2, cgroupParent: "codecell-test" });
-  assert.deepEqual(engine.health().reasons, []);
-});
-after(async () => {
-  await engine?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine, stateDir } = useEngine("codecell-odd-");
 
 interface Odd {
   what: string;

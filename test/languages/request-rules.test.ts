@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { javaSource } from "../../fleet/src/languages/table.ts";
+import { compileInputProblem } from "../../proto/compile-inputs.ts";
 import { compilerOptionArgv, compilerOptionsProblem, disallowedCompilerOptions } from "../../proto/compiler-options.ts";
 import { argsProblem, compareProblem, filePathProblem, filesProblem, fileTreeProblem } from "../../proto/submission-rules.ts";
 import { mergeRuntimes, resolveVersion } from "../../proto/runtimes.ts";
@@ -26,6 +27,26 @@ describe("compiler options allow-list", () => {
   it("java allows -Xlint, -Xlint:all, -g; go, typescript, python, javascript and unknown languages allow nothing", () => {
     assert.deepEqual(disallowedCompilerOptions("java", ["-Xlint", "-Xlint:all", "-g", "-Xlint:none", "-J-Xmx9g", "-processor"]), ["-Xlint:none", "-J-Xmx9g", "-processor"]);
     for (const language of ["go", "typescript", "python", "javascript", "cobol"]) assert.deepEqual(disallowedCompilerOptions(language, ["-O2"]), ["-O2"]);
+  });
+
+  it("every option that makes a compiler load a file or run a program is refused (docs/languages.md, What a compile loads)", () => {
+    const loaders: Record<string, string[]> = {
+      c: ["-fplugin=/box/x.so", "-fplugin-arg-x-y=1", "-iplugindir=/box", "-specs=/box/s", "--specs=/box/s", "-wrapper", "/bin/sh,-c", "-B/box", "-B", "/box", "@opts", "-Wp,-fplugin=/box/x.so", "-Xpreprocessor", "-Wl,-plugin,/box/x.so", "-Xlinker", "-fuse-ld=/box/ld", "-flto", "-fuse-linker-plugin", "-include", "/box/x.h", "-imacros", "-isystem/box", "-I/box", "-save-temps", "-x", "-DX=$(sh)"],
+      java: ["@args", "-J-javaagent:/box/a.jar", "-J-XX:Flags=/box/f", "-processorpath", "--processor-path", "-processor", "--processor-module-path", "-proc:full", "-proc:only", "-Xplugin:X", "-cp", "-classpath", "--class-path", ".", "-sourcepath", "--module-path", "--upgrade-module-path", "--system", "-Xbootclasspath/p:/box", "-J-Djava.class.path=/box"],
+      rust: ["-C linker=/box/ld", "-Clinker=/bin/sh", "-C link-arg=-specs=/box/s", "-Clink-args=-fplugin=x", "-C linker-flavor=gcc", "@file", "-L", "/box", "-L/box", "--extern", "evil=/box/libevil.so", "-Z", "unstable-options", "--sysroot=/box", "-l", "dylib=evil", "--cfg", "-C prefer-dynamic", "-C codegen-backend=/box/x.so"],
+      go: ["-toolexec=/bin/sh", "-ldflags=-linkmode=external", "-gcflags=all=-N", "-asmflags", "-modfile=/box/go.mod", "-overlay=/box/o.json", "-mod=mod"],
+      cpp: ["-fplugin=/box/x.so", "-specs=/box/s", "@opts", "-B/box", "-wrapper", "-fmodules-ts", "-fmodule-mapper=/box/m"],
+    };
+    for (const [language, options] of Object.entries(loaders)) assert.deepEqual(disallowedCompilerOptions(language, options), options, language);
+  });
+
+  it("files a compiler would load by name alone: .gch for c and cpp (a file or a directory), nothing for the others", () => {
+    for (const language of ["c", "cpp"]) {
+      assert.match(compileInputProblem(language, ["util.h", "util.h.gch"])!, /^files: "util\.h\.gch" is a precompiled header.*\*\.gch/);
+      assert.match(compileInputProblem(language, ["lib/bits/stdc++.h.gch/x"])!, /^files: "lib\/bits\/stdc\+\+\.h\.gch\/x"/);
+      assert.equal(compileInputProblem(language, ["util.h", "a.gch.txt", "gch", "lib/x.h"]), null);
+    }
+    for (const language of ["java", "go", "rust", "python", "javascript", "typescript", "cobol"]) assert.equal(compileInputProblem(language, ["util.h.gch"]), null, language);
   });
 
   it("the problem names the field, the options and the cap", () => {

@@ -3,27 +3,15 @@
 // without a version gets the default, an unknown version is refused, the compile cache keeps
 // versions apart, and the curated libraries (numpy) import and compute inside the sandbox.
 import assert from "node:assert/strict";
-import { existsSync, realpathSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, realpathSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Engine, ExecuteOutcome, LanguageInfo } from "../../fleet/src/engine.ts";
+import { describe, it } from "node:test";
+import type { ExecuteOutcome, LanguageInfo } from "../../fleet/src/engine.ts";
 import { detectToolchains } from "../../fleet/src/languages/toolchains.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useEngine } from "../kernel-fixtures.ts";
 
-let engine: Engine;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir("codecell-versions-");
-  engine = await createEngine({ stateDir, slots: 2, cgroupParent: "codecell-test" });
-  assert.deepEqual(engine.health().reasons, []);
-});
-after(async () => {
-  await engine?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine } = useEngine("codecell-versions-");
 
 const run = (language: string, code: string, version?: string): Promise<ExecuteOutcome> =>
   engine.execute({ language, code, stdin: "", ...(version === undefined ? {} : { version }) });

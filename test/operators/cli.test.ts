@@ -1,7 +1,8 @@
-// The operator CLI against a real edge (wrangler dev) and fleet node: every command, --json and
+// The operator CLI against a real edge (workerd) and fleet node: every command, --json and
 // human output, --help everywhere, exit codes, and that revoked or rotated-away keys stop at once.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, request, sleep, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
 import { cli, cliJson } from "./cli-helpers.ts";

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { chromium } from "playwright-core";
 import type { BrowserContext, Page } from "playwright-core";
 import { Client, ROOT, admin, cleanup, request, sleep, startEdge, startFleet, tempDir } from "../edge/harness.ts";

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after } from "../hooks.ts";
 import { CgroupV1Driver, type V1Mounts } from "../../fleet/src/sandbox/cgroup/v1.ts";
 import { requireKernel } from "../helpers.ts";
 

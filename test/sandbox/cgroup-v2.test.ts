@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after } from "../hooks.ts";
 import { CgroupV2Driver } from "../../fleet/src/sandbox/cgroup/v2.ts";
 import { tempStateDir } from "../helpers.ts";
 

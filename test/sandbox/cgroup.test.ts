@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after } from "../hooks.ts";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
 import { ownCgroupPath } from "../../fleet/src/sandbox/cgroup/files.ts";
 import { CgroupV1Driver } from "../../fleet/src/sandbox/cgroup/v1.ts";

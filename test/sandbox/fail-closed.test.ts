@@ -2,7 +2,8 @@
 // control, and the node reports itself not ready. The failures here are real, not simulated.
 import assert from "node:assert/strict";
 import { existsSync, rmSync } from "node:fs";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after } from "../hooks.ts";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
 import type { CgroupDriver, CgroupLimits } from "../../fleet/src/sandbox/cgroup/driver.ts";
 import { CgroupV1Driver } from "../../fleet/src/sandbox/cgroup/v1.ts";

@@ -2,29 +2,18 @@
 // that could leave /box, repeat, or clash with another file's directories are refused before
 // anything runs.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { before } from "../hooks.ts";
 import { checkInputFiles, InputFileNameError } from "../../fleet/src/sandbox/input-files.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import type { InputFile } from "../../fleet/src/sandbox/types.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
 const FIRST_ID = 61_400;
-let sandbox: Sandbox;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir();
-  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: FIRST_ID });
-  assert.deepEqual(sandbox.health().reasons, []);
-});
-after(async () => {
-  await sandbox?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { sandbox, stateDir } = useSandbox({ firstId: FIRST_ID });
 
 const DEEP = "a/b/c/d/e/f/g/h.txt"; // 8 levels: the most allowed
 

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import type { Engine } from "../../fleet/src/engine.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";

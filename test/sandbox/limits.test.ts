@@ -2,29 +2,19 @@
 // constants under test): 64 processes, 1 MiB of captured output per stream, MLE only with the
 // OOM killer's own counter.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after } from "../hooks.ts";
 import { COMPILE_LIMITS, RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
 const ONE_MIB = 1_048_576;
 /** pids.max of a cgroup made for compile limits (256): v2 adds one for the launcher's output drainer. */
 const COMPILE_PIDS_MAX = existsSync("/sys/fs/cgroup/cpuacct") ? "256" : "257";
-let sandbox: Sandbox;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir();
-  // One slot: every run reuses the cgroup the previous run's slot prepared.
-  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: 61_200 });
-});
-after(async () => {
-  await sandbox?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+// One slot: every run reuses the cgroup the previous run's slot prepared.
+const { sandbox } = useSandbox({ firstId: 61_200 });
 
 /** pids.max of this process's run cgroups now (v1 pids hierarchy or v2 unified). */
 function spareCgroupLimits(): string[] {

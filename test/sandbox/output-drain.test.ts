@@ -4,28 +4,20 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { detectCgroupDriver } from "../../fleet/src/sandbox/cgroup/detect.ts";
 import type { CgroupDriver, RunCgroup } from "../../fleet/src/sandbox/cgroup/driver.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { ENCODED_OUTPUT_FACTOR } from "../../fleet/src/sandbox/output.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
 const MiB = 1024 * 1024;
 const PARENT = "codecell-test-drain";
 const FIRST_ID = 62_000;
 
-let sandbox: Sandbox;
-const stateDir = tempStateDir();
-before(async () => {
-  if (!requireKernel()) return;
-  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: PARENT, firstId: FIRST_ID });
-});
-after(async () => {
-  await sandbox?.close();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const { sandbox, stateDir } = useSandbox({ cgroupParent: PARENT, firstId: FIRST_ID });
 
 const sh = (script: string, stdin?: string) =>
   sandbox.run({ argv: ["/bin/sh", "-c", script], stdin, limits: { ...RUN_LIMITS, wallTimeMs: 8_000 } });

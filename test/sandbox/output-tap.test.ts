@@ -2,28 +2,17 @@
 // (RunSpec.onOutput), on the real kernel: every chunk within the capture cap, in order, while the
 // program runs, and nothing after run() resolves.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import type { RunOutcome, RunSpec } from "../../fleet/src/sandbox/types.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
-let sandbox: Sandbox;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir();
-  sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test", firstId: 61_500 });
-  assert.deepEqual(sandbox.health().reasons, []);
-});
-after(async () => {
-  await sandbox?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { sandbox } = useSandbox({ firstId: 61_500 });
 
 interface Tapped {
   outcome: RunOutcome;

@@ -5,13 +5,15 @@
 import assert from "node:assert/strict";
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { LauncherZygote, type LauncherConfig } from "../../fleet/src/sandbox/launcher.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import type { RunOutcome } from "../../fleet/src/sandbox/types.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
 /** Longer than the runs' wall limit, shorter than the setup timeout. */
 const STALL_MS = 3_000;
@@ -24,16 +26,7 @@ function stall(ms = STALL_MS): void {
   }
 }
 
-let sandbox: Sandbox;
-const stateDir = tempStateDir();
-before(async () => {
-  if (!requireKernel()) return;
-  sandbox = await Sandbox.create({ stateDir, slots: 2, cgroupParent: "codecell-test-stall", firstId: 64_000 });
-});
-after(async () => {
-  await sandbox?.close();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const { sandbox } = useSandbox({ slots: 2, cgroupParent: "codecell-test-stall", firstId: 64_000 });
 
 const limits = { ...RUN_LIMITS, wallTimeMs: WALL_MS };
 

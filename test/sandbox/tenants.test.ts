@@ -3,7 +3,8 @@
 // has its own POSIX shared memory, charged to its own memory limit.
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import type { Engine } from "../../fleet/src/engine.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";

@@ -1,4 +1,4 @@
-// Webhooks end to end: the real Worker under `wrangler dev` + a real fleet node (test/edge/harness.ts),
+// Webhooks end to end: the real Worker on workerd + a real fleet node (test/edge/harness.ts),
 // local HTTP receivers admitted by the development-only WEBHOOK_DEV_ALLOW. Scenarios run
 // concurrently against one edge (each in its own project):
 //   signed delivery verified by `standardwebhooks`, body = the record's exact bytes; 500, 500, 200 →
@@ -12,7 +12,8 @@ import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Webhook } from "standardwebhooks";
 import { verifyWebhook } from "../../client/webhooks.ts";
 import { Client, ROOT, admin, cleanup, sleep, startEdge, startFleet } from "../edge/harness.ts";

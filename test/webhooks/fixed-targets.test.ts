@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
 

@@ -14,7 +14,8 @@ import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sa
 import { formatBytes } from "../sandbox/program-fault.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/types.ts";
-import { compilerOptionArgv } from "../../../proto/compiler-options.ts";
+import { compileInputProblem } from "../../../proto/compile-inputs.ts";
+import { compilerOptionArgv, compilerOptionsProblem } from "../../../proto/compiler-options.ts";
 import { takenNameProblem } from "../../../proto/source-names.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
 import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./types.ts";
@@ -92,6 +93,9 @@ async function prepare(
   const extraFiles: InputFile[] = (request.files ?? []).map((file) => ({ name: file.path, content: file.content }));
   const namesProblem = filesProblem(extraFiles, language, source.fileName);
   if (namesProblem) return { failed: refused("invalid_file_name", "supervisor", namesProblem, runLimits) };
+  // The node's request check refuses these first; the engine holds without it (what a compile loads).
+  const optionsProblem = compilerOptionsProblem(language.name, request.compilerOptions ?? []);
+  if (optionsProblem) return { failed: refused("compile_error", "runtime", optionsProblem, runLimits) };
   const files: InputFile[] = [...extraFiles];
   const binds: Bind[] = [...toolchain.binds];
   let artifactPath = "";
@@ -164,6 +168,8 @@ function refused(cause: string, actor: "runtime" | "supervisor", message: string
  */
 export function filesProblem(files: readonly InputFile[], language: LanguageSpec, sourceFileName: string): string | undefined {
   const shown = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+  const loaded = compileInputProblem(language.name, files.map((file) => file.name));
+  if (loaded) return loaded;
   for (const file of files) {
     const problem = inputFileNameProblem(file.name);
     if (problem) return `files: ${shown(file.name)}: ${problem}`;

@@ -99,6 +99,11 @@ export const LANGUAGES: LanguageSpec[] = [
         ...JAVAC_JVM_FLAGS,
         "-J-Xshare:auto",
         ...(toolchain.paths.javacCds ? [`-J-XX:SharedArchiveFile=${toolchain.paths.javacCds}`] : []),
+        // No annotation processing, and no processor path: javac would otherwise load processors
+        // (tenant code) from its class path, /box (JDK < 23 by default; docs/languages.md).
+        "-proc:none",
+        "-processorpath",
+        "",
         "-encoding",
         "UTF-8",
         "-Xlint:none",
