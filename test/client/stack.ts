@@ -1,15 +1,11 @@
 // One real local stack for the SDK's tests (a fleet node and the Worker on workerd), a
 // webhook receiver, and a fetch that trusts the local stack's self-signed certificate and records answers.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";
 import { admin, cleanup, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
+import { startReceiver, type Hit } from "../webhook-receiver.ts";
 
-export interface Delivery {
-  headers: Record<string, string>;
-  body: string;
-}
+export type Delivery = Hit;
 
 export interface Stack {
   edge: Edge;
@@ -24,28 +20,18 @@ export interface Stack {
 export const SYNC_HOLD_MS = 1500;
 
 export async function startStack(): Promise<Stack> {
-  const deliveries: Delivery[] = [];
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      deliveries.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const port = (receiver.address() as AddressInfo).port;
+  const receiver = await startReceiver((_, res) => void res.writeHead(204).end());
+  const deliveries: Delivery[] = receiver.hits;
   const fleet = await startFleet();
-  const edge = await startEdge({ vars: { SYNC_HOLD_MS: String(SYNC_HOLD_MS), MAX_IN_FLIGHT: "1", WEBHOOK_DEV_ALLOW: `127.0.0.1:${port}` } });
+  const edge = await startEdge({ vars: { SYNC_HOLD_MS: String(SYNC_HOLD_MS), MAX_IN_FLIGHT: "1", WEBHOOK_DEV_ALLOW: receiver.allow } });
   const ops = admin(edge);
   const reg = await ops.registerNode(fleet);
   if (reg.status !== 201) throw new Error(`register node: ${reg.status} ${reg.text}`);
   return {
-    edge, fleet, ops, deliveries, receiverUrl: `http://127.0.0.1:${port}`,
+    edge, fleet, ops, deliveries, receiverUrl: receiver.url(""),
     async stop() {
       await edge.stop();
       await fleet.stop();
-      receiver.closeAllConnections();
       receiver.close();
       cleanup(edge.persistDir);
       cleanup(fleet.stateDir);

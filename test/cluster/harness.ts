@@ -5,8 +5,6 @@
 // Nothing between edge and node goes over loopback. Every process, namespace, link and cgroup made
 // here is removed by teardown(), and by an exit handler if the test process ends another way.
 import { randomBytes } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client, admin, cleanup, sleep, startEdge, tempDir } from "../edge/harness.ts";
 import type { Edge, Res } from "../edge/harness.ts";
 import { cli } from "../operators/cli-helpers.ts";
@@ -14,6 +12,7 @@ import type { CliResult } from "../operators/cli-helpers.ts";
 import { killGroup, killPid, removeCgroupTree, waitGone } from "./processes.ts";
 import { claimProcessGroup, createNetwork, destroyNetwork, pidsIn, sweepStaleNetworks } from "./network.ts";
 import type { ClusterNetwork, NodeHost } from "./network.ts";
+import { startReceiver, type Receiver } from "../webhook-receiver.ts";
 import { makePki } from "./pki.ts";
 import type { Pki } from "./pki.ts";
 import { fetchMetric, nodeAgent } from "./node-agent.ts";
@@ -144,7 +143,7 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
   const cgroupRoot = cgroupRootOf(network.net);
   const nodes: ClusterNode[] = [];
   let edge: Edge | null = null;
-  let receiver: http.Server | null = null;
+  let receiver: Receiver | null = null;
   // Synchronous last resort (process exit): kill by PID, free the namespaces, links, cgroups.
   const hardCleanup = () => {
     for (const n of nodes) n.agent?.killNow();
@@ -160,19 +159,14 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
   try {
     const pki = makePki(pkiDir, [network.edgeAddress, ...network.hosts.map((h) => h.address)]);
     const hooks: Hook[] = [];
-    receiver = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (d: Buffer) => (body += d.toString()));
-      req.on("end", () => {
-        try {
-          const json = JSON.parse(body);
-          hooks.push({ submission: json.id, body: json });
-        } catch {}
-        res.writeHead(204).end();
-      });
+    receiver = await startReceiver((hit, res) => {
+      try {
+        const json = JSON.parse(hit.body);
+        hooks.push({ submission: json.id, body: json });
+      } catch {}
+      res.writeHead(204).end();
     });
-    await new Promise<void>((r) => receiver!.listen(0, "127.0.0.1", r));
-    const hookPort = (receiver.address() as AddressInfo).port;
+    const hookPort = receiver.port;
     const caEnv = { NODE_EXTRA_CA_CERTS: pki.caCert };
     const started = await startEdge({
       ip: network.edgeAddress,

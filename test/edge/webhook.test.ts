@@ -2,40 +2,26 @@
 // no retry on 4xx, SSRF rules at registration. The receiver is a local http server admitted by the
 // development-only WEBHOOK_DEV_ALLOW variable.
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { Webhook } from "standardwebhooks";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
-
-interface Hit {
-  path: string;
-  at: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+import { startReceiver, type Hit, type Receiver } from "../webhook-receiver.ts";
 
 let fleet: Fleet;
 let edge: Edge;
-let receiver: http.Server;
+let receiver: Receiver;
 let port = 0;
-const hits: Hit[] = [];
+let hits: Hit[] = [];
 const flakyCount = { n: 0 };
 
 before(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      hits.push({ path: req.url ?? "", at: Date.now(), headers: req.headers, body });
-      const status = req.url === "/ok" ? 200 : req.url === "/bad" ? 400 : req.url === "/flaky" ? (++flakyCount.n <= 2 ? 503 : 204) : 503;
-      res.writeHead(status).end();
-    });
+  receiver = await startReceiver((hit, res) => {
+    const status = hit.path === "/ok" ? 200 : hit.path === "/bad" ? 400 : hit.path === "/flaky" ? (++flakyCount.n <= 2 ? 503 : 204) : 503;
+    res.writeHead(status).end();
   });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  port = (receiver.address() as AddressInfo).port;
+  ({ port, hits } = receiver);
   fleet = await startFleet();
   edge = await startEdge({ vars: { WEBHOOK_DEV_ALLOW: `127.0.0.1:${port}` } });
   assert.equal((await admin(edge).registerNode(fleet)).status, 201);

@@ -9,8 +9,7 @@
 //   secret in any log line.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
@@ -19,30 +18,23 @@ import { verifyWebhook } from "../../client/webhooks.ts";
 import { Client, ROOT, admin, cleanup, sleep, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
 import { GOOD, HOSTILE } from "./urls.ts";
-
-interface Hit {
-  path: string;
-  at: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+import { startReceiver, type Hit, type Receiver } from "../webhook-receiver.ts";
 
 const TIMEOUT_MS = 1_500;
 let fleet: Fleet;
 let edge: Edge;
 let prodEdge: Edge;
-let receiver: http.Server;
+let receiver: Receiver;
 let port = 0;
-const hits: Hit[] = [];
+let hits: Hit[] = [];
 const counters = new Map<string, number>();
-const sockets = new Set<Socket>();
 /** Every secret the edge handed out: none may appear in a log line or a later answer. */
 const secrets: string[] = [];
 
 const by = (path: string) => hits.filter((h) => h.path === path);
 const url = (path: string) => `http://127.0.0.1:${port}${path}`;
 
-function respond(path: string, res: http.ServerResponse): void {
+function respond(path: string, res: ServerResponse): void {
   const n = (counters.get(path) ?? 0) + 1;
   counters.set(path, n);
   if (path.endsWith("/hang")) return; // never answers
@@ -93,21 +85,8 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 before(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (d: string) => (body += d));
-    req.on("end", () => {
-      hits.push({ path: req.url ?? "", at: Date.now(), headers: req.headers, body });
-      respond(req.url ?? "", res);
-    });
-  });
-  receiver.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver((hit, res) => respond(hit.path, res));
+  ({ port, hits } = receiver);
   // Worker console output (the attempt log lines) is what the no-secret check reads.
   process.env.EDGE_LOG_LEVEL = "log";
   [fleet, prodEdge] = await Promise.all([
@@ -120,10 +99,9 @@ before(async () => {
 });
 
 after(async () => {
-  for (const s of sockets) s.destroy();
+  receiver?.close();
   await Promise.all([edge?.stop(), prodEdge?.stop()]);
   await fleet?.stop();
-  receiver?.close();
   for (const e of [edge, prodEdge]) if (e) cleanup(e.persistDir);
   if (fleet) cleanup(fleet.stateDir);
 });

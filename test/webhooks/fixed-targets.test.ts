@@ -3,48 +3,33 @@
 // edge restart). And the first attempt leaves from the hand-off itself: the delivery object starts
 // it in the call that fixes its targets, not from a later alarm. Real Worker and node.
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
+import { startReceiver, type Hit, type Receiver } from "../webhook-receiver.ts";
 
 /** Long enough that the edge is back, and the endpoint added, before the shard's wake-up. */
 const WATCHDOG_MS = 60_000;
 let fleet: Fleet;
 let edge: Edge;
-let receiver: http.Server;
+let receiver: Receiver;
 let port = 0;
-const hits: { path: string; body: string }[] = [];
-const sockets = new Set<Socket>();
+let hits: Hit[] = [];
 
 const vars = () => ({ WEBHOOK_DEV_ALLOW: `127.0.0.1:${port}`, WATCHDOG_MS: String(WATCHDOG_MS) });
 
 before(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      hits.push({ path: req.url ?? "", body });
-      res.writeHead(200).end();
-    });
-  });
-  receiver.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver();
+  ({ port, hits } = receiver);
   [fleet, edge] = await Promise.all([startFleet(), startEdge({ vars: vars() })]);
   assert.equal((await admin(edge).registerNode(fleet)).status, 201);
 });
 
 after(async () => {
-  for (const s of sockets) s.destroy();
+  receiver?.close();
   await edge?.stop();
   await fleet?.stop();
-  receiver?.close();
   if (edge) cleanup(edge.persistDir);
   if (fleet) cleanup(fleet.stateDir);
 });

@@ -2,29 +2,20 @@
 // that stops passing them (here: the development allow-list that admitted a loopback receiver is
 // gone after an edge restart) is never called again, and the delivery log says why.
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
+import { startReceiver, type Receiver } from "../webhook-receiver.ts";
 
 let fleet: Fleet;
 let edge: Edge;
-let receiver: http.Server;
+let receiver: Receiver;
 let port = 0;
-let hits = 0;
 
 before(async () => {
-  receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      hits++;
-      res.writeHead(500).end(); // always a retry, if the rules still allowed one
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await startReceiver((_, res) => void res.writeHead(500).end()); // always a retry, if the rules still allowed one
+  port = receiver.port;
   fleet = await startFleet();
 });
 
@@ -44,8 +35,8 @@ it("an endpoint that no longer passes the URL rules gets no further attempt", as
   assert.equal((await ops.call("POST", `/admin/projects/${pid}/webhooks`, { url: `http://127.0.0.1:${port}/r` })).status, 201);
   const r = await new Client(edge.base, (await ops.newKey(pid)).key).submit({ language: "python", code: "print(1)" }, { wait: true });
   assert.equal(r.status, 200, r.text);
-  for (const deadline = Date.now() + 20_000; hits < 1 && Date.now() < deadline; ) await sleep(20);
-  assert.equal(hits, 1, "the first attempt was allowed");
+  for (const deadline = Date.now() + 20_000; receiver.hits.length < 1 && Date.now() < deadline; ) await sleep(20);
+  assert.equal(receiver.hits.length, 1, "the first attempt was allowed");
 
   // Same state, without the allow-list: loopback is refused again by the rules.
   const { persistDir, port: edgePort, operatorToken } = edge;
@@ -57,7 +48,7 @@ it("an endpoint that no longer passes the URL rules gets no further attempt", as
     attempts = log.json?.endpoints?.[0]?.log ?? [];
     if (attempts.length >= 2) break;
   }
-  assert.equal(hits, 1, "no attempt reached the endpoint after it stopped passing the rules");
+  assert.equal(receiver.hits.length, 1, "no attempt reached the endpoint after it stopped passing the rules");
   assert.ok(attempts.length >= 2, JSON.stringify(attempts));
   assert.match(JSON.stringify(attempts.slice(1)), /url refused/);
 });

@@ -3,46 +3,33 @@
 // restarted on the same state, and the remaining attempts still arrive; the log records the
 // interrupted attempt.
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { Webhook } from "standardwebhooks";
 import { Client, admin, cleanup, sleep, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
+import { startReceiver, type Hit, type Receiver } from "../webhook-receiver.ts";
 
 let fleet: Fleet;
 let edge: Edge;
-let receiver: http.Server;
+let receiver: Receiver;
 let port = 0;
-const hits: { at: number; body: string; headers: http.IncomingHttpHeaders }[] = [];
-const sockets = new Set<Socket>();
+let hits: Hit[] = [];
 
 before(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (d: Buffer) => (body += d.toString()));
-    req.on("end", () => {
-      hits.push({ at: Date.now(), body, headers: req.headers });
-      // 1st: held open (the edge dies meanwhile); 2nd: 500; 3rd: 200.
-      if (hits.length === 2) res.writeHead(500).end();
-      else if (hits.length >= 3) res.writeHead(200).end();
-    });
+  // 1st: held open (the edge dies meanwhile); 2nd: 500; 3rd: 200.
+  receiver = await startReceiver((_, res, all) => {
+    if (all.length === 2) res.writeHead(500).end();
+    else if (all.length >= 3) res.writeHead(200).end();
   });
-  receiver.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  port = (receiver.address() as AddressInfo).port;
+  ({ port, hits } = receiver);
   fleet = await startFleet();
 });
 
 after(async () => {
-  for (const s of sockets) s.destroy();
+  receiver?.close();
   await edge?.stop();
   await fleet?.stop();
-  receiver?.close();
   if (edge) cleanup(edge.persistDir);
   if (fleet) cleanup(fleet.stateDir);
 });
