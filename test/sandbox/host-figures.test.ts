@@ -1,0 +1,74 @@
+// What a program can see of the host's clocks and counters (real kernel): each run has its own
+// time namespace (its clocks since boot start at its set-up) and a /proc whose memory, VM and
+// pressure figures are the run's own or zero, not the host's.
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import type { Engine } from "../../fleet/src/engine.ts";
+import { createEngine } from "../../fleet/src/node-engine.ts";
+import { requireKernel, tempStateDir } from "../helpers.ts";
+
+const MiB = 1024 * 1024;
+let engine: Engine;
+let stateDir: string;
+
+before(async () => {
+  if (!requireKernel()) return;
+  stateDir = tempStateDir();
+  engine = await createEngine({ stateDir, slots: 1, cgroupParent: "codecell-test-figures" });
+});
+after(async () => {
+  await engine?.close();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** Runs `code` and how long the whole request took on the host, in seconds. */
+async function timed(language: string, code: string, limits = {}) {
+  const started = performance.now();
+  const { result } = await engine.execute({ language, code, stdin: "", limits });
+  return { result, hostSecs: (performance.now() - started) / 1000 };
+}
+
+describe("the host's clocks and counters are not the program's", { skip: !requireKernel() }, () => {
+  it("uptime, CLOCK_BOOTTIME, CLOCK_MONOTONIC and sysinfo's uptime count from the run's set-up", async () => {
+    const { result, hostSecs } = await timed("python", `import ctypes, time
+class SysInfo(ctypes.Structure):
+    _fields_ = [("uptime", ctypes.c_long), ("pad", ctypes.c_char * 256)]
+info = SysInfo()
+assert ctypes.CDLL(None).sysinfo(ctypes.byref(info)) == 0
+print(float(open("/proc/uptime").read().split()[0]))
+print(time.clock_gettime(time.CLOCK_BOOTTIME))
+print(time.clock_gettime(time.CLOCK_MONOTONIC))
+print(info.uptime)`);
+    assert.equal(result.verdict, "AC", result.stderr);
+    const [uptime, boottime, monotonic, sysinfoUptime] = result.stdout.trim().split("\n").map(Number);
+    // The host booted before this test began; the run's clocks began inside the request.
+    for (const [name, value] of Object.entries({ uptime, boottime, monotonic, sysinfoUptime })) {
+      assert.ok(value! >= 0 && value! <= Math.ceil(hostSecs), `${name} ${value} s inside a request of ${hostSecs} s`);
+    }
+    assert.ok(result.evidence.controls_applied.includes("time_namespace"), result.evidence.controls_applied.join());
+  });
+
+  it("/proc/meminfo is the run's memory limit; /proc/vmstat is all zero; /proc/pressure shows nothing", async () => {
+    const memoryBytes = 200 * MiB;
+    const { result } = await timed("python", `import os
+mem = {line.split(":")[0]: line.split(":")[1].strip() for line in open("/proc/meminfo")}
+print(mem["MemTotal"], mem["MemFree"], mem["MemAvailable"], mem["SwapTotal"], sep=",")
+print(sorted({line.split()[1] for line in open("/proc/vmstat")}))
+print(sorted(os.listdir("/proc/pressure")) if os.path.isdir("/proc/pressure") else [])`, { memoryBytes });
+    assert.equal(result.verdict, "AC", result.stderr);
+    const [meminfo, vmstat, pressure] = result.stdout.trim().split("\n");
+    const kB = `${memoryBytes / 1024} kB`;
+    assert.equal(meminfo, `${kB},${kB},${kB},0 kB`);
+    assert.ok(vmstat === "['0']" || vmstat === "[]", `vmstat values: ${vmstat}`);
+    assert.equal(pressure, "[]");
+    assert.ok(result.evidence.controls_applied.includes("proc_masks"), result.evidence.controls_applied.join());
+  });
+
+  it("Node's os.totalmem() is the run's memory limit", async () => {
+    const memoryBytes = 192 * MiB;
+    const { result } = await timed("javascript", `console.log(require("os").totalmem())`, { memoryBytes });
+    assert.equal(result.verdict, "AC", result.stderr);
+    assert.equal(Number(result.stdout.trim()), memoryBytes);
+  });
+});
