@@ -58,6 +58,17 @@ int ns_uts(struct config *c)
 	return 0;
 }
 
+/* -t as the kernel takes an offset: seconds (negative) and nanoseconds in [0, 1e9). */
+static struct timespec negated(struct timespec t)
+{
+	struct timespec r = {.tv_sec = -t.tv_sec, .tv_nsec = 0};
+	if (t.tv_nsec > 0) {
+		r.tv_sec -= 1;
+		r.tv_nsec = 1000000000L - t.tv_nsec;
+	}
+	return r;
+}
+
 /* A time namespace for the run's processes (init stays in the host's: its clock times the run).
  * The offsets take the host's time since boot off CLOCK_MONOTONIC and CLOCK_BOOTTIME, so the
  * program's uptime, sysinfo(2) uptime and clocks count from about now. They can only be written
@@ -71,8 +82,9 @@ int ns_time(struct config *c)
 		return fail(CTL_TIME_NAMESPACE, errno, "unshare(CLONE_NEWTIME)");
 	if (clock_gettime(CLOCK_MONOTONIC, &mono) < 0 || clock_gettime(CLOCK_BOOTTIME, &boot) < 0)
 		return fail(CTL_TIME_NAMESPACE, errno, "clock_gettime");
-	int n = snprintf(offsets, sizeof offsets, "monotonic %lld 0\nboottime %lld 0\n", -(long long)mono.tv_sec,
-			 -(long long)boot.tv_sec);
+	struct timespec m = negated(mono), b = negated(boot);
+	int n = snprintf(offsets, sizeof offsets, "monotonic %lld %ld\nboottime %lld %ld\n", (long long)m.tv_sec, m.tv_nsec,
+			 (long long)b.tv_sec, b.tv_nsec);
 	int fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(CTL_TIME_NAMESPACE, errno, "open /proc/self/timens_offsets");
