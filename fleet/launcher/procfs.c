@@ -86,10 +86,16 @@ static int fake_vmstat(char *buf, size_t size)
 	int fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	ssize_t len = read(fd, host, sizeof host - 1);
+	size_t len = 0;
+	ssize_t r = 0;
+	while (len < sizeof host - 1 && (r = read(fd, host + len, sizeof host - 1 - len)) > 0)
+		len += (size_t)r;
+	int err = errno;
 	close(fd);
-	if (len < 0)
+	if (r < 0) {
+		errno = err;
 		return -1;
+	}
 	host[len] = '\0';
 	size_t n = 0;
 	char *save = NULL;
