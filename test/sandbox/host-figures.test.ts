@@ -7,7 +7,10 @@ import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import type { Engine } from "../../fleet/src/engine.ts";
 import { createEngine } from "../../fleet/src/node-engine.ts";
+import { join } from "node:path";
+import { LauncherZygote } from "../../fleet/src/sandbox/launcher.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
+import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
 
@@ -78,5 +81,25 @@ print(sorted(os.listdir("/proc/pressure")) if os.path.isdir("/proc/pressure") el
     const { result } = await engine.execute({ language: "javascript", code: `console.log(require("os").totalmem())`, stdin: "", limits: { memoryBytes } });
     assert.equal(result.verdict, "AC", result.stderr);
     assert.equal(Number(result.stdout.trim()), memoryBytes);
+  });
+
+  it("without the run's memory limit the launcher refuses before anything runs (fail proc_masks)", async () => {
+    const zygote = await LauncherZygote.start(join(stateDir, "bare.sock"));
+    try {
+      const layout = baseRootLayout(join(stateDir, "etc"));
+      const launched = zygote.launch({
+        uid: 61_890, gid: 61_890, hostname: "sandbox", cgroupProcsFiles: [], memoryLimitBytes: 0,
+        bindsReadOnly: layout.binds.filter((bind) => !bind.copy), symlinks: layout.symlinks, boxBytes: 1 << 20, tmpBytes: 1 << 20,
+        copyIn: [], copyOut: [], rlimits: {}, env: { ...BASE_ENV }, cwd: "/box", argv: ["/bin/true"],
+      }, undefined);
+      launched.stdout.resume();
+      launched.stderr.resume();
+      await launched.finished;
+      assert.equal(launched.report.failure?.control, "proc_masks", JSON.stringify(launched.report.failure));
+      assert.equal(launched.report.started, false);
+      assert.equal(launched.report.done, true);
+    } finally {
+      await zygote.close();
+    }
   });
 });
