@@ -2,34 +2,17 @@
 // time namespace (its clocks since boot start at its set-up) and a /proc whose memory, VM and
 // pressure figures are the run's own or zero, not the host's.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
-import type { Engine } from "../../fleet/src/engine.ts";
-import { createEngine } from "../../fleet/src/node-engine.ts";
 import { join } from "node:path";
 import { LauncherZygote } from "../../fleet/src/sandbox/launcher.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";
-import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { requireKernel } from "../helpers.ts";
+import { useEngine, useSandbox } from "../kernel-fixtures.ts";
 
 const MiB = 1024 * 1024;
-let engine: Engine;
-let sandbox: Sandbox;
-let stateDir: string;
-
-before(async () => {
-  if (!requireKernel()) return;
-  stateDir = tempStateDir();
-  engine = await createEngine({ stateDir: `${stateDir}/engine`, slots: 1, cgroupParent: "codecell-test-figures" });
-  sandbox = await Sandbox.create({ stateDir: `${stateDir}/sandbox`, slots: 1, cgroupParent: "codecell-test-figures", firstId: 61_800 });
-});
-after(async () => {
-  await engine?.close();
-  await sandbox?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+const { engine } = useEngine("codecell-test-figures-", { slots: 1, cgroupParent: "codecell-test-figures" });
+const { sandbox, stateDir } = useSandbox({ cgroupParent: "codecell-test-figures", firstId: 61_800 });
 
 /** Runs Python `code` and how long the whole run took on the host, in seconds. */
 async function timed(code: string, limits = {}) {

@@ -3,16 +3,15 @@
 // hierarchy (real kernel, cgroup v1 here, v2 in the VM).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
+import { before } from "../hooks.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
-import { hostProcessesWith, requireKernel, tempStateDir } from "../helpers.ts";
+import { hostProcessesWith, requireKernel } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 
-let sandbox: Sandbox;
-let stateDir: string;
+const { sandbox, stateDir } = useSandbox({ cgroupParent: "codecell-test-init", firstId: 61_700 });
 let storm: Buffer;
 
 // 48 threads calling ftruncate past RLIMIT_FSIZE in a loop (SIGXFSZ ignored, so each call only
@@ -40,18 +39,11 @@ int main(void) {
 }
 `;
 
-before(async () => {
+before(() => {
   if (!requireKernel()) return;
-  stateDir = tempStateDir();
   writeFileSync(join(stateDir, "storm.c"), STORM_C);
   execFileSync("cc", ["-O2", "-static", "-pthread", "-o", join(stateDir, "storm"), join(stateDir, "storm.c")]);
   storm = readFileSync(join(stateDir, "storm"));
-  sandbox = await Sandbox.create({ stateDir: join(stateDir, "sandbox"), slots: 1, cgroupParent: "codecell-test-init", firstId: 61_700 });
-  assert.deepEqual(sandbox.health().reasons, []);
-});
-after(async () => {
-  await sandbox?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
 interface Seen {
