@@ -1,5 +1,5 @@
-/* init: pid 1 of the sandbox's pid namespace (root, not in the run's cgroups).
- * Sets up the namespaces, forks the program child (pid 2), builds the root
+/* init: pid 1 of the sandbox's pid namespace (root; in the run's cgroups only while the program
+ * lives, cgroups.c). Sets up the namespaces, forks the program child (pid 2), builds the root
  * while the child drops its privileges, lets it exec, reports how it ended,
  * kills and reaps whatever is left, does the copy-outs, exits. */
 #include <dirent.h>
@@ -40,6 +40,7 @@ static const struct step ns_steps[] = {
 	{ns_join_net, CTL_NETWORK_NAMESPACE},
 	{ns_ipc, CTL_IPC_NAMESPACE},
 	{ns_uts, CTL_UTS_NAMESPACE},
+	{ns_time, CTL_TIME_NAMESPACE},
 };
 
 /* The root filesystem: assembled while the program child drops its
@@ -55,8 +56,10 @@ static const struct step root_steps[] = {
 	{mounts_binds, -1},
 	{mounts_symlinks, -1},
 	{mounts_pivot, -1},
-	{mounts_proc, CTL_PROC},
+	{procfs_mount, CTL_PROC},
+	{procfs_mask, CTL_PROC_MASKS},
 	{mounts_seal, CTL_ROOT_FILESYSTEM},
+	{cgroups_join_init, -1}, /* reported with the program's own cgroup control */
 };
 
 __attribute__((noreturn)) static void report_failure_and_exit(void)
@@ -467,6 +470,7 @@ __attribute__((noreturn)) void init_main(struct config *c)
 		if (errno != EINTR)
 			_exit(1); /* cannot happen; no `exit` line rather than a wrong one */
 	clock_gettime(CLOCK_MONOTONIC, &t_end);
+	cgroups_leave_init(c);
 
 	/* Everything else in the namespace: count, kill, reap. */
 	reap_all(WNOHANG); /* orphans that already exited are not "alive" */

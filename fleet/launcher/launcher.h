@@ -33,6 +33,8 @@ enum control {
 	CTL_OUTPUT_DRAIN,
 	CTL_SESSION,
 	CTL_CGROUP_NAMESPACE,
+	CTL_TIME_NAMESPACE,
+	CTL_PROC_MASKS,
 	/* Not an isolation control: placing a --copy-in file in /box (its directories, the file,
 	 * its bytes). A failure here may be the files' own doing (no room, a name clash). */
 	CTL_BOX_FILES,
@@ -98,6 +100,10 @@ struct config {
 	const char **cgroup_paths;
 	int *cgroup_fds;
 	size_t n_cgroups;
+	const char **init_return_paths; /* --init-return-procs: init leaves the run's cgroups at its end */
+	int *init_return_fds;
+	size_t n_init_returns;
+	uint64_t memory_limit; /* --memory-limit: the run's, shown as MemTotal in /proc/meminfo */
 
 	struct bind_ro *binds;
 	size_t n_binds;
@@ -155,6 +161,11 @@ int ns_mount_private(struct config *c);
 int ns_join_net(struct config *c);
 int ns_ipc(struct config *c);
 int ns_uts(struct config *c);
+int ns_time(struct config *c);
+
+/* procfs.c (init) */
+int procfs_mount(struct config *c);
+int procfs_mask(struct config *c);
 
 /* mounts.c (init) */
 int mounts_open_sources(struct config *c);
@@ -166,7 +177,6 @@ int mounts_fill_box(struct config *c);
 int mounts_binds(struct config *c);
 int mounts_symlinks(struct config *c);
 int mounts_pivot(struct config *c);
-int mounts_proc(struct config *c);
 int mounts_seal(struct config *c);
 int valid_name(const char *name);
 /* Deepest relative path a --copy-in may name inside /box. */
@@ -175,8 +185,10 @@ int valid_box_path(const char *path);
 int valid_sandbox_path(const char *path);
 int copy_fd(int in, int out, uint64_t len, uint64_t *copied);
 
-/* cgroups.c (program child) */
+/* cgroups.c (program child; init's own join and return) */
 int cgroups_join(const struct config *c);
+int cgroups_join_init(struct config *c);
+void cgroups_leave_init(const struct config *c);
 
 /* rlimits.c (program child) */
 int rlimit_resource(const char *name);

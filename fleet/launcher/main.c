@@ -77,6 +77,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->root_fd = c->box_fd = c->tmp_fd = -1;
 	c->cgroup_paths = calloc(cap, sizeof *c->cgroup_paths);
 	c->cgroup_fds = calloc(cap, sizeof *c->cgroup_fds);
+	c->init_return_paths = calloc(cap, sizeof *c->init_return_paths);
+	c->init_return_fds = calloc(cap, sizeof *c->init_return_fds);
 	c->drainer_cgroup_paths = calloc(cap, sizeof *c->drainer_cgroup_paths);
 	c->drainer_return_paths = calloc(cap, sizeof *c->drainer_return_paths);
 	c->binds = calloc(cap, sizeof *c->binds);
@@ -86,7 +88,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->copy_outs = calloc(cap, sizeof *c->copy_outs);
 	c->rlimits = calloc(cap, sizeof *c->rlimits);
 	c->envp = calloc(cap + 1, sizeof *c->envp);
-	if (!c->cgroup_paths || !c->cgroup_fds || !c->drainer_cgroup_paths || !c->drainer_return_paths || !c->binds || !c->symlinks || !c->copy_ins ||
+	if (!c->cgroup_paths || !c->cgroup_fds || !c->init_return_paths || !c->init_return_fds || !c->drainer_cgroup_paths || !c->drainer_return_paths || !c->binds || !c->symlinks || !c->copy_ins ||
 	    !c->bind_ins || !c->copy_outs || !c->rlimits || !c->envp)
 		return fail(CTL_EXEC, ENOMEM, "calloc");
 
@@ -122,6 +124,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->netns_path = v;
 		} else if (!strcmp(opt, "--cgroup-procs")) {
 			c->cgroup_paths[c->n_cgroups++] = v;
+		} else if (!strcmp(opt, "--init-return-procs")) {
+			c->init_return_paths[c->n_init_returns++] = v;
+		} else if (!strcmp(opt, "--memory-limit")) {
+			if (parse_u64(v, 10, &c->memory_limit) < 0 || c->memory_limit == 0)
+				return fail(CTL_PROC_MASKS, EINVAL, "bad --memory-limit %s", v);
 		} else if (!strcmp(opt, "--output-cap")) {
 			if (parse_u64(v, 10, &c->output_cap) < 0)
 				return fail(CTL_OUTPUT_DRAIN, EINVAL, "bad --output-cap %s", v);
@@ -203,6 +210,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	}
 	if (!have_uid || !have_gid)
 		return fail(CTL_UID_GID, EINVAL, "--uid and --gid are required");
+	if (!c->memory_limit)
+		return fail(CTL_PROC_MASKS, EINVAL, "--memory-limit is required (the MemTotal of /proc/meminfo)");
 	if (i >= argc || !argv[i][0])
 		return fail(CTL_EXEC, EINVAL, "no program after --");
 	c->argv = &argv[i];
@@ -217,6 +226,11 @@ static int open_host_fds(struct config *c)
 		c->cgroup_fds[i] = open(c->cgroup_paths[i], O_WRONLY | O_CLOEXEC);
 		if (c->cgroup_fds[i] < 0)
 			return fail(CTL_CGROUP, errno, "open %s", c->cgroup_paths[i]);
+	}
+	for (size_t i = 0; i < c->n_init_returns; i++) {
+		c->init_return_fds[i] = open(c->init_return_paths[i], O_WRONLY | O_CLOEXEC);
+		if (c->init_return_fds[i] < 0)
+			return fail(CTL_CGROUP, errno, "open %s", c->init_return_paths[i]);
 	}
 	if (c->netns_path) {
 		c->netns_fd = open(c->netns_path, O_RDONLY | O_CLOEXEC);

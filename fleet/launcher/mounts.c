@@ -19,7 +19,7 @@
  *      move_mount(). Binds are recursive and every submount is read-only,
  *      nosuid, nodev (mount_setattr AT_RECURSIVE on the detached tree).
  *   6. pivot_root(".", "."), lazy unmount of the old root.
- *   7. a fresh proc at /proc (we are pid 1 of the new pid namespace).
+ *   7. a fresh proc at /proc, its host-wide files masked (procfs.c).
  *   8. the root tmpfs is made read-only (/dev already is, since step 3).
  */
 #include <errno.h>
@@ -28,8 +28,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/random.h>
-#include <sys/sysinfo.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -595,77 +593,6 @@ int mounts_pivot(struct config *c)
 		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir /");
 	close(c->root_fd);
 	c->root_fd = -1;
-	return 0;
-}
-
-/* Bind a read-only file holding `content` over a /proc file, where the kernel
- * has it. The file is made
- * in the root tmpfs (still writable here) and unlinked once bound. */
-static int mask_proc_file(const char *path, const char *content)
-{
-	static const char tmp[] = "/.proc-mask";
-	if (access(path, F_OK) < 0 && errno == ENOENT)
-		return 0; /* not in this kernel: nothing to hide */
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return fail(CTL_PROC, errno, "create the mask of %s", path);
-	size_t len = strlen(content);
-	int r = write(fd, content, len) == (ssize_t)len ? 0 : -1;
-	close(fd);
-	if (r < 0)
-		r = fail(CTL_PROC, errno, "write the mask of %s", path);
-	else if (mount(tmp, path, NULL, MS_BIND, NULL) < 0)
-		r = fail(CTL_PROC, errno, "mask %s", path);
-	else if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-		r = fail(CTL_PROC, errno, "remount the mask of %s read-only", path);
-	if (unlink(tmp) < 0 && r == 0)
-		r = fail(CTL_PROC, errno, "unlink the mask of %s", path);
-	return r;
-}
-
-/* /proc/stat without the host's counters (forks, context switches,
- * interrupts, boot time, CPU times): one line per CPU, all zero, so that
- * counting CPUs from it still works. */
-static void fake_stat(char *buf, size_t size, int cpus)
-{
-	static const char zeros[] = " 0 0 0 0 0 0 0 0 0 0\n";
-	size_t n = (size_t)snprintf(buf, size, "cpu %s", zeros);
-	for (int i = 0; i < cpus && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "cpu%d%s", i, zeros);
-	if (n < size)
-		snprintf(buf + n, size - n,
-			 "intr 0\nctxt 0\nbtime 0\nprocesses 0\nprocs_running 1\nprocs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n");
-}
-
-/* A boot id of the run's own (random, UUID form), not the host's. */
-static void fake_boot_id(char out[40])
-{
-	unsigned char b[16] = {0};
-	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
-		memset(b, 0, sizeof b);
-	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-	snprintf(out, 40, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n", b[0], b[1], b[2],
-		 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
-/* A fresh proc (we are pid 1 of the new pid namespace), with the host-wide
- * files that show other tenants' and the host's activity replaced. */
-int mounts_proc(struct config *c)
-{
-	(void)c;
-	int cpus = get_nprocs_conf();
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-		return fail(CTL_PROC, errno, "mount /proc");
-	static char stat[8192];
-	char boot_id[40];
-	fake_stat(stat, sizeof stat, cpus);
-	fake_boot_id(boot_id);
-	if (mask_proc_file("/proc/stat", stat) < 0 || mask_proc_file("/proc/loadavg", "0.00 0.00 0.00 1/1 1\n") < 0 ||
-	    mask_proc_file("/proc/sys/kernel/random/boot_id", boot_id) < 0 ||
-	    mask_proc_file("/proc/interrupts", "") < 0 || mask_proc_file("/proc/softirqs", "") < 0 ||
-	    mask_proc_file("/proc/diskstats", "") < 0 || mask_proc_file("/proc/schedstat", "") < 0)
-		return -1;
 	return 0;
 }
 

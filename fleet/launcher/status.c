@@ -36,6 +36,8 @@ static const char *const control_names[CTL__COUNT] = {
 	[CTL_OUTPUT_DRAIN] = "output_drain",
 	[CTL_SESSION] = "session",
 	[CTL_CGROUP_NAMESPACE] = "cgroup_namespace",
+	[CTL_TIME_NAMESPACE] = "time_namespace",
+	[CTL_PROC_MASKS] = "proc_masks",
 	[CTL_BOX_FILES] = "box_files",
 };
 

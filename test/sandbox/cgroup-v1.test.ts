@@ -49,16 +49,16 @@ after(() => {
 });
 
 describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }, () => {
-  it("moves the memory limit up and down with swap kept off, and rewrites pids.max either way", async () => {
+  it("moves the memory limit up and down with swap kept off, and rewrites pids.max (one above the budget, for init) either way", async () => {
     const d = driver("limits");
     assert.deepEqual(d.problems(), []);
     const cgroup = await d.create("run", { memoryBytes: 64 * MiB, processes: 16 });
     const path = `${TOP}/limits/run`;
     assert.equal(read("memory", path, "memory.swappiness"), "0");
     cgroup.setLimits({ memoryBytes: 128 * MiB, processes: 256 });
-    assert.deepEqual([read("memory", path, "memory.limit_in_bytes"), read("memory", path, "memory.memsw.limit_in_bytes"), read("pids", path, "pids.max")], [String(128 * MiB), String(128 * MiB), "256"]);
+    assert.deepEqual([read("memory", path, "memory.limit_in_bytes"), read("memory", path, "memory.memsw.limit_in_bytes"), read("pids", path, "pids.max")], [String(128 * MiB), String(128 * MiB), "257"]);
     cgroup.setLimits({ memoryBytes: 32 * MiB, processes: 8 });
-    assert.deepEqual([read("memory", path, "memory.limit_in_bytes"), read("memory", path, "memory.memsw.limit_in_bytes"), read("pids", path, "pids.max")], [String(32 * MiB), String(32 * MiB), "8"]);
+    assert.deepEqual([read("memory", path, "memory.limit_in_bytes"), read("memory", path, "memory.memsw.limit_in_bytes"), read("pids", path, "pids.max")], [String(32 * MiB), String(32 * MiB), "9"]);
     assert.deepEqual(cgroup.limits, { memoryBytes: 32 * MiB, processes: 8 });
     assert.deepEqual(cgroup.controls, ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"]);
     await cgroup.destroy();

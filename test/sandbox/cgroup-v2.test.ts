@@ -30,13 +30,13 @@ describe("cgroup v2 driver, file by file (fake tree)", () => {
     assert.match(problem ?? "", /^cgroup v2: cannot prepare .*blocker\/x: /);
   });
 
-  it("writes each limit only when it changes: memory, pids (one above the budget) and CPU", async () => {
+  it("writes each limit only when it changes: memory, pids (two above the budget: drainer and init) and CPU", async () => {
     const driver = fake("limits");
     driver.problems();
     const cgroup = await driver.create("run", { memoryBytes: 64 * MiB, processes: 16 });
     assert.deepEqual(cgroup.controls, ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"]);
     assert.equal(file("limits/run/memory.swap.max"), "0");
-    assert.deepEqual([file("limits/run/memory.max"), file("limits/run/pids.max")], [String(64 * MiB), "17"]);
+    assert.deepEqual([file("limits/run/memory.max"), file("limits/run/pids.max")], [String(64 * MiB), "18"]);
     assert.equal(existsSync(join(root, "limits/run/cpu.max")), false, "no CPU controls asked for, none written");
     // Marked by hand: a limit that does not change must not be rewritten.
     writeFileSync(join(root, "limits/run/memory.max"), "unchanged");
@@ -45,7 +45,7 @@ describe("cgroup v2 driver, file by file (fake tree)", () => {
     assert.deepEqual([file("limits/run/memory.max"), file("limits/run/pids.max")], ["unchanged", "unchanged"]);
     const share = { mode: "shared" as const, cpus: [0, 1], quotaCores: 0.25 };
     cgroup.setLimits({ memoryBytes: 32 * MiB, processes: 8, cpu: share });
-    assert.deepEqual([file("limits/run/memory.max"), file("limits/run/pids.max")], [String(32 * MiB), "9"]);
+    assert.deepEqual([file("limits/run/memory.max"), file("limits/run/pids.max")], [String(32 * MiB), "10"]);
     assert.deepEqual([file("limits/run/cpuset.cpus"), file("limits/run/cpu.weight"), file("limits/run/cpu.max")], ["0,1", "100", "25000 100000"]);
     writeFileSync(join(root, "limits/run/cpu.max"), "unchanged");
     cgroup.setLimits({ memoryBytes: 32 * MiB, processes: 8, cpu: share });

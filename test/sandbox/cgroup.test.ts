@@ -60,14 +60,15 @@ describe("cgroup v2 driver against a fake cgroupfs tree", () => {
     const dir = join(root, "codecell", "node1", "run1");
     assert.equal(readFileSync(join(dir, "memory.max"), "utf8"), String(256 * MiB));
     assert.equal(readFileSync(join(dir, "memory.swap.max"), "utf8"), "0");
-    // one above the program's budget: the output drainer shares the cgroup
-    assert.equal(readFileSync(join(dir, "pids.max"), "utf8"), "65");
+    // two above the program's budget: the output drainer and the run's init share the cgroup
+    assert.equal(readFileSync(join(dir, "pids.max"), "utf8"), "66");
     assert.equal(readFileSync(join(dir, "cpuset.cpus"), "utf8"), "0,1,2,3");
     assert.equal(readFileSync(join(dir, "cpu.weight"), "utf8"), "100");
     assert.equal(readFileSync(join(dir, "cpu.max"), "utf8"), "50000 100000");
     assert.ok(cgroup.controls.includes("cpu_isolation"));
     assert.deepEqual(cgroup.drainerProcsFiles, [join(dir, "cgroup.procs")]);
     assert.deepEqual(cgroup.drainerReturnProcsFiles, [join(root, ownCgroupPath(""), "cgroup.procs")]);
+    assert.deepEqual(cgroup.initReturnProcsFiles, [join(root, ownCgroupPath(""), "cgroup.procs")]);
     const dedicated = await driver.create("run1b", { memoryBytes: MiB, processes: 4, cpu: { mode: "dedicated", cpus: [2], quotaCores: undefined } });
     assert.equal(readFileSync(join(root, "codecell", "node1", "run1b", "cpuset.cpus"), "utf8"), "2");
     assert.equal(readFileSync(join(root, "codecell", "node1", "run1b", "cpu.max"), "utf8"), "max 100000");
@@ -141,11 +142,13 @@ describe("cgroup v1 driver on the real kernel", () => {
     // the launcher drains the output from the run's CPU hierarchies only, and returns to its own
     assert.deepEqual(cgroup.drainerProcsFiles, ["cpu", "cpuacct", "cpuset"].map((c) => `/sys/fs/cgroup/${c}/${parent}/run/cgroup.procs`));
     assert.deepEqual(cgroup.drainerReturnProcsFiles, ["cpu", "cpuacct", "cpuset"].map((c) => join(`/sys/fs/cgroup/${c}`, ownCgroupPath(c), "cgroup.procs")));
+    // the run's init is in every hierarchy while the program lives, then back in the node's own
+    assert.deepEqual(cgroup.initReturnProcsFiles, ["memory", "pids", "cpuacct", "cpu", "cpuset"].map((c) => join(`/sys/fs/cgroup/${c}`, ownCgroupPath(c), "cgroup.procs")));
     const readings = cgroup.read();
     assert.deepEqual(readings.errors, []);
     assert.equal(readings.memoryLimitBytes, 64 * MiB);
     assert.equal(readFileSync(`/sys/fs/cgroup/memory/${parent}/run/memory.memsw.limit_in_bytes`, "utf8").trim(), String(64 * MiB));
-    assert.equal(readFileSync(`/sys/fs/cgroup/pids/${parent}/run/pids.max`, "utf8").trim(), "16");
+    assert.equal(readFileSync(`/sys/fs/cgroup/pids/${parent}/run/pids.max`, "utf8").trim(), "17");
     assert.deepEqual(cgroup.pids(), []);
     await cgroup.destroy();
     assert.equal(existsSync(`/sys/fs/cgroup/pids/${parent}/run`), false);

@@ -11,8 +11,8 @@ import { requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 
 const ONE_MIB = 1_048_576;
-/** pids.max of a cgroup made for compile limits (256): v2 adds one for the launcher's output drainer. */
-const COMPILE_PIDS_MAX = existsSync("/sys/fs/cgroup/cpuacct") ? "256" : "257";
+/** pids.max of a cgroup made for compile limits (256): one more for the run's init, and on v2 one for the launcher's output drainer. */
+const COMPILE_PIDS_MAX = existsSync("/sys/fs/cgroup/cpuacct") ? "257" : "258";
 // One slot: every run reuses the cgroup the previous run's slot prepared.
 const { sandbox } = useSandbox({ firstId: 61_200 });
 

@@ -88,6 +88,7 @@ function launcherConfig(dir: string, argv: string[]): LauncherConfig {
     gid: 64_010,
     hostname: "sandbox",
     cgroupProcsFiles: [],
+    memoryLimitBytes: 64 << 20,
     outputCap: 1024,
     bindsReadOnly: layout.binds.filter((bind) => !bind.copy),
     symlinks: layout.symlinks,

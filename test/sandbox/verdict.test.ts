@@ -196,6 +196,9 @@ describe("every decision, whole", () => {
   for (const [name, patch, expected] of cases) {
     it(name, () => assert.deepEqual(decide(patch), expected));
   }
+  it("MLE when the OOM killer counted a kill, even with no exit status (it chose the run's init)", () => {
+    assert.equal(decide({ exit: undefined, oomKills: 1 }).verdict, "MLE");
+  });
   it("FSE needs death by SIGXFSZ and a file at the limit: an exit code of 25 or another signal is not", () => {
     assert.equal(decide({ exit: { kind: "exited", code: 25 }, fileSizeLimitHits: 1 }).verdict, "RE");
     assert.equal(decide({ exit: signaled(signals.SIGKILL), fileSizeLimitHits: 1 }).verdict, "SIG");

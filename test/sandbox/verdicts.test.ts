@@ -27,7 +27,7 @@ describe("verdicts from kernel evidence", { skip: !requireKernelQuiet() }, () =>
     assert.equal(evidence.verdict_actor, "runtime");
     assert.equal(evidence.isolation_mode, "strict");
     assert.deepEqual(evidence.controls_missing, []);
-    for (const control of ["pid_namespace", "mount_namespace", "network_namespace", "memory_limit", "process_limit", "no_new_privileges", "seccomp"]) {
+    for (const control of ["pid_namespace", "mount_namespace", "network_namespace", "time_namespace", "proc", "proc_masks", "memory_limit", "process_limit", "no_new_privileges", "seccomp"]) {
       assert.ok(evidence.controls_applied.includes(control), control);
     }
     assert.equal(evidence.cgroup.memory_limit_bytes, 256 * MiB);

@@ -28,6 +28,10 @@ export interface LauncherConfig {
   drainerProcsFiles?: string[];
   /** `cgroup.procs` files the launcher returns to before it reports `done` (the node's own cgroups). */
   drainerReturnProcsFiles?: string[];
+  /** `cgroup.procs` files init returns to when the program has ended (the node's own cgroups). */
+  initReturnProcsFiles?: string[];
+  /** The run's memory limit: the MemTotal the program's /proc/meminfo shows. */
+  memoryLimitBytes: number;
   bindsReadOnly: { hostPath: string; sandboxPath: string; copy?: boolean }[];
   symlinks: { target: string; link: string }[];
   boxBytes: number;
@@ -57,6 +61,8 @@ export function launcherArgs(config: LauncherConfig): string[] {
   if (config.mergeStderr) args.push("--merge-stderr", "1");
   for (const file of config.drainerProcsFiles ?? []) args.push("--drainer-cgroup-procs", file);
   for (const file of config.drainerReturnProcsFiles ?? []) args.push("--drainer-return-procs", file);
+  for (const file of config.initReturnProcsFiles ?? []) args.push("--init-return-procs", file);
+  args.push("--memory-limit", String(config.memoryLimitBytes));
   for (const bind of config.bindsReadOnly) args.push(bindOption(bind), `${bind.hostPath}:${bind.sandboxPath}`);
   for (const link of config.symlinks) args.push("--symlink", `${link.target}:${link.link}`);
   args.push("--box-size", String(config.boxBytes), "--tmp-size", String(config.tmpBytes));

@@ -54,7 +54,8 @@ export interface SandboxHealth {
 export const REQUIRED_CONTROLS = [
   "pid_namespace", "mount_namespace", "network_namespace", "ipc_namespace", "uts_namespace", "cgroup",
   "root_filesystem", "proc", "dev", "work_dir", "tmp", "rlimits", "uid_gid", "capabilities",
-  "no_new_privileges", "seccomp", "environment", "output_drain", "session", "cgroup_namespace",
+  "no_new_privileges", "seccomp", "environment", "output_drain", "session", "cgroup_namespace", "time_namespace",
+  "proc_masks",
 ];
 
 const SETUP_TIMEOUT_MS = 10_000;
@@ -583,6 +584,8 @@ export class Sandbox {
       mergeStderr: spec.mergeStderr === true,
       drainerProcsFiles: cgroup.drainerProcsFiles,
       drainerReturnProcsFiles: cgroup.drainerReturnProcsFiles,
+      initReturnProcsFiles: cgroup.initReturnProcsFiles,
+      memoryLimitBytes: limits.memoryBytes,
       bindsReadOnly: [...layout.binds, ...(spec.binds ?? [])],
       symlinks: layout.symlinks,
       boxBytes: limits.workDirBytes,

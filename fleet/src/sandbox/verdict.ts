@@ -65,11 +65,12 @@ export function decideVerdict(evidence: VerdictEvidence): VerdictDecision {
   if (evidence.filesNotPlaced) return decided("RE", evidence.filesNotPlaced.cause, "kernel", evidence.filesNotPlaced.message);
   if (evidence.notRunnable) return decided("RE", evidence.notRunnable.cause, "kernel", `runtime error: ${evidence.notRunnable.message}`);
   if (evidence.internalError) return ie("internal_error", evidence.internalError);
-  if (!exit) return ie("no_exit_status", "the sandbox ended without reporting how the program ended");
-
+  // Before the exit status: the run's OOM killer may have chosen the run's init (it is in the run's
+  // cgroups while the program lives), which then never reports the program's end.
   if (evidence.oomKills > 0) {
     return decided("MLE", "oom_kill", "kernel", "memory limit exceeded: the cgroup OOM killer ended the program");
   }
+  if (!exit) return ie("no_exit_status", "the sandbox ended without reporting how the program ended");
   if (evidence.pidsLimitHits > 0) {
     return decided("PLE", "pids_limit", "kernel", "process limit exceeded: the cgroup refused to create more processes or threads");
   }

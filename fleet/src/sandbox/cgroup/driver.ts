@@ -37,6 +37,13 @@ export interface RunCgroup {
   readonly drainerProcsFiles: string[];
   /** Where the drainer goes back to before it reports the end (the node's own cgroups). */
   readonly drainerReturnProcsFiles: string[];
+  /**
+   * Where the run's init goes back to when the program has ended (the node's own cgroup in every
+   * hierarchy of `procsFiles`). While the program lives init is in the run's cgroups (its work
+   * answering the program's calls is the run's), so pids.max is one above the program's budget
+   * for it on v1, two on v2 (init and the drainer).
+   */
+  readonly initReturnProcsFiles: string[];
   /** Controls this cgroup enforces, as evidence names. */
   readonly controls: string[];
   readonly limits: CgroupLimits;

@@ -113,6 +113,7 @@ class RunCgroupV1 implements RunCgroup {
   readonly procsFiles: string[];
   readonly drainerProcsFiles: string[];
   readonly drainerReturnProcsFiles: string[];
+  readonly initReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #all: string[];
   readonly dirs: { memory: string; pids: string; cpuacct: string; cpu: string | undefined; cpuset: string | undefined };
@@ -131,6 +132,9 @@ class RunCgroupV1 implements RunCgroup {
     });
     this.drainerProcsFiles = cpuHierarchies.map((controller) => join(dirs[controller]!, "cgroup.procs"));
     this.drainerReturnProcsFiles = cpuHierarchies.map((controller) => join(mounts[controller]!, ownCgroupPath(controller), "cgroup.procs"));
+    // the run's init is in every hierarchy while the program lives, and returns to the node's own
+    const controllerOf = (mount: string) => (Object.keys(mounts) as (keyof V1Mounts)[]).find((controller) => mounts[controller] === mount)!;
+    this.initReturnProcsFiles = distinctMounts(mounts).map((mount) => join(mount, ownCgroupPath(controllerOf(mount)), "cgroup.procs"));
   }
 
   setLimits(limits: CgroupLimits): void {
@@ -145,7 +149,8 @@ class RunCgroupV1 implements RunCgroup {
       writeControl(memory, limits.memoryBytes);
       writeControl(memsw, limits.memoryBytes);
     }
-    if (limits.processes !== this.limits.processes) writeControl(join(this.dirs.pids, "pids.max"), limits.processes);
+    // one above the program's budget: the run's init is in it while the program lives
+    if (limits.processes !== this.limits.processes) writeControl(join(this.dirs.pids, "pids.max"), limits.processes + 1);
     if (limits.cpu && limits.cpu !== this.limits.cpu) this.#applyCpu(limits.cpu);
     this.limits = { ...limits };
   }
@@ -183,7 +188,7 @@ class RunCgroupV1 implements RunCgroup {
     return Math.round(readNumber(join(this.dirs.cpuacct, "cpuacct.usage")) / 1000);
   }
 
-  /** The program's processes (the pids hierarchy holds them all, and nothing of the launcher's). */
+  /** The program's processes (the pids hierarchy holds them all; of the launcher's, only init while the program lives). */
   pids(): number[] {
     return readPids(join(this.dirs.pids, "cgroup.procs"));
   }

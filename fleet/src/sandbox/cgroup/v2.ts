@@ -78,9 +78,10 @@ export class CgroupV2Driver implements CgroupDriver {
 class RunCgroupV2 implements RunCgroup {
   readonly name: string;
   readonly procsFiles: string[];
-  /** The drainer (the launcher) shares the one directory; pids.max is one above the program's budget for it. */
+  /** The drainer (the launcher) and init share the one directory; pids.max is two above the program's budget for them. */
   readonly drainerProcsFiles: string[];
   readonly drainerReturnProcsFiles: string[];
+  readonly initReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #dir: string;
   limits: CgroupLimits;
@@ -92,11 +93,12 @@ class RunCgroupV2 implements RunCgroup {
     this.procsFiles = [join(dir, "cgroup.procs")];
     this.drainerProcsFiles = this.procsFiles;
     this.drainerReturnProcsFiles = [returnProcsFile];
+    this.initReturnProcsFiles = [returnProcsFile];
   }
 
   setLimits(limits: CgroupLimits): void {
     if (limits.memoryBytes !== this.limits.memoryBytes) writeControl(join(this.#dir, "memory.max"), limits.memoryBytes);
-    if (limits.processes !== this.limits.processes) writeControl(join(this.#dir, "pids.max"), limits.processes + 1);
+    if (limits.processes !== this.limits.processes) writeControl(join(this.#dir, "pids.max"), limits.processes + 2);
     if (limits.cpu && limits.cpu !== this.limits.cpu) this.#applyCpu(limits.cpu);
     this.limits = { ...limits };
   }

@@ -1,0 +1,194 @@
+/* The sandbox's /proc: a fresh proc of its pid namespace, with the host-wide files that show the
+ * host's or other tenants' activity replaced (init, after pivot_root, before the root is sealed).
+ *
+ * The replacements are files written into a small tmpfs of their own, which is then made
+ * read-only (the superblock, so every bind of it is read-only too) and bound, one file each, over
+ * the /proc files; the tmpfs's own mount is detached at the end. /proc/pressure, a directory, is
+ * covered by an empty read-only tmpfs. A file this kernel does not have is left alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "launcher.h"
+
+#define MASKS "/.proc-masks"
+#define MASKS_TMPFS_OPTS "size=256k,nr_inodes=32,mode=0755"
+#define EMPTY_TMPFS_OPTS "size=4k,nr_inodes=2,mode=0555"
+#define MS_LOCKED_DOWN (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+int procfs_mount(struct config *c)
+{
+	(void)c;
+	if (mount("proc", "/proc", "proc", MS_LOCKED_DOWN, NULL) < 0)
+		return fail(CTL_PROC, errno, "mount /proc");
+	return 0;
+}
+
+/* /proc/stat without the host's counters (forks, context switches, interrupts, boot time, CPU
+ * times): one line per CPU, all zero, so that counting CPUs from it still works. */
+static void fake_stat(char *buf, size_t size)
+{
+	static const char zeros[] = " 0 0 0 0 0 0 0 0 0 0\n";
+	int cpus = get_nprocs_conf();
+	size_t n = (size_t)snprintf(buf, size, "cpu %s", zeros);
+	for (int i = 0; i < cpus && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "cpu%d%s", i, zeros);
+	if (n < size)
+		snprintf(buf + n, size - n,
+			 "intr 0\nctxt 0\nbtime 0\nprocesses 0\nprocs_running 1\nprocs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n");
+}
+
+/* A boot id of the run's own (random, UUID form), not the host's. */
+static void fake_boot_id(char *out, size_t size)
+{
+	unsigned char b[16] = {0};
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+		memset(b, 0, sizeof b);
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, size, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n", b[0], b[1], b[2],
+		 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+/* /proc/meminfo of a machine as large as the run's memory limit, all of it free, no swap (as
+ * lxcfs shows a container): what a runtime sizes itself by (Node's os.totalmem(), free). */
+static void fake_meminfo(char *buf, size_t size, uint64_t limit)
+{
+	static const char *const zero_kb[] = {
+		"Buffers", "Cached", "SwapCached", "Active", "Inactive", "Active(anon)", "Inactive(anon)",
+		"Active(file)", "Inactive(file)", "Unevictable", "Mlocked", "SwapTotal", "SwapFree", "Dirty",
+		"Writeback", "AnonPages", "Mapped", "Shmem", "KReclaimable", "Slab", "SReclaimable",
+		"SUnreclaim", "KernelStack", "PageTables", "Committed_AS", "AnonHugePages", "Hugetlb"};
+	unsigned long long kb = (unsigned long long)(limit / 1024);
+	size_t n = (size_t)snprintf(buf, size, "MemTotal:       %8llu kB\nMemFree:        %8llu kB\nMemAvailable:   %8llu kB\n",
+				    kb, kb, kb);
+	for (size_t i = 0; i < sizeof zero_kb / sizeof zero_kb[0] && n < size; i++) {
+		char label[24];
+		snprintf(label, sizeof label, "%s:", zero_kb[i]);
+		n += (size_t)snprintf(buf + n, size - n, "%-16s%8d kB\n", label, 0);
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, "CommitLimit:    %8llu kB\nHugePages_Total:       0\nHugePages_Free:        0\n"
+					    "HugePages_Rsvd:        0\nHugePages_Surp:        0\nHugepagesize:       2048 kB\n", kb);
+}
+
+/* /proc/vmstat with the kernel's own names (a reader that looks one up finds it), every value 0. */
+static int fake_vmstat(char *buf, size_t size)
+{
+	static char host[32768];
+	int fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	size_t len = 0;
+	ssize_t r = 0;
+	while (len < sizeof host - 1 && (r = read(fd, host + len, sizeof host - 1 - len)) > 0)
+		len += (size_t)r;
+	int err = errno;
+	close(fd);
+	if (r < 0) {
+		errno = err;
+		return -1;
+	}
+	host[len] = '\0';
+	size_t n = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(host, "\n", &save); line && n < size; line = strtok_r(NULL, "\n", &save))
+		n += (size_t)snprintf(buf + n, size - n, "%.*s 0\n", (int)strcspn(line, " "), line);
+	return 0;
+}
+
+struct mask {
+	const char *path;
+	const char *name; /* its file in MASKS */
+	const char *content;
+};
+
+static int write_mask(const struct mask *m)
+{
+	char file[64];
+	snprintf(file, sizeof file, MASKS "/%s", m->name);
+	int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return fail(CTL_PROC_MASKS, errno, "create the mask of %s", m->path);
+	size_t len = strlen(m->content);
+	ssize_t w = write(fd, m->content, len);
+	int err = errno;
+	close(fd);
+	if (w != (ssize_t)len)
+		return fail(CTL_PROC_MASKS, w < 0 ? err : EIO, "write the mask of %s", m->path);
+	return 0;
+}
+
+static int bind_mask(const struct mask *m)
+{
+	char file[64];
+	snprintf(file, sizeof file, MASKS "/%s", m->name);
+	if (mount(file, m->path, NULL, MS_BIND, NULL) < 0)
+		return fail(CTL_PROC_MASKS, errno, "mask %s", m->path);
+	return 0;
+}
+
+/* Masks whose /proc file exists; returns how many were kept at the front of `masks`. */
+static size_t present(struct mask *masks, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (access(masks[i].path, F_OK) == 0 || errno != ENOENT)
+			masks[kept++] = masks[i];
+	return kept;
+}
+
+static int mask_files(struct mask *masks, size_t n)
+{
+	if (mkdir(MASKS, 0755) < 0)
+		return fail(CTL_PROC_MASKS, errno, "mkdir " MASKS);
+	if (mount("tmpfs", MASKS, "tmpfs", MS_LOCKED_DOWN, MASKS_TMPFS_OPTS) < 0)
+		return fail(CTL_PROC_MASKS, errno, "mount the masks' tmpfs");
+	for (size_t i = 0; i < n; i++)
+		if (write_mask(&masks[i]) < 0)
+			return -1;
+	if (mount(NULL, MASKS, NULL, MS_REMOUNT | MS_RDONLY | MS_LOCKED_DOWN, MASKS_TMPFS_OPTS) < 0)
+		return fail(CTL_PROC_MASKS, errno, "make the masks' tmpfs read-only");
+	for (size_t i = 0; i < n; i++)
+		if (bind_mask(&masks[i]) < 0)
+			return -1;
+	if (umount2(MASKS, MNT_DETACH) < 0 || rmdir(MASKS) < 0)
+		return fail(CTL_PROC_MASKS, errno, "detach the masks' tmpfs");
+	return 0;
+}
+
+int procfs_mask(struct config *c)
+{
+	static char stat[8192], meminfo[4096], vmstat[16384];
+	char boot_id[40];
+	fake_stat(stat, sizeof stat);
+	fake_boot_id(boot_id, sizeof boot_id);
+	fake_meminfo(meminfo, sizeof meminfo, c->memory_limit);
+	if (fake_vmstat(vmstat, sizeof vmstat) < 0)
+		return fail(CTL_PROC_MASKS, errno, "read /proc/vmstat");
+	struct mask masks[] = {
+		{"/proc/stat", "stat", stat},
+		{"/proc/loadavg", "loadavg", "0.00 0.00 0.00 1/1 1\n"},
+		{"/proc/sys/kernel/random/boot_id", "boot_id", boot_id},
+		{"/proc/meminfo", "meminfo", meminfo},
+		{"/proc/vmstat", "vmstat", vmstat},
+		{"/proc/interrupts", "interrupts", ""},
+		{"/proc/softirqs", "softirqs", ""},
+		{"/proc/diskstats", "diskstats", ""},
+		{"/proc/schedstat", "schedstat", ""},
+	};
+	if (mask_files(masks, present(masks, sizeof masks / sizeof masks[0])) < 0)
+		return -1;
+	/* Pressure stall figures are the host's whole: an empty directory, as on a kernel without them. */
+	if (access("/proc/pressure", F_OK) == 0 &&
+	    mount("tmpfs", "/proc/pressure", "tmpfs", MS_RDONLY | MS_LOCKED_DOWN, EMPTY_TMPFS_OPTS) < 0)
+		return fail(CTL_PROC_MASKS, errno, "mask /proc/pressure");
+	return 0;
+}
