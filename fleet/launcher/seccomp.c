@@ -15,6 +15,7 @@
  * goes through a BPF_JA, whose offset is 32-bit. A filter whose decision for a
  * call depends on the number only also lets the kernel pre-compute its
  * per-syscall "always allowed" cache, which the allowed calls then hit.
+ * The filter is generated once, when the launcher starts; a run only installs it.
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -139,6 +140,24 @@ static void emit_action(struct builder *b, enum sc_action act)
 #undef EMIT
 }
 
+/* The length of an action's code, measured by emitting it, never counted by hand. */
+static unsigned action_len(enum sc_action act)
+{
+	struct builder count = {.insn = NULL};
+	emit_action(&count, act);
+	return count.n;
+}
+
+/* The length of emit_tree's code for intervals [lo, hi), computed the way it emits. */
+static unsigned tree_len(const struct interval *iv, size_t lo, size_t hi)
+{
+	if (hi - lo == 1)
+		return action_len(iv[lo].act);
+	size_t mid = lo + (hi - lo) / 2;
+	unsigned left = tree_len(iv, lo, mid);
+	return 1 + (left > 255) + left + tree_len(iv, mid, hi);
+}
+
 /* Intervals [lo, hi) with the syscall number in the accumulator. */
 static void emit_tree(struct builder *b, const struct interval *iv, size_t lo, size_t hi)
 {
@@ -147,18 +166,19 @@ static void emit_tree(struct builder *b, const struct interval *iv, size_t lo, s
 		return;
 	}
 	size_t mid = lo + (hi - lo) / 2;
-	struct builder left = {.insn = NULL};
-	emit_tree(&left, iv, lo, mid);
+	unsigned left = tree_len(iv, lo, mid);
 	/* nr >= iv[mid].start ? right : left; the right subtree follows the left one. */
-	if (left.n <= 255) {
-		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, iv[mid].start, (unsigned char)left.n, 0));
+	if (left <= 255) {
+		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, iv[mid].start, (unsigned char)left, 0));
 	} else {
 		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, iv[mid].start, 0, 1));
-		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, left.n, 0, 0));
+		emit(b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, left, 0, 0));
 	}
+	unsigned at = b->n;
 	emit_tree(b, iv, lo, mid);
+	if (b->n - at != left)
+		b->bad = 1; /* the measure and the code disagree: never install such a filter */
 	emit_tree(b, iv, mid, hi);
-	b->bad |= left.bad;
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -167,19 +187,18 @@ static int entry_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sorted entries -> intervals covering [0, 2^32): runs of plain actions merge, gaps default. */
-static int build_intervals(const struct sc_entry *e, size_t n, struct interval *iv, size_t *out)
+/* Sorted entries -> intervals covering [0, 2^32): runs of plain actions merge, gaps default.
+ * 0, or a reason it cannot be done. */
+static const char *build_intervals(const struct sc_entry *e, size_t n, struct interval *iv, size_t *out)
 {
 	size_t k = 0;
 	unsigned next = 0; /* first number not yet covered */
 	for (size_t i = 0; i <= n; i++) {
 		unsigned nr = i < n ? e[i].nr : UINT32_MAX;
 		if (i > 0 && i < n && nr == e[i - 1].nr)
-			return fail(CTL_SECCOMP, EINVAL, "syscall %s listed twice", e[i].name);
-		if (nr > next) { /* a gap: the default */
-			if (k == 0 || iv[k - 1].act != SC_ENOSYS)
-				iv[k++] = (struct interval){next, SC_ENOSYS};
-		}
+			return "a system call is listed twice";
+		if (nr > next && (k == 0 || iv[k - 1].act != SC_ENOSYS)) /* a gap: the default */
+			iv[k++] = (struct interval){next, SC_ENOSYS};
 		if (i == n)
 			break;
 		int plain = e[i].act == SC_ALLOW || e[i].act == SC_EPERM || e[i].act == SC_ENOSYS || e[i].act == SC_NOOP;
@@ -187,27 +206,36 @@ static int build_intervals(const struct sc_entry *e, size_t n, struct interval *
 			iv[k++] = (struct interval){nr, e[i].act};
 		next = nr + 1;
 		if (k + 2 > MAX_INTERVALS)
-			return fail(CTL_SECCOMP, E2BIG, "too many intervals");
+			return "too many intervals";
 	}
 	*out = k;
 	return 0;
 }
 
-int seccomp_install(void)
+/* The filter, generated once when the launcher starts (the zygote: once for all its runs), so
+ * that a run's program child only hands it to the kernel. */
+static struct {
+	struct sock_filter insn[FILTER_MAX];
+	unsigned len;
+	const char *problem;
+} prepared;
+
+__attribute__((constructor)) static void seccomp_prepare(void)
 {
 	static struct sc_entry sorted[MAX_INTERVALS];
 	static struct interval iv[MAX_INTERVALS];
-	static struct sock_filter insn[FILTER_MAX];
 	size_t n_iv = 0;
 
-	if (sc_policy_len > MAX_INTERVALS)
-		return fail(CTL_SECCOMP, E2BIG, "policy too long");
+	if (sc_policy_len > MAX_INTERVALS) {
+		prepared.problem = "policy too long";
+		return;
+	}
 	memcpy(sorted, sc_policy, sc_policy_len * sizeof sorted[0]);
 	qsort(sorted, sc_policy_len, sizeof sorted[0], entry_cmp);
-	if (build_intervals(sorted, sc_policy_len, iv, &n_iv) < 0)
-		return -1;
+	if ((prepared.problem = build_intervals(sorted, sc_policy_len, iv, &n_iv)))
+		return;
 
-	struct builder b = {.insn = insn};
+	struct builder b = {.insn = prepared.insn};
 	/* Prologue: foreign architectures and the x32 ABI are killed outright. */
 	emit(&b, (struct sock_filter)LD_ARCH);
 	emit(&b, (struct sock_filter)JEQ(AUDIT_ARCH_X86_64, 1, 0));
@@ -216,10 +244,17 @@ int seccomp_install(void)
 	emit(&b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, __X32_SYSCALL_BIT, 0, 1));
 	emit(&b, (struct sock_filter)RET(SECCOMP_RET_KILL_PROCESS));
 	emit_tree(&b, iv, 0, n_iv);
-
 	if (b.bad)
-		return fail(CTL_SECCOMP, E2BIG, "filter does not fit (%u instructions)", b.n);
-	struct sock_fprog prog = {.len = (unsigned short)b.n, .filter = insn};
+		prepared.problem = "filter does not fit";
+	else
+		prepared.len = b.n;
+}
+
+int seccomp_install(void)
+{
+	if (prepared.problem || prepared.len == 0)
+		return fail(CTL_SECCOMP, E2BIG, "%s", prepared.problem ? prepared.problem : "no filter");
+	struct sock_fprog prog = {.len = (unsigned short)prepared.len, .filter = prepared.insn};
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
 		return fail(CTL_SECCOMP, errno, "seccomp(SECCOMP_SET_MODE_FILTER)");
 	return 0;
