@@ -6,11 +6,12 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
+import { after, before } from "../hooks.ts";
 
 const IN_VM = readFileSync("/proc/cmdline", "utf8").includes("codecell.cmd=");
 const PATTERN = "/proc/sys/kernel/core_pattern";

@@ -4,12 +4,13 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { LAUNCHER_PATH } from "../../fleet/src/sandbox/launcher.ts";
 import { SECCOMP_POLICY_VERSION, launcherSeccompPolicy } from "../../fleet/src/sandbox/policy.ts";
-import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
+import { after, before } from "../hooks.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
 import { documentedPolicy, refusal, syscallNumbers } from "./seccomp-docs.ts";
 
 /** Every number below this is probed: the x86-64 table ends near 470 today. */
@@ -19,23 +20,18 @@ const PROBE_END = 600;
 const UNFILTERABLE = new Set([335, 336]);
 const FIXTURES = join(import.meta.dirname, "fixtures");
 
-let sandbox: Sandbox;
-let stateDir: string;
+const { sandbox } = useSandbox({ firstId: 61_700 });
+const binDir = tempStateDir("codecell-seccomp-");
 const binaries: Record<string, string> = {};
 
-before(async () => {
+before(() => {
   if (!requireKernel()) return;
-  stateDir = tempStateDir("codecell-seccomp-");
   for (const name of ["syscall-probe", "argument-probe"]) {
-    binaries[name] = join(stateDir, name);
+    binaries[name] = join(binDir, name);
     execFileSync("gcc", ["-O2", "-static", "-o", binaries[name], join(FIXTURES, `${name}.c`)]);
   }
-  sandbox = await Sandbox.create({ stateDir: join(stateDir, "sandbox"), slots: 1, cgroupParent: "codecell-test", firstId: 61_700 });
 });
-after(async () => {
-  await sandbox?.close();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+after(() => rmSync(binDir, { recursive: true, force: true }));
 
 /** Runs a probe in the sandbox; its stdout as "name" -> "result" pairs. */
 async function probe(name: string, args: string[] = []): Promise<Map<string, string>> {
