@@ -1,7 +1,8 @@
 // npm run bench:sandbox — the cost of isolation, measured side by side in one run:
 // (a) bare fork+exec of a static C hello, (b) the same under `unshare -pmn --fork --mount-proc`,
 // (c) the same through the full sandbox (cgroup, namespaces, root, limits, evidence, cleanup);
-// then what the CPU-time limit's poll adds to a run: (c) includes it, this isolates it.
+// then what the CPU-time limit's poll adds to a run: (c) includes it, this isolates it;
+// then the seccomp allow-list beside the base commit's policy (bench/seccomp-compare.ts).
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { detectCgroupDriver } from "../fleet/src/sandbox/cgroup/detect.ts";
 import { CpuWatch } from "../fleet/src/sandbox/cpu-watch.ts";
 import { RUN_LIMITS } from "../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../fleet/src/sandbox/sandbox.ts";
+import { compareSeccompPolicies } from "./seccomp-compare.ts";
 import { row, summarize, timeMany } from "./stats.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 300);
@@ -50,7 +52,6 @@ for (let round = 0; round < runs / 10; round++) {
   full.push(...(await timeMany(10, sandboxed)));
 }
 await sandbox.close();
-rmSync(dir, { recursive: true, force: true });
 
 console.log(`sandbox benchmark: ${bare.length} runs each, static C hello, spawned from Node ${process.version}`);
 console.log(row("(a) bare fork+exec", bare));
@@ -59,6 +60,8 @@ console.log(row("(c) full sandbox (cgroup, ns, root, limits, evidence)", full, b
 const added = summarize(full).median - summarize(bare).median;
 console.log(`target (c) - (a) <= 1.5 ms median: ${added <= 1.5 ? "met" : "missed"} (${added.toFixed(2)} ms)`);
 console.log(`CPU-time limit poll, per short run (one reading of the run cgroup's CPU usage, one timer): ${(await cpuPollCostUsec()).toFixed(1)} µs`);
+await compareSeccompPolicies(dir, binary, Number(process.env.BENCH_SECCOMP_RUNS ?? runs));
+rmSync(dir, { recursive: true, force: true });
 
 /** A short run's whole cost of the CPU-time limit: the watch started at execve and stopped at exit. */
 async function cpuPollCostUsec(): Promise<number> {

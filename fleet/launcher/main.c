@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "launcher.h"
+#include "seccomp.h"
 
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x00001000
@@ -351,6 +352,8 @@ int main(int argc, char **argv)
 		return create_netns(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "--probe-ia32"))
 		return probe_ia32();
+	if (argc == 2 && !strcmp(argv[1], "--print-policy"))
+		return seccomp_print_policy();
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
 		return zygote_main(argv[2], args_start, args_end);
 	return launcher_main(argc, argv, args_start, args_end);

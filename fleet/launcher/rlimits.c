@@ -29,14 +29,22 @@ static const char *rlimit_name(int resource)
 	return "?";
 }
 
-/* RLIMIT_CORE is 0 unless --rlimit core=N says otherwise. */
+/* No core dump: RLIMIT_CORE is 1, never 0. A piped core_pattern (systemd-coredump, apport)
+ * ignores the limit except the value 1, which aborts the dump; a file pattern writes nothing
+ * below one page. 0 would start the host's helper on every crash. --rlimit core=0 means 1 too;
+ * the seccomp filter keeps the program from lowering it. */
+#define CORE_NONE 1
+
 int rlimits_apply(const struct config *c)
 {
-	struct rlimit zero = {0, 0};
-	if (setrlimit(RLIMIT_CORE, &zero) < 0)
+	struct rlimit none = {CORE_NONE, CORE_NONE};
+	if (setrlimit(RLIMIT_CORE, &none) < 0)
 		return fail(CTL_RLIMITS, errno, "setrlimit core");
 	for (size_t i = 0; i < c->n_rlimits; i++) {
-		struct rlimit rl = {c->rlimits[i].value, c->rlimits[i].value};
+		rlim_t v = c->rlimits[i].value;
+		if (c->rlimits[i].resource == RLIMIT_CORE && v < CORE_NONE)
+			v = CORE_NONE;
+		struct rlimit rl = {v, v};
 		if (setrlimit(c->rlimits[i].resource, &rl) < 0)
 			return fail(CTL_RLIMITS, errno, "setrlimit %s", rlimit_name(c->rlimits[i].resource));
 	}
