@@ -8,11 +8,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
-import type { DrainResult, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused } from "../contracts/fleet.ts";
+import type { DrainResult, EnrollmentTokenRequest, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused } from "../contracts/fleet.ts";
 import type { NodeTarget, PoolLoad } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
-import { EnrollmentTokens } from "../registry/enrollment-tokens.ts";
+import { EnrollmentTokens, createTokenTable } from "../registry/enrollment-tokens.ts";
+import { DEFAULT_MAX_SLOTS, REVOKED, admission, isRevoked } from "../registry/node-admission.ts";
+import { admit } from "../registry/admission-store.ts";
 import { HealthPoll } from "../registry/health-poll.ts";
 import { parseEnroll, parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
 import { poolsOf, summarize } from "../registry/fleet-status.ts";
@@ -22,7 +24,7 @@ import { createNodeTables, decodeInfo, encodeInfo, upsertNode } from "../registr
 import type { NodeRow } from "../registry/node-row.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
 import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/keys.ts";
-import { dashboard, scheduler } from "../stubs.ts";
+import { dashboard, scheduler, submissionObject } from "../stubs.ts";
 
 const refused = (status: number, error: string): Refused => ({ ok: false, status, error });
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -40,6 +42,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     super(ctx, env);
     this.#cfg = config(env);
     createNodeTables(ctx.storage.sql);
+    createTokenTable(ctx.storage.sql, DEFAULT_MAX_SLOTS);
     this.#tokens = new EnrollmentTokens(ctx.storage.sql);
     this.#health = new HealthPoll(ctx.storage.sql, (id) => this.#push(id));
     this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "fleet" }));
@@ -55,6 +58,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
       return { ok: false, error: `cannot reach the node's gRPC-Web endpoint: ${message(e)}` };
     }
     const id = upsertNode(this.ctx.storage.sql, { url: input.url, token: input.token, name: input.name || info.nodeId, pool: input.pool, info, kind: "registered", hbHash: null });
+    admit(this.ctx.storage.sql, id, { tokenId: null, maxSlots: 0, pending: false });
     await this.#changed(id);
     return { ok: true, node: (await this.#views([this.#row(id)!]))[0]! };
   }
@@ -65,7 +69,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   async remove(id: string): Promise<boolean> {
-    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", id, id)[0];
+    const row = this.#named(id);
     if (!row) return false;
     this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", row.id);
     await scheduler(this.env, row.pool).removeNode(row.id).catch((e: unknown) => console.warn("scheduler removeNode failed", row.id, message(e)));
@@ -74,9 +78,10 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return true;
   }
 
+  /** A revoked node has no target: a run on it is lost, and goes elsewhere (submission/watchdog.ts). */
   target(nodeId: string): NodeTarget | null {
     const row = this.#row(nodeId);
-    return row ? { id: row.id, url: row.url, token: row.token } : null;
+    return row && !isRevoked(row) ? { id: row.id, url: row.url, token: row.token } : null;
   }
 
   async status(): Promise<FleetStatus> {
@@ -90,7 +95,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   async drain(id: string): Promise<DrainResult | null> {
-    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", id, id)[0];
+    const row = this.#named(id);
     if (!row) return null;
     if (row.drain_state === null) this.ctx.storage.sql.exec("UPDATE nodes SET drain_state = 'draining', drain_at = ? WHERE id = ?", Date.now(), row.id);
     await this.#changed(row.id);
@@ -109,6 +114,33 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return { node: (await this.#views([this.#row(row.id) ?? row]))[0]!, in_flight_at_drain: inFlight, rpc_error: rpcError };
   }
 
+  async approve(id: string): Promise<NodeView | null> {
+    const row = this.#named(id);
+    if (!row) return null;
+    if (row.approval !== null) console.log("fleet node approved by an operator", row.id, row.name);
+    this.ctx.storage.sql.exec("UPDATE nodes SET approval = NULL WHERE id = ?", row.id);
+    await this.#changed(row.id);
+    return (await this.#views([this.#row(row.id)!]))[0]!;
+  }
+
+  /**
+   * From now on the node's heartbeats and leave are refused (403), the edge stops calling it (no
+   * target: its runs are lost and requeued) and it takes no work. It comes back only by enrolling
+   * with another token (or, registered, by being added again).
+   */
+  async revoke(id: string): Promise<NodeView | null> {
+    const row = this.#named(id);
+    if (!row) return null;
+    if (!isRevoked(row)) this.ctx.storage.sql.exec("UPDATE nodes SET revoked_at = ? WHERE id = ?", Date.now(), row.id);
+    console.warn("fleet node credential revoked by an operator", row.id, row.name);
+    await this.#changed(row.id);
+    const why = `fleet node ${row.id} was revoked by an operator during the run`;
+    const runs = await scheduler(this.env, row.pool).runsOn(row.id).catch(() => []);
+    await Promise.all(runs.map((s) => submissionObject(this.env, s).nodeLost(s, row.id, why)
+      .catch((e: unknown) => console.warn("a revoked node's run was not taken back; its watchdog will", s, message(e)))));
+    return (await this.#views([this.#row(row.id)!]))[0]!;
+  }
+
   async nodeRefused(nodeId: string, reason: string): Promise<void> {
     const row = this.#row(nodeId);
     const info = row && decodeInfo(row);
@@ -119,8 +151,8 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
 
   // ---- enrollment and heartbeats ----
 
-  createEnrollmentToken(name: string, ttlSecs: number): Promise<EnrollmentTokenView & { token: string }> {
-    return this.#tokens.create(name, ttlSecs);
+  createEnrollmentToken(terms: EnrollmentTokenRequest): Promise<EnrollmentTokenView & { token: string }> {
+    return this.#tokens.create(terms);
   }
 
   listEnrollmentTokens(): EnrollmentTokenView[] {
@@ -137,21 +169,25 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
    * restarted node) updates the entry.
    */
   async enroll(enrollmentToken: string, body: Uint8Array) {
-    const tokenId = await this.#tokens.check(enrollmentToken);
-    if (!tokenId) return refused(401, "invalid or expired enrollment token");
+    const grant = await this.#tokens.check(enrollmentToken);
+    if (!grant) return refused(401, "invalid or expired enrollment token");
     const req = parseEnroll(body);
     if (typeof req === "string") return refused(400, req);
+    const a = admission(this.#sql<NodeRow>("SELECT * FROM nodes WHERE url = ?", req.url)[0], grant);
+    if ("ok" in a) return a;
+    if (!a.again && !this.#tokens.claim(grant)) return refused(401, "this enrollment token was for one node only and has been used");
     let info: NodeInfoResponse;
     try {
       info = await unary({ url: req.url, token: req.token }, fleetMethods.nodeInfo, {}, 5_000);
     } catch (e) {
+      if (!a.again) this.#tokens.unclaim(grant.id);
       return refused(502, `the edge cannot reach the node at ${req.url}: ${message(e)}`);
     }
     const secret = `cch_${randomBase62(40)}`;
     const id = upsertNode(this.ctx.storage.sql, { url: req.url, token: req.token, name: req.name || info.nodeId, pool: req.pool, info, kind: "enrolled", hbHash: await sha256Hex(secret) });
-    this.#tokens.used(tokenId);
+    admit(this.ctx.storage.sql, id, { tokenId: grant.id, maxSlots: grant.maxSlots, pending: a.pending });
     const row = this.#row(id)!;
-    console.log("fleet node enrolled", id, row.name, row.pool, req.url);
+    console.log("fleet node enrolled", id, row.name, row.pool, req.url, a.pending ? "(awaiting approval)" : "");
     await this.#changed(id);
     return { ok: true as const, response: { nodeId: id, heartbeatSecret: secret, heartbeatIntervalMs: this.#cfg.heartbeatMs, name: row.name, pool: row.pool } };
   }
@@ -162,6 +198,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     if (typeof req === "string") return refused(400, req);
     const row = await this.#enrolledNode(req.nodeId, secret);
     if (!row) return refused(404, "this node is not enrolled (removed, or the registry was reset): enroll again");
+    if (isRevoked(row)) return refused(403, REVOKED);
     const now = Date.now();
     const wasFresh = heartbeatFresh(row, now, this.#cfg);
     this.ctx.storage.sql.exec("UPDATE nodes SET last_heartbeat = ?, info = ?, lost_at = 0 WHERE id = ?", now, req.info ? encodeInfo(req.info) : row.info, row.id);
@@ -187,6 +224,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     if (typeof req === "string") return refused(400, req);
     const row = await this.#enrolledNode(req.nodeId, secret);
     if (!row) return refused(404, "unknown node");
+    if (isRevoked(row)) return refused(403, REVOKED);
     await this.remove(row.id);
     console.log("fleet node left", row.id, row.name);
     return { ok: true as const, response: { nodeId: row.id } };
@@ -217,6 +255,11 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
 
   #sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
     return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
+  }
+
+  /** By id or display name (operators' commands). */
+  #named(idOrName: string): NodeRow | undefined {
+    return this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", idOrName, idOrName)[0];
   }
 
   #row(id: string): NodeRow | undefined {
