@@ -13,20 +13,22 @@ import type { NodeTarget, PoolLoad } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { EnrollmentTokens, createTokenTable } from "../registry/enrollment-tokens.ts";
-import { DEFAULT_MAX_SLOTS, REVOKED, admission, isRevoked } from "../registry/node-admission.ts";
+import { DEFAULT_MAX_SLOTS, REVOKED, isRevoked } from "../registry/node-admission.ts";
+import { enrollNode, recordHeartbeat, takeBackRuns } from "../registry/enroll-node.ts";
 import { admit } from "../registry/admission-store.ts";
 import { HealthPoll } from "../registry/health-poll.ts";
-import { parseEnroll, parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
+import { parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
 import { poolsOf, summarize } from "../registry/fleet-status.ts";
 import type { KnownNode } from "../registry/fleet-status.ts";
 import { heartbeatFresh, nextHeartbeatDeadline, nodeState, nodeView, schedulable, watchIntervalMs } from "../registry/node-state.ts";
 import { createNodeTables, decodeInfo, encodeInfo, upsertNode } from "../registry/node-table.ts";
 import type { NodeRow } from "../registry/node-row.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
-import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/keys.ts";
-import { dashboard, scheduler, submissionObject } from "../stubs.ts";
+import { constantTimeEqual, sha256Hex } from "../lib/keys.ts";
+import { dashboard, scheduler } from "../stubs.ts";
 
 const refused = (status: number, error: string): Refused => ({ ok: false, status, error });
+const isRefused = (x: NodeRow | Refused): x is Refused => x.ok === false;
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
@@ -69,7 +71,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   async remove(id: string): Promise<boolean> {
-    const row = this.#named(id);
+    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", id, id)[0];
     if (!row) return false;
     this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", row.id);
     await scheduler(this.env, row.pool).removeNode(row.id).catch((e: unknown) => console.warn("scheduler removeNode failed", row.id, message(e)));
@@ -95,7 +97,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   async drain(id: string): Promise<DrainResult | null> {
-    const row = this.#named(id);
+    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", id, id)[0];
     if (!row) return null;
     if (row.drain_state === null) this.ctx.storage.sql.exec("UPDATE nodes SET drain_state = 'draining', drain_at = ? WHERE id = ?", Date.now(), row.id);
     await this.#changed(row.id);
@@ -114,31 +116,14 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return { node: (await this.#views([this.#row(row.id) ?? row]))[0]!, in_flight_at_drain: inFlight, rpc_error: rpcError };
   }
 
-  async approve(id: string): Promise<NodeView | null> {
-    const row = this.#named(id);
-    if (!row) return null;
-    if (row.approval !== null) console.log("fleet node approved by an operator", row.id, row.name);
-    this.ctx.storage.sql.exec("UPDATE nodes SET approval = NULL WHERE id = ?", row.id);
-    await this.#changed(row.id);
-    return (await this.#views([this.#row(row.id)!]))[0]!;
+  /** A pending node (its token requires approval) joins rotation. */
+  approve(id: string): Promise<NodeView | null> {
+    return this.#operatorAct(id, "approved", "UPDATE nodes SET approval = NULL WHERE id = ?");
   }
 
-  /**
-   * From now on the node's heartbeats and leave are refused (403), the edge stops calling it (no
-   * target: its runs are lost and requeued) and it takes no work. It comes back only by enrolling
-   * with another token (or, registered, by being added again).
-   */
-  async revoke(id: string): Promise<NodeView | null> {
-    const row = this.#named(id);
-    if (!row) return null;
-    if (!isRevoked(row)) this.ctx.storage.sql.exec("UPDATE nodes SET revoked_at = ? WHERE id = ?", Date.now(), row.id);
-    console.warn("fleet node credential revoked by an operator", row.id, row.name);
-    await this.#changed(row.id);
-    const why = `fleet node ${row.id} was revoked by an operator during the run`;
-    const runs = await scheduler(this.env, row.pool).runsOn(row.id).catch(() => []);
-    await Promise.all(runs.map((s) => submissionObject(this.env, s).nodeLost(s, row.id, why)
-      .catch((e: unknown) => console.warn("a revoked node's run was not taken back; its watchdog will", s, message(e)))));
-    return (await this.#views([this.#row(row.id)!]))[0]!;
+  /** Its heartbeats are refused (403), the edge stops calling it, its runs go elsewhere at once; back only with a new token. */
+  revoke(id: string): Promise<NodeView | null> {
+    return this.#operatorAct(id, "credential revoked", "UPDATE nodes SET revoked_at = CASE revoked_at WHEN 0 THEN ? ELSE revoked_at END WHERE id = ?", Date.now());
   }
 
   async nodeRefused(nodeId: string, reason: string): Promise<void> {
@@ -163,50 +148,21 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return this.#tokens.revoke(id);
   }
 
-  /**
-   * A node joins: the enrollment token is checked, then the node itself (NodeInfo with its fleet
-   * credential, which proves the address and the credential). Enrolling the same URL again (a
-   * restarted node) updates the entry.
-   */
+  /** A node joins (registry/enroll-node.ts). */
   async enroll(enrollmentToken: string, body: Uint8Array) {
-    const grant = await this.#tokens.check(enrollmentToken);
-    if (!grant) return refused(401, "invalid or expired enrollment token");
-    const req = parseEnroll(body);
-    if (typeof req === "string") return refused(400, req);
-    const a = admission(this.#sql<NodeRow>("SELECT * FROM nodes WHERE url = ?", req.url)[0], grant);
-    if ("ok" in a) return a;
-    if (!a.again && !this.#tokens.claim(grant)) return refused(401, "this enrollment token was for one node only and has been used");
-    let info: NodeInfoResponse;
-    try {
-      info = await unary({ url: req.url, token: req.token }, fleetMethods.nodeInfo, {}, 5_000);
-    } catch (e) {
-      if (!a.again) this.#tokens.unclaim(grant.id);
-      return refused(502, `the edge cannot reach the node at ${req.url}: ${message(e)}`);
-    }
-    const secret = `cch_${randomBase62(40)}`;
-    const id = upsertNode(this.ctx.storage.sql, { url: req.url, token: req.token, name: req.name || info.nodeId, pool: req.pool, info, kind: "enrolled", hbHash: await sha256Hex(secret) });
-    admit(this.ctx.storage.sql, id, { tokenId: grant.id, maxSlots: grant.maxSlots, pending: a.pending });
-    const row = this.#row(id)!;
-    console.log("fleet node enrolled", id, row.name, row.pool, req.url, a.pending ? "(awaiting approval)" : "");
-    await this.#changed(id);
-    return { ok: true as const, response: { nodeId: id, heartbeatSecret: secret, heartbeatIntervalMs: this.#cfg.heartbeatMs, name: row.name, pool: row.pool } };
+    const r = await enrollNode(this.ctx.storage.sql, this.#tokens, enrollmentToken, body);
+    if (!r.ok) return r;
+    await this.#changed(r.id);
+    return { ok: true as const, response: { ...r.response, heartbeatIntervalMs: this.#cfg.heartbeatMs } };
   }
 
   /** A heartbeat: the node is alive, with its current NodeInfo. 404 when the node is unknown (re-enroll). */
   async heartbeat(secret: string, body: Uint8Array) {
     const req = parseHeartbeat(body);
     if (typeof req === "string") return refused(400, req);
-    const row = await this.#enrolledNode(req.nodeId, secret);
-    if (!row) return refused(404, "this node is not enrolled (removed, or the registry was reset): enroll again");
-    if (isRevoked(row)) return refused(403, REVOKED);
-    const now = Date.now();
-    const wasFresh = heartbeatFresh(row, now, this.#cfg);
-    this.ctx.storage.sql.exec("UPDATE nodes SET last_heartbeat = ?, info = ?, lost_at = 0 WHERE id = ?", now, req.info ? encodeInfo(req.info) : row.info, row.id);
-    if (req.draining && row.drain_state === null) {
-      this.ctx.storage.sql.exec("UPDATE nodes SET drain_state = 'draining', drain_at = ? WHERE id = ?", now, row.id);
-      console.log("fleet node is draining (stopping)", row.id, row.name);
-    }
-    if (!wasFresh) console.log("fleet node heartbeats resumed", row.id, row.name);
+    const row = await this.#enrolledNode(req.nodeId, secret, "this node is not enrolled (removed, or the registry was reset): enroll again");
+    if (isRefused(row)) return row;
+    recordHeartbeat(this.ctx.storage.sql, row, req, heartbeatFresh(row, Date.now(), this.#cfg));
     await this.#changed(row.id);
     const after = this.#row(row.id)!;
     const info = decodeInfo(after);
@@ -222,9 +178,8 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   async leave(secret: string, body: Uint8Array) {
     const req = parseLeave(body);
     if (typeof req === "string") return refused(400, req);
-    const row = await this.#enrolledNode(req.nodeId, secret);
-    if (!row) return refused(404, "unknown node");
-    if (isRevoked(row)) return refused(403, REVOKED);
+    const row = await this.#enrolledNode(req.nodeId, secret, "unknown node");
+    if (isRefused(row)) return row;
     await this.remove(row.id);
     console.log("fleet node left", row.id, row.name);
     return { ok: true as const, response: { nodeId: row.id } };
@@ -257,9 +212,14 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
   }
 
-  /** By id or display name (operators' commands). */
-  #named(idOrName: string): NodeRow | undefined {
-    return this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", idOrName, idOrName)[0];
+  async #operatorAct(idOrName: string, what: string, update: string, ...bindings: unknown[]): Promise<NodeView | null> {
+    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", idOrName, idOrName)[0];
+    if (!row) return null;
+    this.ctx.storage.sql.exec(update, ...bindings, row.id);
+    console.warn(`fleet node ${what} by an operator`, row.id, row.name);
+    await this.#changed(row.id);
+    if (isRevoked(this.#row(row.id)!)) await takeBackRuns(this.env, row);
+    return (await this.#views([this.#row(row.id)!]))[0]!;
   }
 
   #row(id: string): NodeRow | undefined {
@@ -274,10 +234,11 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return this.#rows().map((row) => ({ row, info: decodeInfo(row) }));
   }
 
-  async #enrolledNode(nodeId: string, secret: string): Promise<NodeRow | null> {
+  /** The node the secret belongs to; 404 (`unknown`) when none, 403 when revoked. */
+  async #enrolledNode(nodeId: string, secret: string, unknown: string): Promise<NodeRow | Refused> {
     const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? AND kind = 'enrolled'", nodeId)[0];
-    if (!row?.hb_hash) return null;
-    return constantTimeEqual(row.hb_hash, await sha256Hex(secret)) ? row : null;
+    if (!row?.hb_hash || !constantTimeEqual(row.hb_hash, await sha256Hex(secret))) return refused(404, unknown);
+    return isRevoked(row) ? refused(403, REVOKED) : row;
   }
 
   /** A node row changed: its scheduler learns what matters to it, the alarm keeps watching, the dashboard hears. */
