@@ -24,28 +24,33 @@ export class DoorDO extends DurableObject<Env> implements DoorRpc {
   attempt(client: string, ok: boolean, limits: DoorLimits): DoorVerdict {
     const sql = this.ctx.storage.sql;
     const now = Date.now();
-    sql.exec("DELETE FROM failures WHERE at <= ?", now - limits.windowMs);
-    sql.exec("DELETE FROM trusted WHERE at <= ?", now - limits.trustMs);
-    const mine = this.#decide(now, limits.perClient, limits.windowMs, "WHERE client = ?", client);
+    const since = now - limits.windowMs;
+    const mine = this.#decide(now, limits, "AND client = ?", client);
     if (!mine.allowed) return { verdict: "throttled", scope: "client", retry_after_secs: mine.retryAfterSecs };
-    const known = sql.exec("SELECT 1 FROM trusted WHERE client = ?", client).toArray().length > 0;
-    if (!known) {
-      const all = this.#decide(now, limits.global, limits.windowMs, "");
+    const trustedAt = sql.exec<{ at: number }>("SELECT at FROM trusted WHERE client = ?", client).toArray()[0]?.at ?? 0;
+    if (trustedAt <= now - limits.trustMs) {
+      const all = this.#decide(now, { ...limits, perClient: limits.global }, "");
       if (!all.allowed) return { verdict: "throttled", scope: "global", retry_after_secs: all.retryAfterSecs };
     }
     if (ok) {
-      sql.exec("INSERT INTO trusted (client, at) VALUES (?, ?) ON CONFLICT(client) DO UPDATE SET at = excluded.at", client, now);
+      // Renewed at most hourly: the right token's usual path writes nothing (no wait for a commit).
+      if (trustedAt < now - 3_600_000) sql.exec("INSERT OR REPLACE INTO trusted (client, at) VALUES (?, ?)", client, now);
       return { verdict: "pass" };
     }
+    // Only failures write (and tidy up): the right token's path reads.
+    sql.exec("DELETE FROM failures WHERE at <= ?", since);
+    sql.exec("DELETE FROM trusted WHERE at <= ?", now - limits.trustMs);
     sql.exec("INSERT INTO failures (client, at) VALUES (?, ?)", client, now);
     return { verdict: "fail" };
   }
 
-  #decide(now: number, limit: number, windowMs: number, where: string, ...bind: string[]) {
+  /** The window decision over the failures in the window (`and`: which client's; limit: `perClient`). */
+  #decide(now: number, l: DoorLimits, and: string, ...bind: string[]) {
     const sql = this.ctx.storage.sql;
+    const since = now - l.windowMs;
     const w = sql.exec<{ count: number; oldest: number | null; newest: number | null }>(
-      `SELECT COUNT(*) AS count, MIN(at) AS oldest, MAX(at) AS newest FROM failures ${where}`, ...bind).one();
-    return windowDecision(w, now, limit, windowMs, (k) =>
-      sql.exec<{ at: number }>(`SELECT at FROM failures ${where} ORDER BY at LIMIT 1 OFFSET ?`, ...bind, k).one().at);
+      `SELECT COUNT(*) AS count, MIN(at) AS oldest, MAX(at) AS newest FROM failures WHERE at > ? ${and}`, since, ...bind).one();
+    return windowDecision(w, now, l.perClient, l.windowMs, (k) =>
+      sql.exec<{ at: number }>(`SELECT at FROM failures WHERE at > ? ${and} ORDER BY at LIMIT 1 OFFSET ?`, since, ...bind, k).one().at);
   }
 }
