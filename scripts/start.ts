@@ -11,6 +11,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { operatorTokenProblem } from "../edge/src/doors/token-strength.ts";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, edgeCommand, fleetCommand, portOpen, request } from "./stack/index.ts";
@@ -108,12 +109,22 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms: number):
   }
 }
 
+/** 32 random bytes, base64url: 43 characters, clear of the doors' strength floor. */
+function strongToken(): string {
+  for (;;) {
+    const t = randomBytes(32).toString("base64url");
+    if (!operatorTokenProblem(t)) return t;
+  }
+}
+
 // ---- 1. state and credentials ----
 mkdirSync(STATE, { recursive: true });
 const statePath = join(STATE, "dev.json");
 const state: DevState = existsSync(statePath)
   ? (JSON.parse(readFileSync(statePath, "utf8")) as DevState)
-  : { operator_token: randomBytes(24).toString("base64url"), fleet_token: randomBytes(24).toString("base64url") };
+  : { operator_token: strongToken(), fleet_token: randomBytes(24).toString("base64url") };
+// A token from before the doors' strength floor (docs/operators.md#operator-doors) is replaced.
+if (operatorTokenProblem(state.operator_token)) state.operator_token = strongToken();
 state.edge_url = `https://127.0.0.1:${EDGE_PORT}`;
 const save = () => {
   writeFileSync(statePath, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });

@@ -1,4 +1,4 @@
-// codecell nodes …: add (register by URL), list, drain, remove, and enrollment tokens for
+// codecell nodes …: add (register by URL), list, approve, drain, revoke, remove, and enrollment tokens for
 // nodes that join by themselves (`npm run enroll` on the node's host, docs/operators.md).
 import type { Command } from "commander";
 import { CliError, client } from "../admin-client.ts";
@@ -16,17 +16,27 @@ interface NodeView {
   languages: { name: string; version: string }[];
   last_heartbeat_at: string | null;
   last_error: string | null;
+  reported_slots: number;
+  max_slots: number | null;
 }
 
 function rows(list: NodeView[]): Record<string, unknown>[] {
   return list.map((n) => ({
-    ...n, used: `${n.in_flight}/${n.slots}`, languages: n.languages.map((l) => l.name).join(","),
+    ...n, used: `${n.in_flight}/${n.slots}`, cap: n.max_slots === null ? "-" : `${n.max_slots} (reports ${n.reported_slots})`, languages: n.languages.map((l) => l.name).join(","),
     heartbeat: n.last_heartbeat_at ?? (n.kind === "enrolled" ? "never" : "-"),
   }));
 }
 
+function wholeNumber(flag: string, min: number): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new CliError(`${flag} must be a whole number, at least ${min}`);
+    return n;
+  };
+}
+
 export function registerNodes(program: Command): void {
-  const nodes = program.command("nodes").description("fleet nodes: add, list, drain, remove; enrollment tokens");
+  const nodes = program.command("nodes").description("fleet nodes: add, list, approve, drain, revoke, remove; enrollment tokens");
 
   nodes
     .command("add")
@@ -48,7 +58,7 @@ export function registerNodes(program: Command): void {
     .description("list nodes with health, slots in use and languages")
     .action(async (_opts: unknown, cmd: Command) => {
       const list = await client(cmd).request<NodeView[]>("GET", "/nodes");
-      print(cmd, list, () => table(rows(list), ["id", "name", "kind", "state", "pool", "used", "languages", "heartbeat", "url"]));
+      print(cmd, list, () => table(rows(list), ["id", "name", "kind", "state", "pool", "used", "cap", "languages", "heartbeat", "url"]));
     });
 
   nodes
@@ -65,6 +75,24 @@ export function registerNodes(program: Command): void {
     });
 
   nodes
+    .command("approve")
+    .description("let a pending node (enrolled with a --require-approval token) take work")
+    .argument("<node>", "node id or name")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const n = await client(cmd).request<NodeView>("POST", `/nodes/${encodeURIComponent(id)}/approve`);
+      print(cmd, n, () => `approved node ${n.id} (${n.name}): ${n.state}`);
+    });
+
+  nodes
+    .command("revoke")
+    .description("revoke a node's credential at once: it leaves rotation, its runs go to other nodes; it must enroll again with a new token")
+    .argument("<node>", "node id or name")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const n = await client(cmd).request<NodeView>("POST", `/nodes/${encodeURIComponent(id)}/revoke`);
+      print(cmd, n, () => `revoked node ${n.id} (${n.name}): no work, heartbeats refused; its runs in flight go to other nodes`);
+    });
+
+  nodes
     .command("remove")
     .description("forget a node (drain it first so its runs can finish)")
     .argument("<node>", "node id or name")
@@ -78,15 +106,16 @@ export function registerNodes(program: Command): void {
     .command("create")
     .description("create an enrollment token (printed once)")
     .option("-n, --name <name>", "a label")
-    .option("--ttl <seconds>", "expire after this many seconds (default: never)", (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) throw new CliError("--ttl must be a whole number of seconds");
-      return n;
-    })
+    .option("--ttl <seconds>", "expire after this many seconds (default: 3600; 0: never)", wholeNumber("--ttl", 0))
+    .option("--single-use", "enroll one node only; a second node presenting it is refused")
+    .option("--max-slots <n>", "run slots a node enrolled with it gets at most (default: 16)", wholeNumber("--max-slots", 1))
+    .option("--require-approval", "nodes enrolled with it wait for `codecell nodes approve <id>` before they get work")
     .option("--print-token", "print only the token (for scripts: export CODECELL_ENROLL_TOKEN=$(…))")
-    .action(async (opts: { name?: string; ttl?: number; printToken?: boolean }, cmd: Command) => {
+    .action(async (opts: { name?: string; ttl?: number; singleUse?: boolean; maxSlots?: number; requireApproval?: boolean; printToken?: boolean }, cmd: Command) => {
       const t = await client(cmd).request<{ id: string; token: string; expires_at: string | null }>("POST", "/enrollment-tokens", {
         ...(opts.name ? { name: opts.name } : {}), ...(opts.ttl !== undefined ? { ttl_secs: opts.ttl } : {}),
+        ...(opts.singleUse ? { single_use: true } : {}), ...(opts.maxSlots !== undefined ? { max_slots: opts.maxSlots } : {}),
+        ...(opts.requireApproval ? { require_approval: true } : {}),
       });
       if (opts.printToken) {
         console.log(t.token);
@@ -101,7 +130,7 @@ export function registerNodes(program: Command): void {
     .description("list enrollment tokens (never their values)")
     .action(async (_opts: unknown, cmd: Command) => {
       const list = await client(cmd).request<Record<string, unknown>[]>("GET", "/enrollment-tokens");
-      print(cmd, list, () => table(list, ["id", "name", "uses", "created_at", "expires_at", "last_used_at"]));
+      print(cmd, list, () => table(list, ["id", "name", "uses", "single_use", "max_slots", "require_approval", "created_at", "expires_at", "last_used_at"]));
     });
   tokens
     .command("revoke")

@@ -15,6 +15,8 @@ import { webhooksRouter } from "./admin-webhooks.ts";
 import { listPlans, putPlan, showPlan } from "./admin-plans.ts";
 import { DEFAULT_PLAN, loadPlan, planOf } from "./lib/plans.ts";
 import { nodeUrlProblem } from "./registry/node-url.ts";
+import { DEFAULT_MAX_SLOTS } from "./registry/node-admission.ts";
+import { DEFAULT_TOKEN_TTL_SECS, enrollmentTokenSchema } from "./registry/token-schema.ts";
 import { dashboard, fleetRegistry as fleet, keyObject as keyStub, submissionObject } from "./stubs.ts";
 import { UUID_PATTERN } from "../../proto/limits.ts";
 import { shardInUse } from "./submission/shard.ts";
@@ -236,15 +238,25 @@ async function drainNode(request: IRequest, env: Env): Promise<Response> {
   return json(200, r);
 }
 
-const enrollmentTokenSchema = z.strictObject({
-  name: z.string().max(100).optional(),
-  ttl_secs: z.number().int().min(0).max(365 * 86_400).optional(),
-});
+async function approveNode(request: IRequest, env: Env): Promise<Response> {
+  const n = await fleet(env).approve(request.params.id ?? "");
+  if (!n) throw new HttpError(404, { error: "node not found" });
+  return json(200, n);
+}
+
+async function revokeNode(request: IRequest, env: Env): Promise<Response> {
+  const n = await fleet(env).revoke(request.params.id ?? "");
+  if (!n) throw new HttpError(404, { error: "node not found" });
+  return json(200, n);
+}
 
 async function createEnrollmentToken(request: IRequest, env: Env): Promise<Response> {
   const body = parseWith(enrollmentTokenSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
   // The plain token is shown here only.
-  return json(201, await fleet(env).createEnrollmentToken(body.name ?? "", body.ttl_secs ?? 0));
+  return json(201, await fleet(env).createEnrollmentToken({
+    name: body.name ?? "", ttlSecs: body.ttl_secs ?? DEFAULT_TOKEN_TTL_SECS, singleUse: body.single_use ?? false,
+    maxSlots: body.max_slots ?? DEFAULT_MAX_SLOTS, requireApproval: body.require_approval ?? false,
+  }));
 }
 
 async function listEnrollmentTokens(_r: IRequest, env: Env): Promise<Response> {
@@ -284,6 +296,8 @@ export const adminRouter = IttyRouter<IRequest, Args>({ base: "/admin" })
   .post("/nodes", registerNode)
   .get("/nodes", listNodes)
   .post("/nodes/:id/drain", drainNode)
+  .post("/nodes/:id/approve", approveNode)
+  .post("/nodes/:id/revoke", revokeNode)
   .delete("/nodes/:id", removeNode)
   .post("/enrollment-tokens", createEnrollmentToken)
   .get("/enrollment-tokens", listEnrollmentTokens)

@@ -4,6 +4,7 @@ import type { KeyMeta } from "./contracts/key.ts";
 import type { Env } from "./env.ts";
 import { HttpError } from "./lib/http.ts";
 import { constantTimeEqual, sha256Hex } from "./lib/keys.ts";
+import { knock, operatorToken, throttled } from "./doors/guard.ts";
 
 export interface Caller extends KeyMeta {}
 
@@ -34,12 +35,15 @@ export function forgetKey(hash: string): void {
   cache.delete(hash);
 }
 
-export function authenticateOperator(request: Request, env: Env): void {
-  const expected = env.OPERATOR_TOKEN;
-  if (!expected) throw new HttpError(503, { error: "admin API disabled", message: "OPERATOR_TOKEN is not configured" });
+/** /admin: the bearer operator token, through the doors' guard (doors/guard.ts): 503 weak, 429 throttled, 401 wrong. */
+export async function authenticateOperator(request: Request, env: Env): Promise<void> {
+  const expected = operatorToken(env, "admin API");
   const header = request.headers.get("authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
-  if (!token || !constantTimeEqual(token, expected)) {
-    throw new HttpError(401, { error: "unauthorized", message: "missing or invalid operator token" });
+  const v = await knock(request, env, expected, token);
+  if (v.verdict === "throttled") {
+    const t = throttled(v);
+    throw new HttpError(429, t.body, t.headers);
   }
+  if (v.verdict === "fail") throw new HttpError(401, { error: "unauthorized", message: "missing or invalid operator token" });
 }

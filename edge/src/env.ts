@@ -1,6 +1,7 @@
 // Bindings and configuration. Every tunable is a plain var so tests can shorten it with --var.
 // Namespaces are typed by the objects' RPC contracts, never by their classes (no import circle).
 import type { DashboardRpc } from "./contracts/dashboard.ts";
+import type { DoorRpc } from "./contracts/door.ts";
 import type { FleetRegistryRpc } from "./contracts/fleet.ts";
 import type { KeyRpc } from "./contracts/key.ts";
 import type { MetricsRpc } from "./contracts/metrics.ts";
@@ -22,8 +23,13 @@ export interface Env {
   DASHBOARD_DO: DurableObjectNamespace<Branded<DashboardRpc>>;
   WEBHOOK_DELIVERY_DO: DurableObjectNamespace<Branded<WebhookDeliveryRpc>>;
   METRICS_DO: DurableObjectNamespace<Branded<MetricsRpc>>;
+  DOOR_DO: DurableObjectNamespace<Branded<DoorRpc>>;
   ENVIRONMENT?: string;
   OPERATOR_TOKEN?: string;
+  /** Failed operator-token attempts allowed per client / from all clients per window (doors/guard.ts). */
+  OPERATOR_FAILURES_PER_CLIENT?: string;
+  OPERATOR_FAILURES_GLOBAL?: string;
+  OPERATOR_FAILURE_WINDOW_SECS?: string;
   SYNC_HOLD_MS?: string;
   QUEUE_CAPACITY?: string;
   WATCHDOG_MS?: string;

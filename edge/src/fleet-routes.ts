@@ -12,7 +12,7 @@ import { fleetRegistry } from "./stubs.ts";
 
 type Args = [Env, ExecutionContext];
 const BODY_LIMIT = 64 * 1024;
-const LABELS: Record<number, string> = { 400: "invalid request", 401: "unauthorized", 404: "unknown node", 502: "node unreachable" };
+const LABELS: Record<number, string> = { 400: "invalid request", 401: "unauthorized", 403: "revoked", 404: "unknown node", 502: "node unreachable" };
 
 function bearer(request: IRequest): string {
   const h = request.headers.get("authorization") ?? "";

@@ -18,6 +18,7 @@ import { recordRequest, metricsResponse } from "./metrics/edge-metrics.ts";
 import { withoutTrailing } from "../../proto/trim.ts";
 
 export { DashboardDO } from "./do/dashboard-do.ts";
+export { DoorDO } from "./do/door-do.ts";
 export { FleetDO } from "./do/fleet-do.ts";
 export { SchedulerDO } from "./do/scheduler-do.ts";
 export { KeyDO } from "./do/key-do.ts";
@@ -78,7 +79,7 @@ async function handle(request: Request, env: Env, ctx: ExecutionContext, trace: 
   }
   if (path === "/admin" || path.startsWith("/admin/")) {
     trace.label = path === "/admin/metrics" ? path : "/admin/*";
-    authenticateOperator(request, env);
+    await authenticateOperator(request, env);
     if (path === "/admin/metrics") return metricsResponse(request, env);
     return (await adminRouter.fetch((trace.routed = rewrite(request, url, path)), env, ctx)) as Response;
   }

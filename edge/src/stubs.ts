@@ -13,6 +13,11 @@ export function scheduler(env: Env, pool: string = DEFAULT_POOL) {
   return env.SCHEDULER_DO.get(env.SCHEDULER_DO.idFromName(`pool:${pool}`));
 }
 
+/** The operator doors' guard (failed operator-token attempts): one for the whole edge. */
+export function operatorDoor(env: Env) {
+  return env.DOOR_DO.get(env.DOOR_DO.idFromName("operator"));
+}
+
 /** The operators' dashboard: one for the whole edge. */
 export function dashboard(env: Env) {
   return env.DASHBOARD_DO.get(env.DASHBOARD_DO.idFromName("dashboard"));

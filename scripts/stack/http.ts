@@ -16,6 +16,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Raw bytes (e.g. invalid UTF-8), sent as they are. */
   raw?: Buffer | string;
+  /** The client address to connect from (any 127.x.y.z on loopback: another client to the edge). */
+  localAddress?: string;
 }
 
 // Idle sockets are closed by us (3 s) before a server's usual 5 s keep-alive timeout closes them under us.
@@ -46,7 +48,7 @@ function requestOnce(base: string, method: string, path: string, opts: RequestOp
   }
   const secure = url.protocol === "https:";
   return new Promise((resolve, reject) => {
-    const req = (secure ? https : http).request(url, { method, headers, agent: secure ? agent : undefined }, (res) => {
+    const req = (secure ? https : http).request(url, { method, headers, agent: secure ? agent : undefined, localAddress: opts.localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {

@@ -27,7 +27,7 @@ function row(over: Partial<NodeRow> = {}): NodeRow {
   return {
     id: "node_a", url: "http://127.0.0.1:1", token: "t", name: "a", info: null, last_checked: NOW, last_ok: NOW, failures: 0,
     last_error: null, registered_at: NOW, kind: "registered", hb_hash: null, last_heartbeat: 0, drain_state: null, drain_at: 0,
-    lost_at: 0, pool: "default", pushed: null, ...over,
+    lost_at: 0, pool: "default", pushed: null, enroll_token: null, max_slots: 0, approval: null, revoked_at: 0, ...over,
   };
 }
 

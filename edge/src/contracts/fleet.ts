@@ -32,9 +32,16 @@ export interface NodeView {
   registered_at: string;
   /** "registered" (operator, health by NodeInfo polls) or "enrolled" (heartbeats). */
   kind: string;
-  /** healthy | unhealthy | draining | drained | not_ready */
+  /** revoked | pending | healthy | unhealthy | draining | drained | not_ready */
   state: string;
   last_heartbeat_at: string | null;
+  /** The run slots the node reports; `slots` is this, at most `max_slots` (its enrollment token's cap; null: none). */
+  reported_slots: number;
+  max_slots: number | null;
+  /** "pending": enrolled with a token that requires approval, no work until an operator approves it. */
+  approval: string | null;
+  /** When an operator revoked its credential (it must enroll again with a new token). */
+  revoked_at: string | null;
 }
 
 export interface FleetStatus {
@@ -71,6 +78,19 @@ export interface EnrollmentTokenView {
   expires_at: string | null;
   uses: number;
   last_used_at: string | null;
+  single_use: boolean;
+  max_slots: number;
+  require_approval: boolean;
+}
+
+/** What an operator asks of a new enrollment token (POST /admin/enrollment-tokens). */
+export interface EnrollmentTokenRequest {
+  name: string;
+  /** 0: never expires. */
+  ttlSecs: number;
+  singleUse: boolean;
+  maxSlots: number;
+  requireApproval: boolean;
 }
 
 export type Refused = { ok: false; status: number; error: string };
@@ -90,9 +110,13 @@ export interface FleetRegistryRpc {
   status(): Promise<FleetStatus>;
   overview(): Promise<FleetOverview>;
   drain(id: string): Promise<DrainResult | null>;
+  /** A pending node (token with require_approval) joins rotation; null: no such node. */
+  approve(id: string): Promise<NodeView | null>;
+  /** The node's credential stops working, it leaves rotation, its runs go elsewhere; null: no such node. */
+  revoke(id: string): Promise<NodeView | null>;
   /** A node refused a run before it started: it counts as not ready until its next NodeInfo says otherwise. */
   nodeRefused(nodeId: string, reason: string): Promise<void>;
-  createEnrollmentToken(name: string, ttlSecs: number): Promise<EnrollmentTokenView & { token: string }>;
+  createEnrollmentToken(terms: EnrollmentTokenRequest): Promise<EnrollmentTokenView & { token: string }>;
   listEnrollmentTokens(): EnrollmentTokenView[];
   revokeEnrollmentToken(id: string): boolean;
   /** Bodies are enrollment.proto messages, decoded only once the bearer credential checked out. */

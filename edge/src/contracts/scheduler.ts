@@ -82,6 +82,8 @@ export interface SchedulerRpc {
   /** Every pool with nodes (and the default pool): where a declined run may go instead. */
   setPools(pools: string[]): void;
   removeNode(nodeId: string): void;
+  /** The submissions whose runs are on a node right now (a revoked node's are taken from it at once). */
+  runsOn(nodeId: string): string[];
   /** The dashboard watches until `untilMs`: report changes to it meanwhile. */
   watch(untilMs: number): void;
 }

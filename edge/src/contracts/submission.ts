@@ -70,4 +70,9 @@ export interface SubmissionRpc {
    * revoked) and cancels its run at the node. False: unknown, or already terminal.
    */
   cancel(subId: string, why: string): Promise<boolean>;
+  /**
+   * Its run's node was revoked: the run is lost (nothing the node sends counts any more) and goes
+   * to another node, as with a node that died. False: unknown, terminal, or running elsewhere.
+   */
+  nodeLost(subId: string, nodeId: string, why: string): Promise<boolean>;
 }

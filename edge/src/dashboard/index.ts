@@ -9,7 +9,7 @@
 // need the page's own Origin (and API calls a custom header, so no cross-site form can make them).
 import type { Env } from "../env.ts";
 import { HttpError, json } from "../lib/http.ts";
-import { constantTimeEqual } from "../lib/keys.ts";
+import { knock, operatorToken, throttled } from "../doors/guard.ts";
 import { loginPage, dashboardPage } from "./page.ts";
 import { newSession, sameOrigin, sessionCookie, validSession } from "./session.ts";
 import { dashboard } from "../stubs.ts";
@@ -30,7 +30,7 @@ function html(status: number, body: string, headers: Record<string, string> = {}
 export async function handleDashboard(
   request: Request, env: Env, path: string, adminFetch: (r: Request) => Promise<Response>,
 ): Promise<Response> {
-  if (!env.OPERATOR_TOKEN) throw new HttpError(503, { error: "dashboard disabled", message: "OPERATOR_TOKEN is not configured" });
+  const expected = operatorToken(env, "dashboard");
   const method = request.method.toUpperCase();
 
   if (path === "/dashboard/login") {
@@ -38,7 +38,9 @@ export async function handleDashboard(
     if (!sameOrigin(request)) return html(403, loginPage("The login form must be posted from this page."));
     const form = await request.formData().catch(() => null);
     const token = typeof form?.get("token") === "string" ? (form.get("token") as string).trim() : "";
-    if (!token || !constantTimeEqual(token, env.OPERATOR_TOKEN)) return html(401, loginPage("That is not the operator token."));
+    const v = await knock(request, env, expected, token);
+    if (v.verdict === "throttled") return html(429, loginPage(String(throttled(v).body.message)), throttled(v).headers);
+    if (v.verdict === "fail") return html(401, loginPage("That is not the operator token."));
     return new Response(null, {
       status: 303,
       headers: { location: "/dashboard", "set-cookie": sessionCookie(await newSession(env)), "cache-control": "no-store" },
@@ -65,7 +67,10 @@ export async function handleDashboard(
     if (request.headers.get("x-codecell-dashboard") !== "1") throw new HttpError(403, { error: "forbidden", message: "missing dashboard header" });
     const url = new URL(request.url);
     url.pathname = path.slice("/dashboard/api".length);
-    const headers = new Headers({ authorization: `Bearer ${env.OPERATOR_TOKEN}` });
+    const headers = new Headers({ authorization: `Bearer ${expected}` });
+    // The admin API's door counts this client as the one that signed in.
+    const client = request.headers.get("cf-connecting-ip");
+    if (client) headers.set("cf-connecting-ip", client);
     const ct = request.headers.get("content-type");
     if (ct) headers.set("content-type", ct);
     const body = method === "GET" || method === "HEAD" ? undefined : await request.arrayBuffer();

@@ -27,7 +27,7 @@ td.langs { white-space:normal; color:var(--dim); font-size:12px; }
 .num { display:inline-block; min-width:56px; margin-left:6px; }
 .badge { display:inline-block; padding:1px 8px; border-radius:10px; font-size:12px; border:1px solid var(--line); }
 .healthy { color:var(--ok); border-color:var(--ok); } .unhealthy { color:var(--bad); border-color:var(--bad); }
-.draining, .drained, .not_ready { color:var(--warn); border-color:var(--warn); }
+.draining, .drained, .not_ready, .pending { color:var(--warn); border-color:var(--warn); } .revoked { color:var(--bad); border-color:var(--bad); }
 .dim { color:var(--dim); }
 #conn.live { color:var(--ok); } #conn.polling { color:var(--warn); } #conn.down { color:var(--bad); }
 button, select, input { font:inherit; color:var(--text); background:var(--bg); border:1px solid var(--line); border-radius:5px; padding:5px 9px; }
@@ -114,7 +114,8 @@ function render(s) {
   var nr = s.nodes.map(function (n) {
     return '<tr data-node-id="' + esc(n.id) + '"><td>' + esc(n.name) + '<div class="dim">pool ' + esc(n.pool) + ' · ' + esc(n.url) + '</div></td>' +
       '<td><span class="badge state ' + esc(n.state) + '">' + esc(n.state) + '</span> <span class="dim">' + esc(n.kind) + '</span></td>' +
-      '<td>' + bar(n.in_flight, n.slots) + '<span class="num slots">' + n.in_flight + ' / ' + n.slots + '</span></td>' +
+      '<td>' + bar(n.in_flight, n.slots) + '<span class="num slots">' + n.in_flight + ' / ' + n.slots + '</span>' +
+      (n.max_slots !== null && n.reported_slots > n.max_slots ? ' <span class="dim cap">capped (reports ' + n.reported_slots + ')</span>' : '') + '</td>' +
       '<td class="langs">' + n.languages.map(function (l) { return esc(l.name); }).join(", ") + '</td>' +
       '<td class="dim">' + (n.last_heartbeat_at ? new Date(n.last_heartbeat_at).toLocaleTimeString() : (n.last_ok_at ? "polled " + new Date(n.last_ok_at).toLocaleTimeString() : "-")) + '</td></tr>';
   });

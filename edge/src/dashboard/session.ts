@@ -3,7 +3,7 @@
 // HttpOnly, Secure, SameSite=Strict, Path=/dashboard. Stateless: rotating OPERATOR_TOKEN ends every
 // session. The token itself never appears in a URL, a cookie or a log line.
 import type { Env } from "../env.ts";
-import { constantTimeEqual } from "../lib/keys.ts";
+import { secretsEqual } from "../lib/keys.ts";
 import { withoutTrailing } from "../../../proto/trim.ts";
 
 export const COOKIE = "cc_dash";
@@ -44,7 +44,7 @@ export async function validSession(request: Request, env: Env): Promise<boolean>
   const [expText, sig] = value.split(".");
   const exp = Number(expText);
   if (!sig || !Number.isInteger(exp) || exp * 1000 < Date.now()) return false;
-  return constantTimeEqual(sig, await mac(env.OPERATOR_TOKEN, exp));
+  return secretsEqual(sig, await mac(env.OPERATOR_TOKEN, exp));
 }
 
 /** State-changing and WebSocket requests must come from the dashboard's own origin. */

@@ -8,23 +8,27 @@
 import { DurableObject } from "cloudflare:workers";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
-import type { DrainResult, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused } from "../contracts/fleet.ts";
+import type { DrainResult, EnrollmentTokenRequest, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused } from "../contracts/fleet.ts";
 import type { NodeTarget, PoolLoad } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
-import { EnrollmentTokens } from "../registry/enrollment-tokens.ts";
+import { EnrollmentTokens, createTokenTable } from "../registry/enrollment-tokens.ts";
+import { DEFAULT_MAX_SLOTS, REVOKED, isRevoked } from "../registry/node-admission.ts";
+import { enrollNode, recordHeartbeat, takeBackRuns } from "../registry/enroll-node.ts";
+import { admit } from "../registry/admission-store.ts";
 import { HealthPoll } from "../registry/health-poll.ts";
-import { parseEnroll, parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
+import { parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
 import { poolsOf, summarize } from "../registry/fleet-status.ts";
 import type { KnownNode } from "../registry/fleet-status.ts";
 import { heartbeatFresh, nextHeartbeatDeadline, nodeState, nodeView, schedulable, watchIntervalMs } from "../registry/node-state.ts";
 import { createNodeTables, decodeInfo, encodeInfo, upsertNode } from "../registry/node-table.ts";
 import type { NodeRow } from "../registry/node-row.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
-import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/keys.ts";
+import { constantTimeEqual, sha256Hex } from "../lib/keys.ts";
 import { dashboard, scheduler } from "../stubs.ts";
 
 const refused = (status: number, error: string): Refused => ({ ok: false, status, error });
+const isRefused = (x: NodeRow | Refused): x is Refused => x.ok === false;
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
@@ -40,6 +44,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     super(ctx, env);
     this.#cfg = config(env);
     createNodeTables(ctx.storage.sql);
+    createTokenTable(ctx.storage.sql, DEFAULT_MAX_SLOTS);
     this.#tokens = new EnrollmentTokens(ctx.storage.sql);
     this.#health = new HealthPoll(ctx.storage.sql, (id) => this.#push(id));
     this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "fleet" }));
@@ -55,6 +60,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
       return { ok: false, error: `cannot reach the node's gRPC-Web endpoint: ${message(e)}` };
     }
     const id = upsertNode(this.ctx.storage.sql, { url: input.url, token: input.token, name: input.name || info.nodeId, pool: input.pool, info, kind: "registered", hbHash: null });
+    admit(this.ctx.storage.sql, id, { tokenId: null, maxSlots: 0, pending: false });
     await this.#changed(id);
     return { ok: true, node: (await this.#views([this.#row(id)!]))[0]! };
   }
@@ -74,9 +80,10 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return true;
   }
 
+  /** A revoked node has no target: a run on it is lost, and goes elsewhere (submission/watchdog.ts). */
   target(nodeId: string): NodeTarget | null {
     const row = this.#row(nodeId);
-    return row ? { id: row.id, url: row.url, token: row.token } : null;
+    return row && !isRevoked(row) ? { id: row.id, url: row.url, token: row.token } : null;
   }
 
   async status(): Promise<FleetStatus> {
@@ -109,6 +116,16 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return { node: (await this.#views([this.#row(row.id) ?? row]))[0]!, in_flight_at_drain: inFlight, rpc_error: rpcError };
   }
 
+  /** A pending node (its token requires approval) joins rotation. */
+  approve(id: string): Promise<NodeView | null> {
+    return this.#operatorAct(id, "approved", "UPDATE nodes SET approval = NULL WHERE id = ?");
+  }
+
+  /** Its heartbeats are refused (403), the edge stops calling it, its runs go elsewhere at once; back only with a new token. */
+  revoke(id: string): Promise<NodeView | null> {
+    return this.#operatorAct(id, "credential revoked", "UPDATE nodes SET revoked_at = CASE revoked_at WHEN 0 THEN ? ELSE revoked_at END WHERE id = ?", Date.now());
+  }
+
   async nodeRefused(nodeId: string, reason: string): Promise<void> {
     const row = this.#row(nodeId);
     const info = row && decodeInfo(row);
@@ -119,8 +136,8 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
 
   // ---- enrollment and heartbeats ----
 
-  createEnrollmentToken(name: string, ttlSecs: number): Promise<EnrollmentTokenView & { token: string }> {
-    return this.#tokens.create(name, ttlSecs);
+  createEnrollmentToken(terms: EnrollmentTokenRequest): Promise<EnrollmentTokenView & { token: string }> {
+    return this.#tokens.create(terms);
   }
 
   listEnrollmentTokens(): EnrollmentTokenView[] {
@@ -131,45 +148,21 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return this.#tokens.revoke(id);
   }
 
-  /**
-   * A node joins: the enrollment token is checked, then the node itself (NodeInfo with its fleet
-   * credential, which proves the address and the credential). Enrolling the same URL again (a
-   * restarted node) updates the entry.
-   */
+  /** A node joins (registry/enroll-node.ts). */
   async enroll(enrollmentToken: string, body: Uint8Array) {
-    const tokenId = await this.#tokens.check(enrollmentToken);
-    if (!tokenId) return refused(401, "invalid or expired enrollment token");
-    const req = parseEnroll(body);
-    if (typeof req === "string") return refused(400, req);
-    let info: NodeInfoResponse;
-    try {
-      info = await unary({ url: req.url, token: req.token }, fleetMethods.nodeInfo, {}, 5_000);
-    } catch (e) {
-      return refused(502, `the edge cannot reach the node at ${req.url}: ${message(e)}`);
-    }
-    const secret = `cch_${randomBase62(40)}`;
-    const id = upsertNode(this.ctx.storage.sql, { url: req.url, token: req.token, name: req.name || info.nodeId, pool: req.pool, info, kind: "enrolled", hbHash: await sha256Hex(secret) });
-    this.#tokens.used(tokenId);
-    const row = this.#row(id)!;
-    console.log("fleet node enrolled", id, row.name, row.pool, req.url);
-    await this.#changed(id);
-    return { ok: true as const, response: { nodeId: id, heartbeatSecret: secret, heartbeatIntervalMs: this.#cfg.heartbeatMs, name: row.name, pool: row.pool } };
+    const r = await enrollNode(this.ctx.storage.sql, this.#tokens, enrollmentToken, body);
+    if (!r.ok) return r;
+    await this.#changed(r.id);
+    return { ok: true as const, response: { ...r.response, heartbeatIntervalMs: this.#cfg.heartbeatMs } };
   }
 
   /** A heartbeat: the node is alive, with its current NodeInfo. 404 when the node is unknown (re-enroll). */
   async heartbeat(secret: string, body: Uint8Array) {
     const req = parseHeartbeat(body);
     if (typeof req === "string") return refused(400, req);
-    const row = await this.#enrolledNode(req.nodeId, secret);
-    if (!row) return refused(404, "this node is not enrolled (removed, or the registry was reset): enroll again");
-    const now = Date.now();
-    const wasFresh = heartbeatFresh(row, now, this.#cfg);
-    this.ctx.storage.sql.exec("UPDATE nodes SET last_heartbeat = ?, info = ?, lost_at = 0 WHERE id = ?", now, req.info ? encodeInfo(req.info) : row.info, row.id);
-    if (req.draining && row.drain_state === null) {
-      this.ctx.storage.sql.exec("UPDATE nodes SET drain_state = 'draining', drain_at = ? WHERE id = ?", now, row.id);
-      console.log("fleet node is draining (stopping)", row.id, row.name);
-    }
-    if (!wasFresh) console.log("fleet node heartbeats resumed", row.id, row.name);
+    const row = await this.#enrolledNode(req.nodeId, secret, "this node is not enrolled (removed, or the registry was reset): enroll again");
+    if (isRefused(row)) return row;
+    recordHeartbeat(this.ctx.storage.sql, row, req, heartbeatFresh(row, Date.now(), this.#cfg));
     await this.#changed(row.id);
     const after = this.#row(row.id)!;
     const info = decodeInfo(after);
@@ -185,8 +178,8 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   async leave(secret: string, body: Uint8Array) {
     const req = parseLeave(body);
     if (typeof req === "string") return refused(400, req);
-    const row = await this.#enrolledNode(req.nodeId, secret);
-    if (!row) return refused(404, "unknown node");
+    const row = await this.#enrolledNode(req.nodeId, secret, "unknown node");
+    if (isRefused(row)) return row;
     await this.remove(row.id);
     console.log("fleet node left", row.id, row.name);
     return { ok: true as const, response: { nodeId: row.id } };
@@ -219,6 +212,16 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
   }
 
+  async #operatorAct(idOrName: string, what: string, update: string, ...bindings: unknown[]): Promise<NodeView | null> {
+    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", idOrName, idOrName)[0];
+    if (!row) return null;
+    this.ctx.storage.sql.exec(update, ...bindings, row.id);
+    console.warn(`fleet node ${what} by an operator`, row.id, row.name);
+    await this.#changed(row.id);
+    if (isRevoked(this.#row(row.id)!)) await takeBackRuns(this.env, row);
+    return (await this.#views([this.#row(row.id)!]))[0]!;
+  }
+
   #row(id: string): NodeRow | undefined {
     return this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ?", id)[0];
   }
@@ -231,10 +234,11 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     return this.#rows().map((row) => ({ row, info: decodeInfo(row) }));
   }
 
-  async #enrolledNode(nodeId: string, secret: string): Promise<NodeRow | null> {
+  /** The node the secret belongs to; 404 (`unknown`) when none, 403 when revoked. */
+  async #enrolledNode(nodeId: string, secret: string, unknown: string): Promise<NodeRow | Refused> {
     const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? AND kind = 'enrolled'", nodeId)[0];
-    if (!row?.hb_hash) return null;
-    return constantTimeEqual(row.hb_hash, await sha256Hex(secret)) ? row : null;
+    if (!row?.hb_hash || !constantTimeEqual(row.hb_hash, await sha256Hex(secret))) return refused(404, unknown);
+    return isRevoked(row) ? refused(403, REVOKED) : row;
   }
 
   /** A node row changed: its scheduler learns what matters to it, the alarm keeps watching, the dashboard hears. */

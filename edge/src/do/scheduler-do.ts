@@ -159,6 +159,10 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.#reporter.changed();
   }
 
+  runsOn(nodeId: string): string[] {
+    return [...this.#assignedTo()].filter(([, node]) => node === nodeId).map(([sub]) => sub);
+  }
+
   watch(untilMs: number): void {
     this.#reporter.watch(untilMs);
   }

@@ -78,6 +78,17 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     }
   }
 
+  async nodeLost(subId: string, nodeId: string, why: string): Promise<boolean> {
+    const sub = this.#find(subId);
+    if (!sub) return false;
+    this.#live.set(sub.id, sub);
+    try {
+      return await sub.nodeLost(nodeId, why);
+    } finally {
+      this.#settle(sub);
+    }
+  }
+
   override async alarm(): Promise<void> {
     const due = this.#deadlines.takeDue(Date.now());
     try {

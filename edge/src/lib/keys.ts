@@ -47,3 +47,15 @@ export function constantTimeEqual(a: string, b: string): boolean {
 export function keyFingerprint(hashHex: string): string {
   return hashHex.slice(0, 8);
 }
+
+/**
+ * Equality of two secrets without leaking either's length or where they differ: both are hashed
+ * (SHA-256) and the equal-length digests compared in full. For a presented token against the
+ * configured one, where constantTimeEqual's running time would follow the longer input.
+ */
+export async function secretsEqual(presented: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([presented, expected].map(async (s) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s)))));
+  let diff = 0;
+  for (let i = 0; i < 32; i++) diff |= a![i]! ^ b![i]!;
+  return diff === 0;
+}

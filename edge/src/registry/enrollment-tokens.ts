@@ -1,16 +1,35 @@
 // Operator-issued enrollment tokens: only their SHA-256 is stored; the plain value is shown once.
-import type { EnrollmentTokenView } from "../contracts/fleet.ts";
-import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/keys.ts";
+// A token carries what a node that presents it may be: how many run slots it gets at most,
+// whether it waits for an operator's approval, and whether the token enrolls one node only.
+import type { EnrollmentTokenRequest, EnrollmentTokenView } from "../contracts/fleet.ts";
+import { randomBase62, sha256Hex } from "../lib/keys.ts";
+import type { TokenGrant } from "./node-admission.ts";
 
 interface TokenRow extends Record<string, SqlStorageValue> {
   id: string; hash: string; name: string; created: number; expires: number; uses: number; last_used: number;
+  single_use: number; max_slots: number; require_approval: number;
 }
+
+const iso = (ms: number) => (ms ? new Date(ms).toISOString() : null);
 
 function view(r: TokenRow): EnrollmentTokenView {
   return {
-    id: r.id, name: r.name, created_at: new Date(r.created).toISOString(), expires_at: r.expires ? new Date(r.expires).toISOString() : null,
-    uses: r.uses, last_used_at: r.last_used ? new Date(r.last_used).toISOString() : null,
+    id: r.id, name: r.name, created_at: new Date(r.created).toISOString(), expires_at: iso(r.expires),
+    uses: r.uses, last_used_at: iso(r.last_used), single_use: r.single_use === 1, max_slots: r.max_slots,
+    require_approval: r.require_approval === 1,
   };
+}
+
+export function createTokenTable(sql: SqlStorage, defaultMaxSlots: number): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS enroll_tokens (id TEXT PRIMARY KEY, hash TEXT UNIQUE NOT NULL, name TEXT NOT NULL,
+    created INTEGER NOT NULL, expires INTEGER NOT NULL DEFAULT 0, uses INTEGER NOT NULL DEFAULT 0, last_used INTEGER NOT NULL DEFAULT 0)`);
+  const cols = new Set(sql.exec<{ name: string }>("PRAGMA table_info(enroll_tokens)").toArray().map((c) => c.name));
+  // Tokens made before these terms existed get the defaults (reusable, capped, no approval).
+  const add: [string, string][] = [
+    ["single_use", "INTEGER NOT NULL DEFAULT 0"], ["max_slots", `INTEGER NOT NULL DEFAULT ${Math.trunc(defaultMaxSlots)}`],
+    ["require_approval", "INTEGER NOT NULL DEFAULT 0"],
+  ];
+  for (const [name, type] of add) if (!cols.has(name)) sql.exec(`ALTER TABLE enroll_tokens ADD COLUMN ${name} ${type}`);
 }
 
 export class EnrollmentTokens {
@@ -20,12 +39,14 @@ export class EnrollmentTokens {
     this.#sql = sql;
   }
 
-  async create(name: string, ttlSecs: number): Promise<EnrollmentTokenView & { token: string }> {
+  async create(t: EnrollmentTokenRequest): Promise<EnrollmentTokenView & { token: string }> {
     const token = `cce_${randomBase62(40)}`;
     const id = `enr_${randomBase62(12)}`;
     const now = Date.now();
-    const expires = ttlSecs > 0 ? now + ttlSecs * 1000 : 0;
-    this.#sql.exec("INSERT INTO enroll_tokens (id, hash, name, created, expires) VALUES (?, ?, ?, ?, ?)", id, await sha256Hex(token), name, now, expires);
+    const expires = t.ttlSecs > 0 ? now + t.ttlSecs * 1000 : 0;
+    this.#sql.exec(
+      "INSERT INTO enroll_tokens (id, hash, name, created, expires, single_use, max_slots, require_approval) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      id, await sha256Hex(token), t.name, now, expires, t.singleUse ? 1 : 0, t.maxSlots, t.requireApproval ? 1 : 0);
     return { ...view(this.#sql.exec<TokenRow>("SELECT * FROM enroll_tokens WHERE id = ?", id).one()), token };
   }
 
@@ -37,16 +58,28 @@ export class EnrollmentTokens {
     return this.#sql.exec("DELETE FROM enroll_tokens WHERE id = ?", id).rowsWritten > 0;
   }
 
-  /** The token's id when it is valid and unexpired, else null. */
-  async check(token: string): Promise<string | null> {
-    const hash = await sha256Hex(token);
-    const row = this.#sql.exec<TokenRow>("SELECT * FROM enroll_tokens WHERE hash = ?", hash).toArray()[0];
-    if (!row || !constantTimeEqual(row.hash, hash)) return null;
+  /**
+   * The token's grant when it is valid and unexpired, else null. Rows are found by the hash of the
+   * presented token (a unique index), so the lookup itself is the comparison of equal-length digests.
+   */
+  async check(token: string): Promise<TokenGrant | null> {
+    const row = this.#sql.exec<TokenRow>("SELECT * FROM enroll_tokens WHERE hash = ?", await sha256Hex(token)).toArray()[0];
+    if (!row) return null;
     if (row.expires > 0 && row.expires < Date.now()) return null;
-    return row.id;
+    return { id: row.id, maxSlots: row.max_slots, requireApproval: row.require_approval === 1, singleUse: row.single_use === 1 };
   }
 
-  used(id: string): void {
-    this.#sql.exec("UPDATE enroll_tokens SET uses = uses + 1, last_used = ? WHERE id = ?", Date.now(), id);
+  /**
+   * Counts a use. A single-use token is claimed by its first use before anything is awaited, so two
+   * nodes presenting it at once cannot both get in; false when it was already used.
+   */
+  claim(g: TokenGrant): boolean {
+    const cond = g.singleUse ? " AND uses = 0" : "";
+    return this.#sql.exec(`UPDATE enroll_tokens SET uses = uses + 1, last_used = ? WHERE id = ?${cond}`, Date.now(), g.id).rowsWritten > 0;
+  }
+
+  /** The enrollment it was claimed for failed (the node could not be reached): the use is given back. */
+  unclaim(id: string): void {
+    this.#sql.exec("UPDATE enroll_tokens SET uses = MAX(0, uses - 1) WHERE id = ?", id);
   }
 }

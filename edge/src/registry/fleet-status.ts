@@ -8,6 +8,7 @@ import type { FleetStatus, PoolView } from "../contracts/fleet.ts";
 import { withIsolation } from "../lib/runtime-isolation.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { PoolLoad } from "../contracts/scheduler.ts";
+import { runSlots } from "./node-admission.ts";
 import { notReadyReason } from "./node-state.ts";
 import type { HeartbeatRule } from "./node-state.ts";
 import type { NodeRow } from "./node-row.ts";
@@ -39,7 +40,7 @@ export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoa
     }
     pool.ready_nodes++;
     if (info) readyInfos.push(info);
-    pool.workers += info?.slots ?? 0;
+    pool.workers += runSlots(row, info);
     for (const l of info?.languages ?? []) langs.add(l.name);
     runtimeLists.push((info?.languages ?? []).map((l) => ({
       language: l.name, version: l.version, aliases: l.aliases, default: l.default, compiled: l.compiled, libraries: l.libraries,

@@ -1,6 +1,7 @@
 // NodeInfo polls: the registry's view of a node's health. One poll per node at a time; the
 // outcome (NodeInfo, or the failure) is stored in the node's row, then `after` runs.
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
+import { isRevoked } from "./node-admission.ts";
 import type { NodeRow } from "./node-row.ts";
 import { encodeInfo } from "./node-table.ts";
 
@@ -14,10 +15,10 @@ export class HealthPoll {
     this.#after = after;
   }
 
-  /** Polls every node whose last poll is older than `ttlMs`. */
+  /** Polls every node whose last poll is older than `ttlMs` (a revoked node is not called any more). */
   async stale(rows: NodeRow[], ttlMs: number): Promise<void> {
     const now = Date.now();
-    await Promise.all(rows.filter((r) => now - r.last_checked >= ttlMs).map((r) => this.poll(r)));
+    await Promise.all(rows.filter((r) => now - r.last_checked >= ttlMs && !isRevoked(r)).map((r) => this.poll(r)));
   }
 
   poll(r: NodeRow): Promise<void> {

@@ -20,6 +20,11 @@ export interface NodeRow {
   pool: string;
   /** JSON of the SchedulableNode last pushed to the pool's scheduler (a change is pushed once). */
   pushed: string | null;
+  /** Admission (node-admission.ts): the enrollment token it came in with, its slot cap (0: none), 'pending' approval, revocation time. */
+  enroll_token: string | null;
+  max_slots: number;
+  approval: string | null;
+  revoked_at: number;
   /** A SQLite row: every value is one SQLite can hold. */
   [key: string]: string | number | ArrayBuffer | null;
 }

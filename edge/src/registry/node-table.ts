@@ -2,6 +2,7 @@
 import { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import { randomBase62 } from "../lib/keys.ts";
+import { ADMISSION_COLUMNS } from "./node-admission.ts";
 import type { NodeRow } from "./node-row.ts";
 
 export function createNodeTables(sql: SqlStorage): void {
@@ -14,10 +15,9 @@ export function createNodeTables(sql: SqlStorage): void {
     ["kind", "TEXT NOT NULL DEFAULT 'registered'"], ["hb_hash", "TEXT"], ["last_heartbeat", "INTEGER NOT NULL DEFAULT 0"],
     ["drain_state", "TEXT"], ["drain_at", "INTEGER NOT NULL DEFAULT 0"], ["lost_at", "INTEGER NOT NULL DEFAULT 0"],
     ["pool", "TEXT NOT NULL DEFAULT 'default'"], ["pushed", "TEXT"],
+    ...ADMISSION_COLUMNS,
   ];
   for (const [name, type] of add) if (!cols.has(name)) sql.exec(`ALTER TABLE nodes ADD COLUMN ${name} ${type}`);
-  sql.exec(`CREATE TABLE IF NOT EXISTS enroll_tokens (id TEXT PRIMARY KEY, hash TEXT UNIQUE NOT NULL, name TEXT NOT NULL,
-    created INTEGER NOT NULL, expires INTEGER NOT NULL DEFAULT 0, uses INTEGER NOT NULL DEFAULT 0, last_used INTEGER NOT NULL DEFAULT 0)`);
   // The queue, run slots and recent runs moved to the pools' schedulers.
   sql.exec("DROP TABLE IF EXISTS queue; DROP TABLE IF EXISTS assigned; DROP TABLE IF EXISTS recent");
 }

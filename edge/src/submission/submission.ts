@@ -180,6 +180,13 @@ export class Submission {
     return true;
   }
 
+  async nodeLost(nodeId: string, why: string): Promise<boolean> {
+    const run = this.#store.run();
+    if (this.#isDone() || run?.node_id !== nodeId) return false;
+    await this.#lost(run, why);
+    return true;
+  }
+
   /** Resolves with the record once terminal, or with the current record after `ms`. */
   async #wait(ms: number): Promise<ResultRecord | null> {
     const rec = this.#store.record();

@@ -179,7 +179,7 @@ async function enroll(): Promise<void> {
         log("info", "enrolled with the edge", { edge, node: session.node_id, name: nodeId, pool: r.message.pool, url: advertise, slots: ni.slots, languages: ni.languages.map((l) => l.name), heartbeat_ms: session.interval });
         return;
       }
-      if (r.status === 401 || r.status === 400) fail(`the edge refused the enrollment (${r.status}): ${r.error}`);
+      if (r.status === 401 || r.status === 400 || r.status === 403) fail(`the edge refused the enrollment (${r.status}): ${r.error}`);
       log("warn", "enrollment failed; retrying", { status: r.status, error: r.error });
     } catch (e) {
       log("warn", "cannot reach the edge; retrying", { error: (e as Error).message });
@@ -199,8 +199,8 @@ async function beat(draining = false): Promise<void> {
   }
   const r = await edgeCall("/fleet/heartbeat", session.secret,
     { type: HeartbeatRequest, value: { nodeId: session.node_id, info: ni ?? undefined, draining } }, HeartbeatResponse);
-  if (r.status === 404 && !stopping) {
-    log("warn", "the edge no longer knows this node; enrolling again");
+  if ((r.status === 404 || r.status === 403) && !stopping) {
+    log("warn", r.status === 403 ? "the edge revoked this node's credential; enrolling again" : "the edge no longer knows this node; enrolling again", { error: r.error });
     session = null;
     await enroll();
   } else if (r.status !== 200) {
