@@ -16,14 +16,22 @@ const GCC: LoadedByName[] = [
 /** Per canonical language: the names its compiler would load by themselves. */
 const LOADED_BY_NAME: Readonly<Record<string, LoadedByName[]>> = { c: GCC, cpp: GCC };
 
+/** Why one file path may not be sent for this language; null when it may. */
+export function loadedByNameProblem(language: string, path: string): string | null {
+  const rules = Object.hasOwn(LOADED_BY_NAME, language) ? LOADED_BY_NAME[language]! : [];
+  for (const { suffix, what } of rules) {
+    if (path.split("/").some((segment) => segment.endsWith(suffix))) {
+      return `${JSON.stringify(path.slice(0, 80))} is ${what}; ${language} files may not be named *${suffix}`;
+    }
+  }
+  return null;
+}
+
 /** Why one of the request's file paths may not be sent for this language; null when none is refused. */
 export function compileInputProblem(language: string, paths: readonly string[]): string | null {
   for (const path of paths) {
-    for (const { suffix, what } of LOADED_BY_NAME[language] ?? []) {
-      if (path.split("/").some((segment) => segment.endsWith(suffix))) {
-        return `files: ${JSON.stringify(path.slice(0, 80))} is ${what}; ${language} files may not be named *${suffix}`;
-      }
-    }
+    const problem = loadedByNameProblem(language, path);
+    if (problem) return `files: ${problem}`;
   }
   return null;
 }

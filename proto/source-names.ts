@@ -2,6 +2,7 @@
 // after its classes; and the names a language's compile writes beside it. Both sides use them: a
 // node names the files so; the edge refuses an extra file of such a name before anything is
 // stored, and a node refuses it as a request error (submission-rules.ts).
+import { loadedByNameProblem } from "./compile-inputs.ts";
 
 /** Languages whose source file always has the same name. */
 export const MAIN_SOURCE_FILES = {
@@ -19,7 +20,8 @@ export const COMPILE_OUTPUTS = {
 
 /**
  * Why an extra file may not have this path: the main source's name, a name the language's compile
- * writes, or a path that would make one of them a directory. Null when none (`language` canonical).
+ * writes, a path that would make one of them a directory, or a file the compiler would load by its
+ * name alone (compile-inputs.ts). Null when none (`language` canonical).
  */
 export function takenNameProblem(path: string, language: string, mainFileName: string | null | undefined): string | null {
   const taken: [string, string][] = mainFileName ? [[mainFileName, "the main source's own file name"]] : [];
@@ -32,7 +34,7 @@ export function takenNameProblem(path: string, language: string, mainFileName: s
     if (path === name) return `${JSON.stringify(name)} is ${what}; choose another name`;
     if (path.startsWith(`${name}/`)) return `${JSON.stringify(path.slice(0, 80))} would make ${JSON.stringify(name)}, ${what}, a directory; choose another name`;
   }
-  return null;
+  return loadedByNameProblem(language, path);
 }
 
 export interface JavaSourcePlan {

@@ -124,12 +124,14 @@ describe("POST /api/submit: the 1.1 fields are checked, and a bad one is a 400 n
       [{ ...cSource, files: [{ path: "main/x.h", content: "x" }] }, "invalid files[0].path", /files\[0\]\.path: "main\/x\.h" would make "main", the name of the compiled program, a directory/],
       [{ ...java, files: [{ path: "main.jar", content: "x" }] }, "invalid files[0].path", /"main\.jar" is the name of the compiled program/],
       [{ ...java, files: [{ path: "classes/Util.java", content: "x" }] }, "invalid files[0].path", /"classes".*a name the java compile itself uses/],
+      [{ ...cSource, files: [{ path: "util.h.gch", content: "x" }] }, "invalid files[0].path", /"util\.h\.gch" is a precompiled header/],
+      [{ ...cSource, language: "cpp", files: [{ path: "pch/util.h.gch/a", content: "x" }] }, "invalid files[0].path", /is a precompiled header/],
       [{ ...base, files: [{ path: "a".repeat(256), content: "x" }] }, "invalid files[0].path", /files\[0\]\.path: .* has a segment of 256 bytes; at most 255/],
       [{ ...base, files: [{ path: `lib/${"b".repeat(256)}`, content: "x" }] }, "invalid files[0].path", /has a segment of 256 bytes; at most 255/],
     ];
     for (const [body, error, message] of cases) assert400(await c.submit(body), error, message);
-    const fine = await c.submit({ ...base, files: [{ path: "a".repeat(255), content: "x" }, { path: "main", content: "x" }] });
-    assert.equal(fine.status, 202, `a 255-byte segment, and "main" for a language that compiles nothing, are accepted: ${fine.text}`);
+    const fine = await c.submit({ ...base, files: [{ path: "a".repeat(255), content: "x" }, { path: "main", content: "x" }, { path: "x.gch", content: "x" }] });
+    assert.equal(fine.status, 202, `a 255-byte segment, and "main" or "x.gch" for a language that compiles nothing, are accepted: ${fine.text}`);
     assert.equal((await usage(key_id)).submissions, 1, "only the accepted one was stored");
   });
 

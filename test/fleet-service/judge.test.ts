@@ -53,6 +53,7 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
       [{ ...c, files: [{ path: "main", content: bytes("x") }] }, /files: "main" is the name of the compiled program/],
       [{ ...c, files: [{ path: "main/x.h", content: bytes("x") }] }, /files: "main\/x\.h" would make "main", the name of the compiled program, a directory/],
       [{ ...c, files: [{ path: "a".repeat(256), content: bytes("x") }] }, /has a segment of 256 bytes; at most 255/],
+      [{ ...c, files: [{ path: "util.h.gch", content: bytes("x") }] }, /files: "util\.h\.gch" is a precompiled header/],
       [{ ...py, files: [{ path: `lib/${"b".repeat(256)}`, content: bytes("x") }] }, /has a segment of 256 bytes; at most 255/],
       [{ language: "java", code: "public class Main { public static void main(String[] a) {} }", files: [{ path: "classes", content: bytes("x") }] }, /"classes" is a name the java compile itself uses/],
       [{ ...c, files: Array.from({ length: 33 }, (_, i) => ({ path: `f${i}`, content: bytes("x") })) }, /files has 33 entries/],
