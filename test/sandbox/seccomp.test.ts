@@ -2,11 +2,12 @@
 // one, then every system call number and every argument rule against the filter in real runs.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { LAUNCHER_PATH } from "../../fleet/src/sandbox/launcher.ts";
+import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { SECCOMP_POLICY_VERSION, launcherSeccompPolicy } from "../../fleet/src/sandbox/policy.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
 import { after, before } from "../hooks.ts";
@@ -120,5 +121,25 @@ describe("seccomp filter in a real run", () => {
       syncfs: "0",
     });
     assert.deepEqual(Object.fromEntries(got), expected);
+  });
+});
+
+describe("a launcher of another policy", () => {
+  it("fails closed: the sandbox is not ready and runs nothing", async (t) => {
+    if (!requireKernel(t)) return;
+    const dir = tempStateDir();
+    const stale = join(dir, "stale-launcher");
+    writeFileSync(stale, "#!/bin/sh\necho 'version deny-list/1'\necho 'default allow'\n", { mode: 0o755 });
+    const sandbox = await Sandbox.create({ stateDir: join(dir, "state"), slots: 1, cgroupParent: "codecell-test", launcherPath: stale });
+    try {
+      const health = sandbox.health();
+      assert.equal(health.ready, false);
+      assert.match(health.reasons.join("; "), /seccomp policy "deny-list\/1", this node expects allow-list\/1/);
+      const { result } = await sandbox.run({ argv: ["/bin/true"], limits: RUN_LIMITS });
+      assert.equal(result.verdict, "IE");
+    } finally {
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -27,3 +27,18 @@ export function launcherSeccompPolicy(launcherPath: string): SeccompPolicy {
   }
   return policy;
 }
+
+/**
+ * Why the launcher at `path` cannot be trusted to install this node's policy (a binary left from
+ * another commit); null when it reports SECCOMP_POLICY_VERSION.
+ */
+export function launcherPolicyProblem(launcherPath: string): string | null {
+  let version: string;
+  try {
+    version = launcherSeccompPolicy(launcherPath).version;
+  } catch (error) {
+    return `the launcher does not report its seccomp policy (${(error as Error).message.slice(0, 200)}); rebuild it: npm ci`;
+  }
+  if (version === SECCOMP_POLICY_VERSION) return null;
+  return `the launcher installs seccomp policy ${JSON.stringify(version)}, this node expects ${SECCOMP_POLICY_VERSION}; rebuild it: npm ci`;
+}

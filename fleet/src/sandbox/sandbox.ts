@@ -18,6 +18,7 @@ import { buildEvidence } from "./evidence.ts";
 import { checkInputFiles } from "./input-files.ts";
 import { LAUNCHER_PATH, LauncherZygote, launcherProblems, type LauncherConfig, type LauncherReport } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
+import { launcherPolicyProblem } from "./policy.ts";
 import { readFileNoFollowAsync, writeNewFileNoFollow, writeNewFileNoFollowAsync } from "./nofollow.ts";
 import { capEncodedSize, CappedCapture, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output.ts";
 import { BASE_ENV, baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
@@ -37,6 +38,8 @@ export interface SandboxOptions {
   cpuPolicy?: CpuPolicyName;
   /** Replaces detection (tests of the fail-closed path use a driver that cannot apply limits). */
   cgroupDriver?: CgroupDriver;
+  /** Accept a launcher of another seccomp policy (only to benchmark another commit's launcher). */
+  anySeccompPolicy?: boolean;
 }
 
 export interface SandboxHealth {
@@ -139,6 +142,8 @@ export class Sandbox {
     const launcher = launcherProblems(this.#launcherPath);
     if (launcher.length > 0) this.#failPermanently("launcher", launcher.join("; "));
     else this.#kernelControls.push(ia32Control(probeIa32Entry(this.#launcherPath)));
+    const policy = launcher.length > 0 || options.anySeccompPolicy ? null : launcherPolicyProblem(this.#launcherPath);
+    if (policy) this.#failPermanently("seccomp", policy);
     const cgroup = this.#driver?.problems() ?? [];
     if (cgroup.length > 0) this.#failPermanently("cgroup", cgroup.join("; "));
     else this.#driver?.removeStaleSiblings(isDeadInstance);
