@@ -363,7 +363,7 @@ export interface components {
     RuntimeIsolation: {
       /** @description Isolation controls every ready node offering this runtime enforces (a run is refused unless each is applied); sorted */
       controls: string[];
-      /** @description Seccomp policy versions among those nodes, e.g. "deny-list/1" */
+      /** @description Seccomp policy versions among those nodes, e.g. "allow-list/1" */
       seccomp_policies: string[];
       /** @description cgroup versions among those nodes (v1, v2) */
       cgroup_versions: string[];

@@ -7,7 +7,7 @@ import type { KeyRpc } from "./contracts/key.ts";
 import type { MetricsRpc } from "./contracts/metrics.ts";
 import type { SchedulerRpc } from "./contracts/scheduler.ts";
 import type { SubmissionRpc } from "./contracts/submission.ts";
-import type { WebhookDeliveryRpc } from "./contracts/webhooks.ts";
+import type { WebhookDeliveryRpc } from "./contracts/webhook-delivery.ts";
 
 /** What the runtime requires of a namespace's type parameter. */
 type Branded<T> = T & Rpc.DurableObjectBranded;
@@ -44,7 +44,7 @@ export interface Env {
   QUEUE_TIMEOUT_MS?: string;
   MAX_RUN_MS?: string;
   HEALTH_TTL_MS?: string;
-  /** Development-only webhook allow-list; see webhookPolicy() in lib/webhook-url.ts (refused elsewhere). */
+  /** Development-only webhook allow-list; see webhookPolicy() in webhooks/endpoint-url.ts (refused elsewhere). */
   WEBHOOK_DEV_ALLOW?: string;
   /** Per-attempt webhook timeout in ms (default 10000). */
   WEBHOOK_TIMEOUT_MS?: string;

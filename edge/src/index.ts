@@ -2,12 +2,12 @@
 // their JSON response; anything else is a genuine internal failure, logged and answered with a JSON 500.
 // The same wrapper counts every answered request by route pattern (metrics/edge-metrics.ts).
 import type { IRequest } from "itty-router";
-import { adminRouter } from "./admin.ts";
-import { fleetRouter } from "./fleet-routes.ts";
+import { adminRouter } from "./routes/admin.ts";
+import { fleetRouter } from "./routes/fleet.ts";
 import { handleDashboard } from "./dashboard/index.ts";
-import { apiRouter } from "./api.ts";
-import type { ApiContext } from "./api.ts";
-import { authenticate, authenticateOperator } from "./auth.ts";
+import { apiRouter } from "./routes/api.ts";
+import type { ApiContext } from "./routes/api.ts";
+import { authenticate, authenticateOperator } from "./routes/auth.ts";
 import { compatKey } from "./compat/credentials.ts";
 import { judge0Router } from "./compat/judge0/routes.ts";
 import { pistonRouter } from "./compat/piston/routes.ts";

@@ -1,7 +1,7 @@
 // Every Durable Object stub is made here: which object a name maps to is decided in one place.
 import type { Env } from "./env.ts";
 import { DEFAULT_POOL } from "./contracts/scheduler.ts";
-import { shardName } from "./submission/shard.ts";
+import { shardName } from "./contracts/submission-id.ts";
 
 /** The node registry: one for the whole edge. */
 export function fleetRegistry(env: Env) {

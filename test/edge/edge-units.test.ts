@@ -10,13 +10,13 @@ import { isReady, nextHeartbeatDeadline, nodeState, notReadyReason, schedulable,
 import type { NodeRow } from "../../edge/src/registry/node-row.ts";
 import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
 import { chunkText } from "../../edge/src/lib/chunks.ts";
-import { runErrorKind } from "../../edge/src/lib/run-errors.ts";
-import { oversizeFleetRequest } from "../../edge/src/lib/fleet-request-size.ts";
+import { runErrorKind } from "../../edge/src/submission/run-errors.ts";
+import { oversizeFleetRequest } from "../../edge/src/submit/fleet-request-size.ts";
 import { MAX_EXECUTE_REQUEST_BYTES } from "../../proto/limits.ts";
 import { pickNode, unsupported, waitingAtNodes } from "../../edge/src/scheduling/pick.ts";
 import { nodeRunKeys, runKey } from "../../edge/src/scheduling/run-key.ts";
 import { parsePoolRoutes, poolFor, poolOrder } from "../../edge/src/scheduling/pool-routes.ts";
-import { enqueueInPools } from "../../edge/src/submission/pools.ts";
+import { enqueueInPools } from "../../edge/src/submission/queue-pool.ts";
 import type { EnqueueResult } from "../../edge/src/contracts/scheduler.ts";
 import type { PoolNode } from "../../edge/src/scheduling/pick.ts";
 

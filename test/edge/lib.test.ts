@@ -8,9 +8,9 @@ import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../proto/limits.ts";
 import { withoutTrailing } from "../../proto/trim.ts";
 import {
-  MAX_SUBMIT_BODY_BYTES, createKeySchema, createProjectSchema, createWebhookSchema, parseSubmit, parseWait,
-  parseWith, registerNodeSchema,
-} from "../../edge/src/lib/validate.ts";
+  MAX_SUBMIT_BODY_BYTES, parseSubmit, parseWait, parseWith,
+} from "../../edge/src/submit/validate.ts";
+import { createKeySchema, createProjectSchema, createWebhookSchema, registerNodeSchema } from "../../edge/src/routes/admin-schemas.ts";
 
 function refused(fn: () => unknown, message: RegExp): void {
   assert.throws(fn, (e: unknown) => e instanceof HttpError && e.status === 400 && message.test(JSON.stringify(e.body)));

@@ -2,7 +2,7 @@
 // it enforces, and every policy, cgroup version and CPU mode among them.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { withIsolation } from "../../edge/src/lib/runtime-isolation.ts";
+import { withIsolation } from "../../edge/src/registry/runtime-isolation.ts";
 
 const runtime = (language: string, version: string) => ({ language, version, aliases: [], default: true, compiled: false, libraries: [] });
 const node = (languages: [string, string][], controls: string[], seccompPolicy: string, cgroupVersion = "v2", cpuMode = "shared") => ({

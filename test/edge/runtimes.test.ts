@@ -9,6 +9,7 @@ import { REQUIRED_CONTROLS } from "../../fleet/src/sandbox/sandbox.ts";
 import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
 import type { Edge, Fleet } from "./harness.ts";
+import { SECCOMP_POLICY_VERSION } from "../../fleet/src/sandbox/policy.ts";
 
 interface RuntimeEntry {
   language: string;
@@ -59,7 +60,7 @@ describe("GET /api/runtimes", () => {
     for (const entry of list) {
       const where = `${entry.language} ${entry.version}`;
       assert.deepEqual(entry.isolation.controls, [...REQUIRED_CONTROLS].sort(), where);
-      assert.deepEqual(entry.isolation.seccomp_policies, ["deny-list/1"], where);
+      assert.deepEqual(entry.isolation.seccomp_policies, [SECCOMP_POLICY_VERSION], where);
       assert.deepEqual(entry.isolation.cgroup_versions, [cgroup], where);
       assert.equal(entry.isolation.cpu_modes.length, 1, where);
       assert.match(entry.isolation.cpu_modes[0]!, /^(dedicated|shared)$/, where);

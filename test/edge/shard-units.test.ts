@@ -1,9 +1,9 @@
-// Unit tests of the submission shard rule (edge/src/submission/shard.ts) and of the event log's
+// Unit tests of the submission shard rule (edge/src/contracts/submission-id.ts) and of the event log's
 // write timing (edge/src/submission/event-log.ts) over an in-memory SyncKv.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { UUID_PATTERN } from "../../proto/limits.ts";
-import { MAX_SHARDS, newSubmissionId, shardName } from "../../edge/src/submission/shard.ts";
+import { MAX_SHARDS, newSubmissionId, shardName } from "../../edge/src/contracts/submission-id.ts";
 import { EventLog } from "../../edge/src/submission/event-log.ts";
 import type { SyncKv } from "../../edge/src/lib/scoped-kv.ts";
 

@@ -5,9 +5,9 @@ import { describe, it } from "node:test";
 import { OutputIntegrity, Verdict } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { HttpError } from "../../edge/src/lib/http.ts";
-import { DEFAULT_CAPS } from "../../edge/src/lib/plan-caps.ts";
-import { completedRecord, newRecord } from "../../edge/src/lib/record.ts";
-import { parseSubmit } from "../../edge/src/lib/validate.ts";
+import { DEFAULT_CAPS } from "../../edge/src/plans/plan-caps.ts";
+import { completedRecord, newRecord } from "../../edge/src/submission/record.ts";
+import { parseSubmit } from "../../edge/src/submit/validate.ts";
 import { runRequestFields } from "../../edge/src/submission/run-request.ts";
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString("base64");

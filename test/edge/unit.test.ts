@@ -8,11 +8,13 @@ import { HttpError, readJsonObject } from "../../edge/src/lib/http.ts";
 import { KEY_PATTERN, constantTimeEqual, generateApiKey, randomBase62, sha256Hex } from "../../edge/src/lib/keys.ts";
 import { canonicalLanguage, orderLanguages } from "../../proto/languages.ts";
 import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
-import { completedRecord, errorRecord, newRecord } from "../../edge/src/lib/record.ts";
-import { checkWebhookUrl, classify, generateSecret, secretKey, sign } from "../../edge/src/lib/webhook.ts";
+import { completedRecord, errorRecord, newRecord } from "../../edge/src/submission/record.ts";
+import { checkWebhookUrl } from "../../edge/src/webhooks/endpoint-url.ts";
+import { classify } from "../../edge/src/webhooks/attempt-policy.ts";
+import { generateSecret, secretKey, sign } from "../../edge/src/webhooks/signing.ts";
 import { Webhook } from "standardwebhooks";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../proto/limits.ts";
-import { parseSubmit, parseWait } from "../../edge/src/lib/validate.ts";
+import { parseSubmit, parseWait } from "../../edge/src/submit/validate.ts";
 
 describe("slidingWindow", () => {
   it("allows up to the limit, then refuses with a whole-second Retry-After", () => {

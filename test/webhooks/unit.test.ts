@@ -5,8 +5,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
 import { RecentIds, WebhookVerificationError, verifyWebhook } from "../../client/webhooks.ts";
-import { checkWebhookUrl, webhookPolicy } from "../../edge/src/lib/webhook-url.ts";
-import { classify, generateSecret, nextAttemptAt, secretKey, sign, signatureHeader } from "../../edge/src/lib/webhook.ts";
+import { checkWebhookUrl, webhookPolicy } from "../../edge/src/webhooks/endpoint-url.ts";
+import { classify, nextAttemptAt } from "../../edge/src/webhooks/attempt-policy.ts";
+import { generateSecret, secretKey, sign, signatureHeader } from "../../edge/src/webhooks/signing.ts";
 import { GOOD, HOSTILE } from "./urls.ts";
 
 describe("webhook URL validation", () => {

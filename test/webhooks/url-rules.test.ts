@@ -1,8 +1,9 @@
 // The webhook URL rules, name by name and range by range, with the reason a user is given.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { SECRET_PREFIX, classify, generateSecret, secretKey, sign, signatureHeader } from "../../edge/src/lib/webhook.ts";
-import { checkWebhookUrl, hostReason, webhookPolicy } from "../../edge/src/lib/webhook-url.ts";
+import { classify } from "../../edge/src/webhooks/attempt-policy.ts";
+import { SECRET_PREFIX, generateSecret, secretKey, sign, signatureHeader } from "../../edge/src/webhooks/signing.ts";
+import { checkWebhookUrl, hostReason, webhookPolicy } from "../../edge/src/webhooks/endpoint-url.ts";
 
 const reason = (url: string, policy: Parameters<typeof checkWebhookUrl>[1] = []) => {
   const check = checkWebhookUrl(url, policy);

@@ -1,16 +1,16 @@
 // What both compatibility layers do with a mapped request: check it like a native one, submit it
 // through the same admission, and wait for its record. Thin: the mapping is in judge0/ and piston/.
-import type { ApiContext } from "../api-context.ts";
-import { countRequest, planFor } from "../api-context.ts";
+import type { ApiContext } from "../submit/api-context.ts";
+import { countRequest, planFor } from "../submit/api-context.ts";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
-import { readRecord } from "../submission-reads.ts";
-import { checkSubmission } from "../submit-check.ts";
-import type { StatusOnce } from "../submit-check.ts";
-import { refusal, sendSubmission } from "../submit-core.ts";
+import { readRecord } from "../submission/reads.ts";
+import { checkSubmission } from "../submit/submit-check.ts";
+import type { StatusOnce } from "../submit/submit-check.ts";
+import { refusal, sendSubmission } from "../submit/submit-core.ts";
 
 export interface Submitted {
   id: string;

@@ -1,11 +1,21 @@
 // FleetDO's RPC surface: the node registry (one object, "fleet"). It owns every node's address,
 // credential, health and pool, the enrollment tokens and the heartbeats, and pushes each node's
 // schedulable state to the scheduler of its pool.
-import type { RuntimeView } from "../lib/runtime-isolation.ts";
 import type {
   EnrollResponse, HeartbeatResponse, LeaveResponse,
 } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
 import type { NodeTarget, RecentRun } from "./scheduler.ts";
+import type { Runtime } from "../../../proto/runtimes.ts";
+
+/** What a client can count on for a runtime, whichever node runs it (registry/runtime-isolation.ts). */
+export interface RuntimeIsolation {
+  controls: string[];
+  seccomp_policies: string[];
+  cgroup_versions: string[];
+  cpu_modes: string[];
+}
+
+export type RuntimeView = Runtime & { isolation: RuntimeIsolation };
 
 export interface NodeView {
   id: string;

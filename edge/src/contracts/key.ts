@@ -12,7 +12,7 @@ export interface KeyMeta {
   name: string;
   tier: string;
   created_at: string;
-  /** The key's plan (lib/plans.ts); absent: "default". */
+  /** The key's plan (plans/plans.ts); absent: "default". */
   plan?: string;
 }
 
@@ -52,6 +52,9 @@ export interface KeyUsage {
   requests_last_minute: number;
   revoked: boolean;
 }
+
+/** An authenticated API caller: its key's metadata. */
+export interface Caller extends KeyMeta {}
 
 export interface KeyRpc {
   hit(quota?: KeyQuota): HitResult;

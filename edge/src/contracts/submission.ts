@@ -11,7 +11,7 @@ export interface CreateInput {
   account_id: string;
   project_id: string;
   key_hash: string;
-  /** The pool to schedule in first (pools.ts); another takes the run when this one cannot. */
+  /** The pool to schedule in first (scheduling/first-pool.ts); another takes the run when this one cannot. */
   pool: string;
   /** > 0: create holds until the record is terminal or this many ms passed (a synchronous submit). */
   wait_ms: number;

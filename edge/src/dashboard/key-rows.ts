@@ -2,7 +2,7 @@
 import type { KeyRow } from "../contracts/dashboard.ts";
 import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
 import type { RecentRun } from "../contracts/scheduler.ts";
-import type { Plan } from "../lib/plans.ts";
+import type { Plan } from "../plans/plans.ts";
 
 /** At most this many keys are shown (and watched). */
 export const MAX_KEYS = 200;

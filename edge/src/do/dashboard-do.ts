@@ -8,7 +8,7 @@ import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { keyRow, listKeyMetas, verdictCounts } from "../dashboard/key-rows.ts";
-import { planOf } from "../lib/plans.ts";
+import { planOf } from "../plans/plans.ts";
 import { fleetRegistry, keyObject } from "../stubs.ts";
 
 const LEASE_MS = 60_000;

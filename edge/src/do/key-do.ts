@@ -9,7 +9,7 @@ import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
 import { windowDecision } from "../lib/ratelimit.ts";
-import { newSubmissionId } from "../submission/shard.ts";
+import { newSubmissionId } from "../contracts/submission-id.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
 /** Requests between two deletions of what left the rate window (and of stale concurrency units). */

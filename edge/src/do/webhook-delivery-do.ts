@@ -10,14 +10,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
-import { checkWebhookUrl, webhookPolicy } from "../lib/webhook-url.ts";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPTS, classify, nextAttemptAt } from "../lib/webhook.ts";
-import type { AttemptOutcome } from "../lib/webhook.ts";
-import { sendOnce } from "../lib/webhook-send.ts";
-import type { AttemptResult } from "../lib/webhook-send.ts";
-import { activeSecrets, getEndpoint } from "../lib/webhook-store.ts";
+import { checkWebhookUrl, webhookPolicy } from "../webhooks/endpoint-url.ts";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPTS, classify, nextAttemptAt } from "../webhooks/attempt-policy.ts";
+import type { AttemptOutcome } from "../contracts/webhook-delivery.ts";
+import { sendOnce } from "../webhooks/send-attempt.ts";
+import type { AttemptResult } from "../webhooks/send-attempt.ts";
+import { activeSecrets, getEndpoint } from "../webhooks/endpoints.ts";
 import { chunkText } from "../lib/chunks.ts";
-import type { AttemptLog, DeliveryLog, EnqueueInput, WebhookDeliveryRpc } from "../contracts/webhooks.ts";
+import type { AttemptLog, DeliveryLog, EnqueueInput, WebhookDeliveryRpc } from "../contracts/webhook-delivery.ts";
 
 interface Meta {
   submission_id: string;

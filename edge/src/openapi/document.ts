@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the public API, built from the route table (routes.ts) and the zod
-// schemas (requests.ts, schemas.ts, events.ts) with zod's own JSON Schema output: OpenAPI 3.1
+// schemas (requests.ts, schemas.ts, event-stream.ts) with zod's own JSON Schema output: OpenAPI 3.1
 // schemas are JSON Schema 2020-12, so no translation layer sits between validation and document.
 // Served at GET /api/openapi.json; `npm run openapi` writes it to docs/openapi.json.
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { NATIVE_ROUTES, TAGS } from "./routes.ts";
 import { COMPAT_ROUTES } from "./compat.ts";
 import type { ResponseDoc, RouteDoc } from "./routes.ts";
 import { components, errorBody } from "./schemas.ts";
-import "./events.ts";
+import "./event-stream.ts";
 import { HEADERS, PARAMETERS, RATE_HEADERS, WEBHOOKS } from "./document-parts.ts";
 
 type Json = Record<string, unknown>;

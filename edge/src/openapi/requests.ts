@@ -1,15 +1,15 @@
 // Request bodies of the public API for the OpenAPI document: the very zod schemas that validate
-// requests (lib/validate.ts), registered under component names, and the words for their fields.
+// requests (submit/validate.ts), registered under component names, and the words for their fields.
 import { z } from "zod";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../../proto/limits.ts";
-import { submitSchema } from "../lib/validate.ts";
+import { submitSchema } from "../submit/validate.ts";
 
 export const requestComponents = z.registry<{ id: string; description?: string }>();
 
 export const submitRequest = submitSchema;
 requestComponents.add(submitRequest, { id: "SubmitRequest", description: "A program to run. Unknown fields are refused (400)." });
 
-// The batch envelope is checked by hand in api-batch.ts (each item then alone, by submitSchema).
+// The batch envelope is checked by hand in routes/api-batch.ts (each item then alone, by submitSchema).
 export const batchRequest = z.strictObject({ submissions: z.array(submitRequest).min(1) });
 requestComponents.add(batchRequest, { id: "BatchRequest", description: "1..plan.max_batch (default 20) submissions, each validated alone" });
 

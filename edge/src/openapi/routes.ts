@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { batchRequest, submitRequest } from "./requests.ts";
 import * as s from "./schemas.ts";
-import { serverSentEvent } from "./events.ts";
+import { serverSentEvent } from "./event-stream.ts";
 
 /** Sections of the document, in order; a tag no route uses is left out. */
 export const TAGS = {

@@ -1,11 +1,11 @@
-// Response bodies of the public API as zod schemas, beside the request schemas of lib/validate.ts:
+// Response bodies of the public API as zod schemas, beside the request schemas of submit/validate.ts:
 // the OpenAPI document (openapi/document.ts) is generated from both. Types are checked against
 // proto/record.ts and proto/runtimes.ts below, so a record field added there without a schema here
 // fails the typecheck.
 import { z } from "zod";
 import { OUTPUT_INTEGRITY, VERDICTS } from "../../../proto/record.ts";
 import type { ResultRecord, TestRecord } from "../../../proto/record.ts";
-import type { RuntimeView } from "../lib/runtime-isolation.ts";
+import type { RuntimeView } from "../contracts/fleet.ts";
 
 /** Components of the document: every schema registered here becomes `#/components/schemas/<id>`. */
 export const components = z.registry<{ id: string; description?: string }>();
@@ -131,7 +131,7 @@ export const runtime = named("Runtime", z.object({
   libraries: z.array(z.string()),
   isolation: named("RuntimeIsolation", z.object({
     controls: z.array(z.string()).meta({ description: "Isolation controls every ready node offering this runtime enforces (a run is refused unless each is applied); sorted" }),
-    seccomp_policies: z.array(z.string()).meta({ description: 'Seccomp policy versions among those nodes, e.g. "deny-list/1"' }),
+    seccomp_policies: z.array(z.string()).meta({ description: 'Seccomp policy versions among those nodes, e.g. "allow-list/1"' }),
     cgroup_versions: z.array(z.string()).meta({ description: "cgroup versions among those nodes (v1, v2)" }),
     cpu_modes: z.array(z.string()).meta({ description: "How those nodes give CPUs to run slots (dedicated, shared)" }),
   }), "What a client can count on whichever node runs it: the intersection of the nodes' controls, and every policy among them"),

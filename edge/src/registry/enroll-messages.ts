@@ -3,7 +3,7 @@ import { z } from "zod";
 import { EnrollRequest, HeartbeatRequest, LeaveRequest } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
 import type { MessageFns } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
 import { DEFAULT_POOL, POOL_NAME, POOL_NAME_RULE } from "../contracts/scheduler.ts";
-import { issueText } from "../lib/validate.ts";
+import { issueText } from "../submit/validate.ts";
 import { nodeUrlProblem } from "./node-url.ts";
 
 

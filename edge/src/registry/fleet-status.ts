@@ -5,7 +5,7 @@ import { CANONICAL_LANGUAGES, orderLanguages } from "../../../proto/languages.ts
 import { mergeRuntimes } from "../../../proto/runtimes.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
 import type { FleetStatus, PoolView } from "../contracts/fleet.ts";
-import { withIsolation } from "../lib/runtime-isolation.ts";
+import { withIsolation } from "./runtime-isolation.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { PoolLoad } from "../contracts/scheduler.ts";
 import { runSlots } from "./node-admission.ts";

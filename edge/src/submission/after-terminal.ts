@@ -8,7 +8,7 @@
 // side by side: the first webhook attempt does not wait for the scheduler or the key's object.
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { Env } from "../env.ts";
-import { handOffToWebhooks } from "../lib/webhook-handoff.ts";
+import { handOffToWebhooks } from "../webhooks/hand-off.ts";
 import { keyObject, scheduler } from "../stubs.ts";
 import type { HooksPending, Meta, Pending, SubmissionStore } from "./store.ts";
 import { runSummary } from "./summary.ts";

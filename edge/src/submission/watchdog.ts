@@ -7,7 +7,7 @@ import type { ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet
 import { GrpcError, fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import { Status } from "../../../proto/grpc-web/status.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
-import { undeliverable } from "../lib/run-errors.ts";
+import { undeliverable } from "./run-errors.ts";
 import type { Config, Env } from "../env.ts";
 import { fleetRegistry, type scheduler } from "../stubs.ts";
 import type { Meta, Run, SubmissionStore } from "./store.ts";

@@ -2,16 +2,16 @@
 // the mappings are in to-native.ts and from-native.ts.
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
-import type { ApiContext } from "../../api-context.ts";
-import { countRequest, planFor, rateHeaders } from "../../api-context.ts";
+import type { ApiContext } from "../../submit/api-context.ts";
+import { countRequest, planFor, rateHeaders } from "../../submit/api-context.ts";
 import type { Env } from "../../env.ts";
 import { HttpError, json, readJsonObject } from "../../lib/http.ts";
-import { projectEndpoints } from "../../lib/webhook-store.ts";
-import { readRecord, readRecords } from "../../submission-reads.ts";
+import { projectEndpoints } from "../../webhooks/endpoints.ts";
+import { readRecord, readRecords } from "../../submission/reads.ts";
 import { UUID_PATTERN } from "../../../../proto/limits.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
-import type { StatusOnce } from "../../submit-check.ts";
-import { fleetStatus } from "../../submit-core.ts";
+import type { StatusOnce } from "../../submit/submit-check.ts";
+import { fleetStatus } from "../../submit/submit-core.ts";
 import { runtimes, submitNative } from "../core.ts";
 import { judge0Submission, parseBase64Flag, parseFields } from "./from-native.ts";
 import { judge0Languages } from "./languages.ts";

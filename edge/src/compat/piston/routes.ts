@@ -2,12 +2,12 @@
 // over our own submission path, the mappings in to-native.ts and from-native.ts.
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
-import type { ApiContext } from "../../api-context.ts";
-import { countRequest, rateHeaders } from "../../api-context.ts";
+import type { ApiContext } from "../../submit/api-context.ts";
+import { countRequest, rateHeaders } from "../../submit/api-context.ts";
 import type { Env } from "../../env.ts";
 import { HttpError, json, readJsonObject } from "../../lib/http.ts";
-import { TESTS_WALL_BUDGET_MS } from "../../lib/submit-schema.ts";
-import { fleetStatus } from "../../submit-core.ts";
+import { TESTS_WALL_BUDGET_MS } from "../../submit/submit-schema.ts";
+import { fleetStatus } from "../../submit/submit-core.ts";
 import { awaitRecord, runtimes, submitNative } from "../core.ts";
 import { pistonResult, pistonRuntimes } from "./from-native.ts";
 import { parsePistonExecute, pistonRuntime, pistonToNative } from "./to-native.ts";

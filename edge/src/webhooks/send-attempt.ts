@@ -1,6 +1,6 @@
 // One webhook attempt: a signed POST of the exact body bytes, redirects not followed, bounded by a
 // per-attempt timeout. Shared by the delivery Durable Object and the admin "test" call.
-import { signatureHeader } from "./webhook.ts";
+import { signatureHeader } from "./signing.ts";
 
 export interface AttemptResult {
   status: number | null;

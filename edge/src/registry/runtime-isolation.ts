@@ -3,15 +3,7 @@
 // version and CPU mode among those nodes (GET /api/runtimes, docs/api.md). Pure.
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
-
-export interface RuntimeIsolation {
-  controls: string[];
-  seccomp_policies: string[];
-  cgroup_versions: string[];
-  cpu_modes: string[];
-}
-
-export type RuntimeView = Runtime & { isolation: RuntimeIsolation };
+import type { RuntimeIsolation, RuntimeView } from "../contracts/fleet.ts";
 
 type NodeIsolation = Pick<NodeInfoResponse, "languages" | "isolationControls" | "seccompPolicy" | "cgroupVersion" | "cpuMode">;
 

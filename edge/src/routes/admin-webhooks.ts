@@ -1,4 +1,4 @@
-// Admin API for project webhook endpoints (operator token; mounted by admin.ts under
+// Admin API for project webhook endpoints (operator token; mounted by routes/admin.ts under
 // /admin/projects/:id/webhooks). Secrets are shown once — on creation and on rotation — and never
 // again: every other answer goes through publicEndpoint().
 //
@@ -14,17 +14,18 @@
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
 import { z } from "zod";
-import type { Env } from "./env.ts";
-import { HttpError, json, readJsonObject } from "./lib/http.ts";
-import { UUID_PATTERN } from "../../proto/limits.ts";
-import { randomId } from "./lib/keys.ts";
-import { webhookDelivery } from "./stubs.ts";
-import { parseWith } from "./lib/validate.ts";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, generateSecret, secretKey } from "./lib/webhook.ts";
-import { sendOnce } from "./lib/webhook-send.ts";
-import { activeSecrets, getEndpoint, projectEndpoints, publicEndpoint, putEndpoint } from "./lib/webhook-store.ts";
-import type { StoredEndpoint } from "./lib/webhook-store.ts";
-import { checkWebhookUrl, webhookPolicy } from "./lib/webhook-url.ts";
+import type { Env } from "../env.ts";
+import { HttpError, json, readJsonObject } from "../lib/http.ts";
+import { UUID_PATTERN } from "../../../proto/limits.ts";
+import { randomId } from "../lib/keys.ts";
+import { webhookDelivery } from "../stubs.ts";
+import { parseWith } from "../submit/validate.ts";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../webhooks/attempt-policy.ts";
+import { generateSecret, secretKey } from "../webhooks/signing.ts";
+import { sendOnce } from "../webhooks/send-attempt.ts";
+import { activeSecrets, getEndpoint, projectEndpoints, publicEndpoint, putEndpoint } from "../webhooks/endpoints.ts";
+import type { StoredEndpoint } from "../webhooks/endpoints.ts";
+import { checkWebhookUrl, webhookPolicy } from "../webhooks/endpoint-url.ts";
 
 type Args = [Env, ExecutionContext];
 const BODY_LIMIT = 16 * 1024;

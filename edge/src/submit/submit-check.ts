@@ -1,14 +1,14 @@
 // One submission's checks before anything is stored or run: its fields against the key's plan
-// (lib/validate.ts), its language, and its `version` against the runtimes the ready nodes offer.
-import type { FleetStatus } from "./contracts/fleet.ts";
-import { HttpError } from "./lib/http.ts";
-import type { Plan } from "./lib/plans.ts";
-import { parseSubmit } from "./lib/validate.ts";
-import type { SubmitInput } from "./lib/validate.ts";
-import { resolveLanguage } from "../../proto/languages.ts";
-import { resolveVersion } from "../../proto/runtimes.ts";
-import { MAX_EXECUTE_REQUEST_BYTES } from "../../proto/limits.ts";
-import { oversizeFleetRequest } from "./lib/fleet-request-size.ts";
+// (submit/validate.ts), its language, and its `version` against the runtimes the ready nodes offer.
+import type { FleetStatus } from "../contracts/fleet.ts";
+import { HttpError } from "../lib/http.ts";
+import type { Plan } from "../plans/plans.ts";
+import { parseSubmit } from "./validate.ts";
+import type { SubmitInput } from "./validate.ts";
+import { resolveLanguage } from "../../../proto/languages.ts";
+import { resolveVersion } from "../../../proto/runtimes.ts";
+import { MAX_EXECUTE_REQUEST_BYTES } from "../../../proto/limits.ts";
+import { oversizeFleetRequest } from "./fleet-request-size.ts";
 
 /** The fleet's status, asked at most once however many submissions need it (a batch). */
 export type StatusOnce = () => Promise<FleetStatus>;

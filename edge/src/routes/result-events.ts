@@ -1,12 +1,12 @@
 // GET /api/result/{id}/events: the submission's events as Server-Sent Events (submission/events.ts).
-// The caller is authenticated and the request counted by api.ts; the stream comes from the submission's shard.
+// The caller is authenticated and the request counted by routes/api.ts; the stream comes from the submission's shard.
 import type { IRequest } from "itty-router";
-import { UUID_PATTERN } from "../../proto/limits.ts";
-import type { Env } from "./env.ts";
-import { HttpError } from "./lib/http.ts";
-import { resumePoint } from "./lib/sse.ts";
-import { openEvents } from "./submission-reads.ts";
-import { MAX_LIVE_STREAMS } from "./submission/events.ts";
+import { UUID_PATTERN } from "../../../proto/limits.ts";
+import type { Env } from "../env.ts";
+import { HttpError } from "../lib/http.ts";
+import { resumePoint } from "../lib/sse.ts";
+import { openEvents } from "../submission/reads.ts";
+import { MAX_LIVE_STREAMS } from "../submission/events.ts";
 
 /** `headers`: the rate-limit headers every answer carries. */
 export async function resultEvents(request: IRequest, env: Env, accountId: string, headers: Record<string, string>): Promise<Response> {

@@ -2,19 +2,19 @@
 // is checked alone and submitted alone through the key's KeyDO, so each counts against the rate
 // limit and the in-flight cap like a submit of its own; a bad or refused item does not stop the others.
 import type { IRequest } from "itty-router";
-import { REVOKED, countRequest, planFor, rateHeaders } from "./api-context.ts";
-import type { ApiContext } from "./api-context.ts";
-import type { SubmitOutcome } from "./contracts/key.ts";
-import type { Env } from "./env.ts";
-import { HttpError, json, readJsonObject } from "./lib/http.ts";
-import type { Plan } from "./lib/plans.ts";
-import { MAX_SUBMIT_BODY_BYTES } from "./lib/validate.ts";
-import { fleetRegistry } from "./stubs.ts";
-import { readRecords } from "./submission-reads.ts";
-import { fleetStatus, sendSubmission } from "./submit-core.ts";
-import { checkSubmission, unsupportedLanguage } from "./submit-check.ts";
-import type { StatusOnce } from "./submit-check.ts";
-import { UUID_PATTERN } from "../../proto/limits.ts";
+import { REVOKED, countRequest, planFor, rateHeaders } from "../submit/api-context.ts";
+import type { ApiContext } from "../submit/api-context.ts";
+import type { SubmitOutcome } from "../contracts/key.ts";
+import type { Env } from "../env.ts";
+import { HttpError, json, readJsonObject } from "../lib/http.ts";
+import type { Plan } from "../plans/plans.ts";
+import { MAX_SUBMIT_BODY_BYTES } from "../submit/validate.ts";
+import { fleetRegistry } from "../stubs.ts";
+import { readRecords } from "../submission/reads.ts";
+import { fleetStatus, sendSubmission } from "../submit/submit-core.ts";
+import { checkSubmission, unsupportedLanguage } from "../submit/submit-check.ts";
+import type { StatusOnce } from "../submit/submit-check.ts";
+import { UUID_PATTERN } from "../../../proto/limits.ts";
 
 /** A batch carries up to max_batch submissions of up to 2 MiB each in principle; this bounds the body. */
 export const MAX_BATCH_BODY_BYTES = 8 * 1024 * 1024;

@@ -1,9 +1,9 @@
 // A submission as the Worker reads it: from its shard. An id naming a shard outside
 // SUBMISSION_SHARDS is unknown without asking any object (a read never makes an object of its own).
-import type { ResultRecord } from "../../proto/record.ts";
-import { config, type Env } from "./env.ts";
-import { submissionObject } from "./stubs.ts";
-import { shardInUse } from "./submission/shard.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
+import { config, type Env } from "../env.ts";
+import { submissionObject } from "../stubs.ts";
+import { shardInUse } from "../contracts/submission-id.ts";
 
 /** The record, or null when unknown or another account's (`accountId` null: any account). */
 export async function readRecord(env: Env, id: string, accountId: string | null): Promise<ResultRecord | null> {

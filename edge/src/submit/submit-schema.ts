@@ -9,9 +9,9 @@ import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
 import { MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
-import { HttpError } from "./http.ts";
-import { NODE_MAXIMA } from "./plan-caps.ts";
-import type { Plan } from "./plan-caps.ts";
+import { HttpError } from "../lib/http.ts";
+import { NODE_MAXIMA } from "../plans/plan-caps.ts";
+import type { Plan } from "../plans/plan-caps.ts";
 
 export const MAX_COMPILER_OPTIONS = 32;
 export const MAX_EXPECTED_OUTPUT_BYTES = 1024 * 1024;

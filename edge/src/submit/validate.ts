@@ -1,12 +1,12 @@
-// Request validation with zod. Messages are written for the caller, not for us.
+// Submit request validation with zod, and the zod glue every route uses (`parseWith`, `issueText`).
+// Messages are written for the caller, not for us.
 import { z } from "zod";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, utf8Length } from "../../../proto/limits.ts";
-import { POOL_NAME, POOL_NAME_RULE } from "../contracts/scheduler.ts";
-import { HttpError } from "./http.ts";
+import { HttpError } from "../lib/http.ts";
 import { EXTENDED_FIELDS, extendedShape, extendedInput } from "./submit-schema.ts";
 import type { ExtendedInput } from "./submit-schema.ts";
-import { DEFAULT_CAPS } from "./plan-caps.ts";
-import type { Plan } from "./plan-caps.ts";
+import { DEFAULT_CAPS } from "../plans/plan-caps.ts";
+import type { Plan } from "../plans/plan-caps.ts";
 
 /** JSON escaping can inflate text up to 6x (\u0000); 2 MiB leaves room for maximal code + stdin. */
 export const MAX_SUBMIT_BODY_BYTES = 2 * 1024 * 1024;
@@ -85,32 +85,6 @@ export function parseWait(url: URL): boolean {
   if (values.length === 1 && values[0] === "false") return false;
   throw new HttpError(400, { error: "invalid wait parameter", message: "wait must be 'true' or 'false'" });
 }
-
-export const createProjectSchema = z.strictObject({
-  name: z.string().min(1).max(100),
-  account_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
-});
-
-export const createKeySchema = z.strictObject({
-  name: z.string().max(100).optional(),
-  // Import a known key (development: DEV_API_KEY). Format checked by the handler.
-  key: z.string().min(16).max(128).optional(),
-  /** The key's plan (lib/plans.ts); checked to exist by the handler. */
-  plan: z.string().max(63).optional(),
-});
-
-export const createWebhookSchema = z.strictObject({
-  url: z.string().min(1).max(2048),
-  secret: z.string().max(200).optional(),
-  active: z.boolean().optional(),
-});
-
-export const registerNodeSchema = z.strictObject({
-  url: z.string().url().max(2048),
-  token: z.string().min(1).max(1024),
-  name: z.string().max(100).optional(),
-  pool: z.string().regex(POOL_NAME, POOL_NAME_RULE).optional(),
-});
 
 export function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body);

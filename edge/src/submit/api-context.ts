@@ -1,12 +1,12 @@
 // What every public API route shares: the caller, its plan, its rate info, and the counting of a
 // request against the key's rolling rate limit (in its KeyDO, at the plan's rate).
-import type { Caller } from "./auth.ts";
-import type { Env } from "./env.ts";
-import type { RateInfo } from "./contracts/key.ts";
-import { HttpError } from "./lib/http.ts";
-import { planOf, quotaOf } from "./lib/plans.ts";
-import type { Plan } from "./lib/plans.ts";
-import { keyObject } from "./stubs.ts";
+import type { Caller } from "../contracts/key.ts";
+import type { Env } from "../env.ts";
+import type { RateInfo } from "../contracts/key.ts";
+import { HttpError } from "../lib/http.ts";
+import { planOf, quotaOf } from "../plans/plans.ts";
+import type { Plan } from "../plans/plans.ts";
+import { keyObject } from "../stubs.ts";
 
 export interface ApiContext {
   caller: Caller;

@@ -1,5 +1,7 @@
 // WebhookDeliveryDO's RPC surface: one object per submission with webhook targets.
-import type { AttemptOutcome } from "../lib/webhook.ts";
+
+/** What one attempt's answer means: delivered, retried later, or failed for good. */
+export type AttemptOutcome = "delivered" | "retry" | "failed";
 
 export interface EnqueueInput {
   submission_id: string;

@@ -3,7 +3,7 @@
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Env } from "../env.ts";
 import { webhookDelivery } from "../stubs.ts";
-import { activeAt, projectEndpoints } from "./webhook-store.ts";
+import { activeAt, projectEndpoints } from "./endpoints.ts";
 
 /** True once handed off (or nothing to hand off); false when it failed and should be retried. */
 export async function handOffToWebhooks(

@@ -1,4 +1,4 @@
-// A plan's shape and the fleet node's own maxima, apart from KV and config (lib/plans.ts) so that
+// A plan's shape and the fleet node's own maxima, apart from KV and config (plans/plans.ts) so that
 // request validation stays pure (unit tested under Node).
 
 /** What a fleet node allows at most; a plan (and so a request) may only narrow it. */

@@ -1,9 +1,9 @@
 // Which pool a submission is scheduled in first: the pool its location maps to
 // (scheduling/pool-routes.ts, setting POOL_ROUTES). When that pool cannot take it, its scheduler
-// names the others (submission/pools.ts).
-import type { Env } from "./env.ts";
-import { parsePoolRoutes, poolFor } from "./scheduling/pool-routes.ts";
-import type { PoolRoutes, RequestLocation } from "./scheduling/pool-routes.ts";
+// names the others (submission/queue-pool.ts).
+import type { Env } from "../env.ts";
+import { parsePoolRoutes, poolFor } from "./pool-routes.ts";
+import type { PoolRoutes, RequestLocation } from "./pool-routes.ts";
 
 let routes: { spec: string | undefined; parsed: PoolRoutes } | null = null;
 

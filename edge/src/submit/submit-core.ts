@@ -3,14 +3,14 @@
 // (Judge0, Piston) all submit through here.
 import type { ApiContext } from "./api-context.ts";
 import { REVOKED, quotaExceeded, rateHeaders } from "./api-context.ts";
-import type { SubmitOutcome } from "./contracts/key.ts";
-import type { Env } from "./env.ts";
-import { HttpError } from "./lib/http.ts";
-import { quotaOf } from "./lib/plans.ts";
-import type { Plan } from "./lib/plans.ts";
-import type { SubmitInput } from "./lib/validate.ts";
-import { choosePool } from "./pools.ts";
-import { fleetRegistry, keyObject } from "./stubs.ts";
+import type { SubmitOutcome } from "../contracts/key.ts";
+import type { Env } from "../env.ts";
+import { HttpError } from "../lib/http.ts";
+import { quotaOf } from "../plans/plans.ts";
+import type { Plan } from "../plans/plans.ts";
+import type { SubmitInput } from "./validate.ts";
+import { choosePool } from "../scheduling/first-pool.ts";
+import { fleetRegistry, keyObject } from "../stubs.ts";
 import { statusOnce, unsupportedLanguage } from "./submit-check.ts";
 import type { StatusOnce } from "./submit-check.ts";
 

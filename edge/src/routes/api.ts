@@ -2,24 +2,24 @@
 // against the key's rolling rate limit (submit counts inside KeyDO.submit to save a hop).
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
-import { countRequest, planFor, rateHeaders } from "./api-context.ts";
-import type { ApiContext } from "./api-context.ts";
+import { countRequest, planFor, rateHeaders } from "../submit/api-context.ts";
+import type { ApiContext } from "../submit/api-context.ts";
 import { results, submitBatch } from "./api-batch.ts";
-import { config } from "./env.ts";
-import type { Env } from "./env.ts";
-import { fleetRegistry } from "./stubs.ts";
-import { readRecord } from "./submission-reads.ts";
-import { HttpError, json, readJsonObject } from "./lib/http.ts";
-import { UUID_PATTERN } from "../../proto/limits.ts";
-import type { ResultRecord } from "../../proto/record.ts";
-import { MAX_SUBMIT_BODY_BYTES, parseWait } from "./lib/validate.ts";
-import type { SubmitInput } from "./lib/validate.ts";
-import { checkSubmission } from "./submit-check.ts";
-import { fleetStatus, refusal, sendSubmission } from "./submit-core.ts";
-import { resultEvents } from "./events.ts";
+import { config } from "../env.ts";
+import type { Env } from "../env.ts";
+import { fleetRegistry } from "../stubs.ts";
+import { readRecord } from "../submission/reads.ts";
+import { HttpError, json, readJsonObject } from "../lib/http.ts";
+import { UUID_PATTERN } from "../../../proto/limits.ts";
+import type { ResultRecord } from "../../../proto/record.ts";
+import { MAX_SUBMIT_BODY_BYTES, parseWait } from "../submit/validate.ts";
+import type { SubmitInput } from "../submit/validate.ts";
+import { checkSubmission } from "../submit/submit-check.ts";
+import { fleetStatus, refusal, sendSubmission } from "../submit/submit-core.ts";
+import { resultEvents } from "./result-events.ts";
 
-export type { ApiContext } from "./api-context.ts";
-export { countRequest, quotaExceeded, rateHeaders } from "./api-context.ts";
+export type { ApiContext } from "../submit/api-context.ts";
+export { countRequest, quotaExceeded, rateHeaders } from "../submit/api-context.ts";
 
 type Args = [Env, ExecutionContext, ApiContext];
 

@@ -4,22 +4,23 @@
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
 import { forgetKey } from "./auth.ts";
-import type { KeyMeta } from "./contracts/key.ts";
-import { config } from "./env.ts";
-import type { Env } from "./env.ts";
-import { HttpError, json, readJsonObject } from "./lib/http.ts";
-import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sha256Hex } from "./lib/keys.ts";
-import { createKeySchema, createProjectSchema, createWebhookSchema, parseWith, registerNodeSchema } from "./lib/validate.ts";
+import type { KeyMeta } from "../contracts/key.ts";
+import { config } from "../env.ts";
+import type { Env } from "../env.ts";
+import { HttpError, json, readJsonObject } from "../lib/http.ts";
+import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sha256Hex } from "../lib/keys.ts";
+import { parseWith } from "../submit/validate.ts";
+import { createKeySchema, createProjectSchema, createWebhookSchema, registerNodeSchema } from "./admin-schemas.ts";
 import { z } from "zod";
 import { webhooksRouter } from "./admin-webhooks.ts";
 import { listPlans, putPlan, showPlan } from "./admin-plans.ts";
-import { DEFAULT_PLAN, loadPlan, planOf } from "./lib/plans.ts";
-import { nodeUrlProblem } from "./registry/node-url.ts";
-import { DEFAULT_MAX_SLOTS } from "./registry/node-admission.ts";
-import { DEFAULT_TOKEN_TTL_SECS, enrollmentTokenSchema } from "./registry/token-schema.ts";
-import { dashboard, fleetRegistry as fleet, keyObject as keyStub, submissionObject } from "./stubs.ts";
-import { UUID_PATTERN } from "../../proto/limits.ts";
-import { shardInUse } from "./submission/shard.ts";
+import { DEFAULT_PLAN, loadPlan, planOf } from "../plans/plans.ts";
+import { nodeUrlProblem } from "../registry/node-url.ts";
+import { DEFAULT_MAX_SLOTS } from "../registry/node-admission.ts";
+import { DEFAULT_TOKEN_TTL_SECS, enrollmentTokenSchema } from "../registry/token-schema.ts";
+import { dashboard, fleetRegistry as fleet, keyObject as keyStub, submissionObject } from "../stubs.ts";
+import { UUID_PATTERN } from "../../../proto/limits.ts";
+import { shardInUse } from "../contracts/submission-id.ts";
 
 interface Project {
   id: string;

@@ -1,11 +1,11 @@
-// Plans under /admin/plans (lib/plans.ts): list, show, and set (create or change) one. A PUT body
+// Plans under /admin/plans (plans/plans.ts): list, show, and set (create or change) one. A PUT body
 // names only the fields to change; the rest keep the plan's values, or the default plan's for a new one.
 import type { IRequest } from "itty-router";
-import type { Env } from "./env.ts";
-import { HttpError, json, readJsonObject } from "./lib/http.ts";
-import { DEFAULT_PLAN, PLAN_NAME, PLAN_NAME_RULE, defaultPlan, loadPlan, planUpdateSchema, savePlan } from "./lib/plans.ts";
-import type { Plan } from "./lib/plans.ts";
-import { parseWith } from "./lib/validate.ts";
+import type { Env } from "../env.ts";
+import { HttpError, json, readJsonObject } from "../lib/http.ts";
+import { DEFAULT_PLAN, PLAN_NAME, PLAN_NAME_RULE, defaultPlan, loadPlan, planUpdateSchema, savePlan } from "../plans/plans.ts";
+import type { Plan } from "../plans/plans.ts";
+import { parseWith } from "../submit/validate.ts";
 
 function planName(request: IRequest): string {
   const name = decodeURIComponent(request.params.name ?? "");

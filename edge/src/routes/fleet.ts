@@ -3,12 +3,12 @@
 // Refusals are JSON like every other error of the edge.
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
-import { EnrollResponse, HeartbeatResponse, LeaveResponse } from "../../proto/gen/codecell/fleet/v1/enrollment.ts";
-import type { MessageFns } from "../../proto/gen/codecell/fleet/v1/enrollment.ts";
-import type { Refused } from "./contracts/fleet.ts";
-import type { Env } from "./env.ts";
-import { HttpError, readBodyLimited } from "./lib/http.ts";
-import { fleetRegistry } from "./stubs.ts";
+import { EnrollResponse, HeartbeatResponse, LeaveResponse } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
+import type { MessageFns } from "../../../proto/gen/codecell/fleet/v1/enrollment.ts";
+import type { Refused } from "../contracts/fleet.ts";
+import type { Env } from "../env.ts";
+import { HttpError, readBodyLimited } from "../lib/http.ts";
+import { fleetRegistry } from "../stubs.ts";
 
 type Args = [Env, ExecutionContext];
 const BODY_LIMIT = 64 * 1024;

@@ -1,17 +1,7 @@
-// Webhooks (docs/api.md): Standard Webhooks secrets and signing, the attempt schedule and outcome rules.
-// Pure (WebCrypto only): runs in the Worker and in Node. URL rules live in webhook-url.ts.
-export { checkWebhookUrl, hostReason, webhookPolicy } from "./webhook-url.ts";
-export type { UrlCheck, WebhookPolicy } from "./webhook-url.ts";
+// Webhook signing (docs/api.md): Standard Webhooks secrets and signatures. Pure (WebCrypto only):
+// runs in the Worker and in Node. The attempt schedule is attempt-policy.ts; URL rules endpoint-url.ts.
 
 export const SECRET_PREFIX = "whsec_";
-/**
- * Spec §6.7 ("immediately, then after 1 second, then after 5 seconds") and the issue ("attempts at
- * 0 s, 1 s and 5 s"): attempt 1, 2, 3 start at these offsets from the first attempt's start — but
- * never before the previous attempt has ended (a timed-out attempt pushes the next one back).
- */
-export const ATTEMPT_OFFSETS_MS = [0, 1_000, 5_000] as const;
-export const MAX_ATTEMPTS = ATTEMPT_OFFSETS_MS.length;
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
 export function b64encode(bytes: Uint8Array): string {
   let s = "";
@@ -60,22 +50,4 @@ export async function sign(secret: string, msgId: string, timestampSecs: number,
 export async function signatureHeader(secrets: readonly string[], msgId: string, timestampSecs: number, body: string | Uint8Array): Promise<string> {
   if (secrets.length === 0) throw new Error("no active webhook secret");
   return (await Promise.all(secrets.map((s) => sign(s, msgId, timestampSecs, body)))).join(" ");
-}
-
-export type AttemptOutcome = "delivered" | "retry" | "failed";
-
-/**
- * Spec §6.7: 2xx delivered; 5xx, timeouts and network errors (status null) retry while attempts
- * remain; 4xx stops; 3xx is a failed attempt (redirects are never followed) and is not retried.
- */
-export function classify(status: number | null, attempt: number): AttemptOutcome {
-  if (status !== null && status >= 200 && status < 300) return "delivered";
-  const retryable = status === null || status >= 500;
-  return retryable && attempt < MAX_ATTEMPTS ? "retry" : "failed";
-}
-
-/** When attempt `next` (1-based) starts: its offset from the first attempt, once the previous one has ended. */
-export function nextAttemptAt(firstStartMs: number, previousEndMs: number, next: number): number {
-  const offset: number = ATTEMPT_OFFSETS_MS[next - 1] ?? 5_000;
-  return Math.max(previousEndMs, firstStartMs + offset);
 }

@@ -1,12 +1,12 @@
 // API-key and operator-token checks. Keys are looked up by their SHA-256 (KV `key:<hash>`); the
 // stored hash is then compared in constant time so nothing about a near-miss leaks through timing.
-import type { KeyMeta } from "./contracts/key.ts";
-import type { Env } from "./env.ts";
-import { HttpError } from "./lib/http.ts";
-import { constantTimeEqual, sha256Hex } from "./lib/keys.ts";
-import { knock, operatorToken, throttled } from "./doors/guard.ts";
+import type { Caller, KeyMeta } from "../contracts/key.ts";
+import type { Env } from "../env.ts";
+import { HttpError } from "../lib/http.ts";
+import { constantTimeEqual, sha256Hex } from "../lib/keys.ts";
+import { knock, operatorToken, throttled } from "../doors/guard.ts";
 
-export interface Caller extends KeyMeta {}
+export type { Caller };
 
 const UNAUTHORIZED = { error: "unauthorized", message: "missing or invalid API key" };
 
