@@ -25,7 +25,7 @@ function refusal(fn: () => unknown): Record<string, unknown> {
 
 describe("parseSubmit with the 1.1 fields", () => {
   it("an old-style request has no options and no format (record 1.0)", () => {
-    assert.deepEqual(parseSubmit({ language: "py", code: "x", stdin: "y" }), { language: "py", code: "x", stdin: "y" });
+    assert.deepEqual(parseSubmit({ language: "py", code: "x", stdin: "y" }), { language: "py", canonical: "python", code: "x", stdin: "y" });
   });
 
   it("base64 decodes code and keeps stdin as bytes; sizes count decoded bytes", () => {
@@ -73,7 +73,7 @@ describe("parseSubmit with the 1.1 fields", () => {
 
 describe("RunOptions → ExecuteRequest", () => {
   it("no options: only output streaming is asked for", () => {
-    assert.deepEqual(runRequestFields(""), { streamOutput: true });
+    assert.deepEqual(runRequestFields(undefined), { streamOutput: true });
   });
 
   it("every field mapped, bytes decoded", () => {
@@ -85,7 +85,7 @@ describe("RunOptions → ExecuteRequest", () => {
       compile_limits: { wall_time_ms: 5000, memory_mb: 512 },
     });
     assert.equal(s.code, "int main(){}");
-    const req = runRequestFields(JSON.stringify(s.options));
+    const req = runRequestFields(s.options);
     assert.deepEqual(req, {
       streamOutput: true,
       stdinBytes: Uint8Array.of(1, 2),

@@ -187,7 +187,7 @@ describe("validation", () => {
     }
   };
   it("accepts a minimal submission and defaults stdin", () => {
-    assert.deepEqual(parseSubmit({ language: "py", code: "print(1)" }), { language: "py", code: "print(1)", stdin: "" });
+    assert.deepEqual(parseSubmit({ language: "py", code: "print(1)" }), { language: "py", canonical: "python", code: "print(1)", stdin: "" });
   });
   it("refuses empty code, oversize code/stdin, webhooks, unknown fields, wrong types", () => {
     bad(() => parseSubmit({ language: "py", code: "" }), 400, /code must not be empty/);

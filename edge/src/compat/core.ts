@@ -1,16 +1,14 @@
 // What both compatibility layers do with a mapped request: check it like a native one, submit it
 // through the same admission, and wait for its record. Thin: the mapping is in judge0/ and piston/.
 import type { ApiContext } from "../submit/api-context.ts";
-import { countRequest, planFor } from "../submit/api-context.ts";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
 import { readRecord } from "../submission/reads.ts";
-import { checkSubmission } from "../submit/submit-check.ts";
 import type { StatusOnce } from "../submit/submit-check.ts";
-import { refusal, sendSubmission } from "../submit/submit-core.ts";
+import { admit } from "../submit/submit-core.ts";
 
 export interface Submitted {
   id: string;
@@ -22,24 +20,9 @@ export async function runtimes(status: StatusOnce): Promise<Runtime[]> {
   return (await status()).runtimes;
 }
 
-/**
- * Checks and submits a native body. A refusal before admission still counts against the rate
- * limit (every request counts); admission counts the submission itself.
- */
+/** Checks and submits a native body through the one admission path (submit/submit-core.ts). */
 export async function submitNative(request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, wait: boolean, status: StatusOnce): Promise<Submitted> {
-  let input;
-  try {
-    input = await checkSubmission(body, await planFor(env, api), status);
-  } catch (e) {
-    if (api.rate === null) await countRequest(env, api);
-    throw e;
-  }
-  const outcome = await sendSubmission(request, env, api, await planFor(env, api), {
-    input, idempotencyKey: null, waitMs: wait ? config(env).syncHoldMs : 0,
-  });
-  const refused = refusal(outcome, body.language);
-  if (refused) throw refused;
-  if (outcome.kind !== "created" && outcome.kind !== "duplicate") throw new Error(`unexpected submit outcome ${outcome.kind}`);
+  const outcome = await admit(request, env, api, body, { status, waitMs: wait ? config(env).syncHoldMs : 0 });
   const record = outcome.kind === "created" ? (outcome.record ?? null) : null;
   return { id: outcome.id, record: record && isTerminal(record.job_status) ? record : null };
 }

@@ -2,17 +2,15 @@
 // is checked alone and submitted alone through the key's KeyDO, so each counts against the rate
 // limit and the in-flight cap like a submit of its own; a bad or refused item does not stop the others.
 import type { IRequest } from "itty-router";
-import { REVOKED, countRequest, planFor, rateHeaders } from "../submit/api-context.ts";
+import { countRequest, planFor, rateHeaders } from "../submit/api-context.ts";
 import type { ApiContext } from "../submit/api-context.ts";
-import type { SubmitOutcome } from "../contracts/key.ts";
 import type { Env } from "../env.ts";
 import { HttpError, json, readJsonObject } from "../lib/http.ts";
 import type { Plan } from "../plans/plans.ts";
 import { MAX_SUBMIT_BODY_BYTES } from "../submit/validate.ts";
 import { fleetRegistry } from "../stubs.ts";
 import { readRecords } from "../submission/reads.ts";
-import { fleetStatus, sendSubmission } from "../submit/submit-core.ts";
-import { checkSubmission, unsupportedLanguage } from "../submit/submit-check.ts";
+import { admit, fleetStatus } from "../submit/submit-core.ts";
 import type { StatusOnce } from "../submit/submit-check.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 
@@ -21,40 +19,21 @@ export const MAX_BATCH_BODY_BYTES = 8 * 1024 * 1024;
 
 type ItemOutcome = { id: string; job_status: "pending" } | { error: string; message?: string; [k: string]: unknown };
 
-function itemFromOutcome(o: SubmitOutcome, requested: unknown): ItemOutcome {
-  switch (o.kind) {
-    case "created":
-    case "duplicate":
-      return { id: o.id, job_status: "pending" };
-    case "rate_limited":
-      return { error: "quota exceeded", message: o.reason, retry_after: o.retry_after };
-    case "queue_full":
-      return { error: "queue full", message: `the execution queue is full (${o.queue_depth} pending); retry later`, queue_depth: o.queue_depth };
-    case "unsupported":
-      return { ...unsupportedLanguage(String(requested), o.available).body } as ItemOutcome;
-    case "revoked":
-      throw new HttpError(401, REVOKED);
-  }
-}
-
-async function submitItem(request: IRequest, env: Env, api: ApiContext, plan: Plan, item: unknown, status: StatusOnce): Promise<ItemOutcome> {
+/** One item through the one admission path; its refusal becomes its entry (a revoked key ends the batch). */
+async function submitItem(request: IRequest, env: Env, api: ApiContext, item: unknown, status: StatusOnce): Promise<ItemOutcome> {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return { error: "invalid request", message: "each submission must be a JSON object" };
-  let input;
   try {
-    input = await checkSubmission(item as Record<string, unknown>, plan, status);
+    const outcome = await admit(request as unknown as Request, env, api, item as Record<string, unknown>, { status, countRefusedCheck: false });
+    return { id: outcome.id, job_status: "pending" };
   } catch (e) {
-    if (e instanceof HttpError && e.status === 400) return e.body as ItemOutcome;
-    throw e;
-  }
-  let outcome: SubmitOutcome;
-  try {
-    outcome = await sendSubmission(request as unknown as Request, env, api, plan, { input, idempotencyKey: null, waitMs: 0 });
-  } catch (e) {
+    if (e instanceof HttpError) {
+      if (e.status === 401) throw e;
+      return e.body as ItemOutcome;
+    }
     // The items before this one are accepted already: this one alone fails (nothing of it was kept).
     console.error("batch item failed inside the edge", e instanceof Error ? (e.stack ?? e.message) : String(e));
     return { error: "internal error", message: "this submission failed inside the edge; it has been logged" };
   }
-  return itemFromOutcome(outcome, (item as Record<string, unknown>).language);
 }
 
 /** Checks of the batch as a whole; its items are checked one by one afterwards. */
@@ -92,7 +71,7 @@ export async function submitBatch(request: IRequest, env: Env, _ctx: ExecutionCo
   const status = fleetStatus(env);
   const out: ItemOutcome[] = [];
   // In order, one after another: the quota decisions then follow the request's order.
-  for (const item of items) out.push(await submitItem(request, env, api, plan, item, status));
+  for (const item of items) out.push(await submitItem(request, env, api, item, status));
   // Every item was refused before reaching the key's object: the request still counts once.
   if (api.rate === null) await countRequest(env, api);
   return json(202, { submissions: out }, rateHeaders(api.rate));

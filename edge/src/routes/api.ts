@@ -13,9 +13,8 @@ import { HttpError, json, readJsonObject } from "../lib/http.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseWait } from "../submit/validate.ts";
-import type { SubmitInput } from "../submit/validate.ts";
-import { checkSubmission } from "../submit/submit-check.ts";
-import { fleetStatus, refusal, sendSubmission } from "../submit/submit-core.ts";
+import type { SubmitOutcome } from "../contracts/key.ts";
+import { admit, fleetStatus } from "../submit/submit-core.ts";
 import { resultEvents } from "./result-events.ts";
 
 export type { ApiContext } from "../submit/api-context.ts";
@@ -26,8 +25,7 @@ type Args = [Env, ExecutionContext, ApiContext];
 async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   const cfg = config(env);
   let wait: boolean;
-  let input: SubmitInput;
-  let requested: unknown;
+  let body: Record<string, unknown>;
   let idempotencyKey: string | null;
   try {
     wait = parseWait(new URL(request.url));
@@ -36,9 +34,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
       throw new HttpError(400, { error: "invalid Idempotency-Key", message: "Idempotency-Key must be a UUID" });
     }
     idempotencyKey = idempotencyKey?.trim().toLowerCase() ?? null;
-    const body = await readJsonObject(request as unknown as Request, MAX_SUBMIT_BODY_BYTES);
-    requested = body.language;
-    input = await checkSubmission(body, await planFor(env, api), fleetStatus(env));
+    body = await readJsonObject(request as unknown as Request, MAX_SUBMIT_BODY_BYTES);
   } catch (e) {
     // A rejected request still counts against the rate limit (docs/api.md: every request).
     await countRequest(env, api);
@@ -46,13 +42,14 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   }
 
   const t0 = Date.now();
-  const outcome = await sendSubmission(request as unknown as Request, env, api, await planFor(env, api), {
-    input, idempotencyKey, waitMs: wait ? cfg.syncHoldMs : 0,
+  const timing = (outcome: SubmitOutcome) => {
+    const hops = outcome.kind === "created" ? Object.entries(outcome.hops ?? {}).map(([hop, ms]) => `, ${hop};dur=${ms}`).join("") : "";
+    return { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}${hops}` };
+  };
+  const outcome = await admit(request as unknown as Request, env, api, body, {
+    status: fleetStatus(env), idempotencyKey, waitMs: wait ? cfg.syncHoldMs : 0, headers: timing,
   });
-  const hops = outcome.kind === "created" ? Object.entries(outcome.hops ?? {}).map(([hop, ms]) => `, ${hop};dur=${ms}`).join("") : "";
-  const headers = { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}${hops}` };
-  const refused = refusal(outcome, requested, headers);
-  if (refused) throw refused;
+  const headers = timing(outcome);
   switch (outcome.kind) {
     case "duplicate": {
       // Spec §4.1: the existing record, HTTP 202, no new execution.
@@ -74,8 +71,6 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
         job_status: rec?.job_status ?? "pending",
       }, headers);
     }
-    default:
-      throw new Error(`unexpected submit outcome ${outcome.kind}`);
   }
 }
 

@@ -1,5 +1,5 @@
 // Which node gets a run: pure, unit tested.
-import { orderLanguages, resolveLanguage } from "../../../proto/languages.ts";
+import { orderLanguages } from "../../../proto/languages.ts";
 import type { SchedulableNode } from "../contracts/scheduler.ts";
 
 /** A node as the scheduler holds it: its pushed state plus a refusal seen since (not ready until the next push). */
@@ -53,11 +53,11 @@ export function offered(nodes: PoolNode[]): string[] {
 }
 
 /**
- * Null when some node of the pool offers `key` (ready or not): a language, or language@version
- * (run-key.ts); else the languages ready nodes offer.
+ * Null when some node of the pool offers `key` (ready or not): a canonical language (the edge
+ * resolved it once, at the request), or language@version (run-key.ts); else the languages ready
+ * nodes offer.
  */
 export function unsupported(nodes: PoolNode[], key: string): string[] | null {
   const known = nodes.flatMap((n) => n.languages);
-  if (key.includes("@")) return known.includes(key) ? null : offered(nodes);
-  return resolveLanguage(key, known) !== null ? null : offered(nodes);
+  return known.includes(key) ? null : offered(nodes);
 }

@@ -1,5 +1,5 @@
-// The ExecuteRequest fields of a submission's options (contracts/submission.ts RunOptions, stored
-// as JSON beside its code and stdin). Pure: unit tested.
+// The ExecuteRequest fields of a submission's options (contracts/submission.ts RunOptions; stored
+// as JSON beside its code and stdin, parsed once where they are read back). Pure: unit tested.
 import { fromBase64 } from "../../../proto/base64.ts";
 import type { DeepPartial, ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { RunOptions } from "../contracts/submission.ts";
@@ -7,10 +7,9 @@ import type { RunOptions } from "../contracts/submission.ts";
 const bytes = (b64: string): Uint8Array => fromBase64(b64) ?? new Uint8Array(0);
 const maybeBytes = (b64: string | undefined): Uint8Array | undefined => (b64 === undefined ? undefined : bytes(b64));
 
-/** `stored`: the options blob ("" when the request had none). Output streaming is asked for always. */
-export function runRequestFields(stored: string): DeepPartial<ExecuteRequest> {
-  if (stored === "") return { streamOutput: true };
-  const o = JSON.parse(stored) as RunOptions;
+/** `o`: the request's options (none: undefined). Output streaming is asked for always. */
+export function runRequestFields(o: RunOptions | undefined): DeepPartial<ExecuteRequest> {
+  if (!o) return { streamOutput: true };
   const l = o.limits;
   return {
     streamOutput: true,
@@ -33,7 +32,7 @@ export function runRequestFields(stored: string): DeepPartial<ExecuteRequest> {
  * The Execute request of a submission. detach_on_disconnect: a severed stream (evicted object)
  * must not kill the run, because the watchdog recovers its outcome with GetResult.
  */
-export function executeRequest(meta: { id: string; language: string; project_id: string }, code: string, stdin: string, options: string): DeepPartial<ExecuteRequest> {
+export function executeRequest(meta: { id: string; language: string; project_id: string }, code: string, stdin: string, options: RunOptions | undefined): DeepPartial<ExecuteRequest> {
   return {
     submissionId: meta.id, language: meta.language, code, stdin,
     detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(options),

@@ -5,6 +5,7 @@ import type { ResultRecord } from "../../../proto/record.ts";
 import type { RecordFormat } from "../contracts/submission.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
 import type { ScopedKv, SyncKv } from "../lib/scoped-kv.ts";
+import type { RunOptions } from "../contracts/submission.ts";
 
 export interface Meta {
   id: string;
@@ -76,9 +77,9 @@ export class SubmissionStore {
     return this.#blobs.has(name) ? this.#blobs.get(name) : "";
   }
 
-  /** The request's 1.1 options as stored JSON, "" when it had none (never in the old blob table). */
-  runOptions(): string {
-    return this.#blobs.has("options") ? this.#blobs.get("options") : "";
+  /** The request's 1.1 options, read back from their stored JSON; undefined when it had none. */
+  runOptions(): RunOptions | undefined {
+    return this.#blobs.has("options") ? (JSON.parse(this.#blobs.get("options")) as RunOptions) : undefined;
   }
 
   putBlob(name: string, value: string | null): void {

@@ -120,16 +120,15 @@ export class Submission {
       id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
       language: input.language, created_ms: now, pool: placed.pool, ...(input.format ? { format: input.format } : {}),
     };
-    const options = input.options ? JSON.stringify(input.options) : "";
     const node = r.kind === "dispatched" ? r.node : this.#dispatchedEarly;
     // The Execute call leaves before the writes below, so that the output gate (outgoing messages
     // wait until pending writes are durable) does not hold it for the commit.
-    if (node) this.#launch(node, meta, executeRequest(meta, input.code, input.stdin, options));
+    if (node) this.#launch(node, meta, executeRequest(meta, input.code, input.stdin, input.options));
     store.kv.put("meta", meta);
     store.kv.put("record", newRecord(input.id, input.language, now, input.format));
     store.putBlob("code", input.code);
     store.putBlob("stdin", input.stdin);
-    if (options) store.putBlob("options", options);
+    if (input.options) store.putBlob("options", JSON.stringify(input.options));
     this.#events.queued(r.kind === "queued" ? r.position : 0);
     this.#events.flush();
     if (node) this.#recordRun(node);

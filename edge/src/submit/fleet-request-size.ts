@@ -19,6 +19,6 @@ export function oversizeFleetRequest(language: string, code: string, stdin: stri
   const bound = 3 * (code.length + stdin.length + language.length) + stored.length + ENTRY_OVERHEAD * entries + 4096;
   if (bound <= MAX_EXECUTE_REQUEST_BYTES) return null;
   const meta = { id: "00000000-0000-4000-8000-000000000000", language, project_id: "p".repeat(64) };
-  const size = ExecuteRequest.encode(ExecuteRequest.fromPartial(executeRequest(meta, code, stdin, stored))).finish().length;
+  const size = ExecuteRequest.encode(ExecuteRequest.fromPartial(executeRequest(meta, code, stdin, options))).finish().length;
   return size > MAX_EXECUTE_REQUEST_BYTES ? size : null;
 }

@@ -5,7 +5,6 @@ import { HttpError } from "../lib/http.ts";
 import type { Plan } from "../plans/plans.ts";
 import { parseSubmit } from "./validate.ts";
 import type { SubmitInput } from "./validate.ts";
-import { resolveLanguage } from "../../../proto/languages.ts";
 import { resolveVersion } from "../../../proto/runtimes.ts";
 import { MAX_EXECUTE_REQUEST_BYTES } from "../../../proto/limits.ts";
 import { oversizeFleetRequest } from "./fleet-request-size.ts";
@@ -28,7 +27,7 @@ export function unsupportedLanguage(requested: string, available: string[]): Htt
 /** The checked submission with its canonical language; a requested version becomes the listed one it names. */
 export async function checkSubmission(body: Record<string, unknown>, plan: Plan, status: StatusOnce): Promise<SubmitInput> {
   const input = parseSubmit(body, plan);
-  const language = resolveLanguage(input.language);
+  const language = input.canonical;
   if (!language) throw unsupportedLanguage(input.language, (await status()).languages);
   const requested = input.options?.version;
   if (requested !== undefined) {

@@ -1,8 +1,8 @@
-// The one way a checked submission reaches its key's object (admission: rate, in-flight cap,
-// idempotency) and from there its SubmissionDO. The native routes and the compatibility routes
-// (Judge0, Piston) all submit through here.
+// The one admission path of every route that submits (native, batch, Judge0, Piston): check the
+// body, send it to its key's object (rate, in-flight cap, idempotency) and from there to its
+// SubmissionDO, and turn a refusal into the answer every route gives alike.
 import type { ApiContext } from "./api-context.ts";
-import { REVOKED, quotaExceeded, rateHeaders } from "./api-context.ts";
+import { REVOKED, countRequest, planFor, quotaExceeded, rateHeaders } from "./api-context.ts";
 import type { SubmitOutcome } from "../contracts/key.ts";
 import type { Env } from "../env.ts";
 import { HttpError } from "../lib/http.ts";
@@ -11,7 +11,7 @@ import type { Plan } from "../plans/plans.ts";
 import type { SubmitInput } from "./validate.ts";
 import { choosePool } from "../scheduling/first-pool.ts";
 import { fleetRegistry, keyObject } from "../stubs.ts";
-import { statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
 import type { StatusOnce } from "./submit-check.ts";
 
 /** The fleet's status for one request, asked of the registry at most once (and only if needed). */
@@ -26,7 +26,40 @@ export interface Admission {
   waitMs: number;
 }
 
-export async function sendSubmission(request: Request, env: Env, api: ApiContext, plan: Plan, a: Admission): Promise<SubmitOutcome> {
+export type Accepted = Extract<SubmitOutcome, { kind: "created" | "duplicate" }>;
+
+export interface AdmitOptions {
+  status: StatusOnce;
+  idempotencyKey?: string | null;
+  waitMs?: number;
+  /** Headers a refusal carries (default: the rate headers). */
+  headers?: (outcome: SubmitOutcome) => Record<string, string>;
+  /** A batch counts its request once, itself: its items' refused checks count nothing here. */
+  countRefusedCheck?: boolean;
+}
+
+/**
+ * Check → send → refusal. A body refused by its checks still counts against the key's rate limit
+ * (every request counts) unless the request was counted already (or the batch counts it itself);
+ * admission counts the submission itself. Throws the refusal as an HttpError; resolves when the submission was accepted.
+ */
+export async function admit(request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, options: AdmitOptions): Promise<Accepted> {
+  const plan = await planFor(env, api);
+  let input: SubmitInput;
+  try {
+    input = await checkSubmission(body, plan, options.status);
+  } catch (e) {
+    if ((options.countRefusedCheck ?? true) && api.rate === null) await countRequest(env, api);
+    throw e;
+  }
+  const outcome = await sendSubmission(request, env, api, plan, { input, idempotencyKey: options.idempotencyKey ?? null, waitMs: options.waitMs ?? 0 });
+  const refused = refusal(outcome, body.language, options.headers?.(outcome));
+  if (refused) throw refused;
+  if (outcome.kind !== "created" && outcome.kind !== "duplicate") throw new Error(`unexpected submit outcome ${outcome.kind}`);
+  return outcome;
+}
+
+async function sendSubmission(request: Request, env: Env, api: ApiContext, plan: Plan, a: Admission): Promise<SubmitOutcome> {
   const { input } = a;
   const outcome = await keyObject(env, api.caller.hash).submit({
     language: input.language, pool: choosePool(request, env), code: input.code, stdin: input.stdin,

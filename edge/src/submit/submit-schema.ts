@@ -3,7 +3,6 @@
 // for the ExecuteRequest. Every refusal is a 400 naming the field.
 import { z } from "zod";
 import { fromBase64, toBase64 } from "../../../proto/base64.ts";
-import { canonicalLanguage } from "../../../proto/languages.ts";
 import { mainSourceFileName, takenNameProblem } from "../../../proto/source-names.ts";
 import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
@@ -218,7 +217,8 @@ function checkTestsBudget(options: RunOptions): void {
 }
 
 /** The checked request: code and stdin decoded, the options for the node, the record's format. */
-export function extendedInput(body: Body, plan: Plan): ExtendedInput {
+/** `language`: the request's language, canonical (null when it names none: checked by the caller). */
+export function extendedInput(body: Body, plan: Plan, language: string | null): ExtendedInput {
   const used = EXTENDED_FIELDS.some((f) => body[f as keyof Extended] !== undefined);
   const enc = body.encoding ?? "utf8";
   let code = body.code;
@@ -228,7 +228,6 @@ export function extendedInput(body: Body, plan: Plan): ExtendedInput {
     code = text;
   }
   const stdinBytes = enc === "base64" ? decode("stdin", body.stdin ?? "", enc) : null;
-  const language = canonicalLanguage(body.language);
   const options: RunOptions = {
     ...(stdinBytes ? { stdin_b64: body.stdin ?? "" } : {}),
     limits: limits(body, plan),

@@ -1,6 +1,7 @@
 // Submit request validation with zod, and the zod glue every route uses (`parseWith`, `issueText`).
 // Messages are written for the caller, not for us.
 import { z } from "zod";
+import { canonicalLanguage } from "../../../proto/languages.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, utf8Length } from "../../../proto/limits.ts";
 import { HttpError } from "../lib/http.ts";
 import { EXTENDED_FIELDS, extendedShape, extendedInput } from "./submit-schema.ts";
@@ -22,7 +23,10 @@ export const submitSchema = z.strictObject({
 });
 
 export interface SubmitInput extends Omit<ExtendedInput, "stdin_bytes"> {
+  /** As requested (an alias, a name), until the language check makes it `canonical`. */
   language: string;
+  /** The language's canonical name, resolved once here; null when the request names none. */
+  canonical: string | null;
 }
 
 
@@ -64,7 +68,8 @@ export function parseSubmit(body: Record<string, unknown>, plan: Plan = DEFAULT_
   const parsed = submitSchema.safeParse(body);
   if (!parsed.success) throw shapeError(parsed.error);
   if (parsed.data.code.length === 0) throw new HttpError(400, { error: "code must not be empty" });
-  const input = extendedInput(parsed.data, plan);
+  const canonical = canonicalLanguage(parsed.data.language);
+  const input = extendedInput(parsed.data, plan, canonical);
   if (input.code.length === 0) throw new HttpError(400, { error: "code must not be empty" });
   const codeBytes = utf8Length(input.code);
   if (codeBytes > MAX_CODE_BYTES) {
@@ -74,7 +79,7 @@ export function parseSubmit(body: Record<string, unknown>, plan: Plan = DEFAULT_
     throw new HttpError(400, { error: `stdin too large: ${input.stdin_bytes} bytes (maximum ${MAX_STDIN_BYTES} bytes)` });
   }
   const { stdin_bytes: _stdinBytes, ...checked } = input;
-  return { language: parsed.data.language, ...checked };
+  return { language: parsed.data.language, canonical, ...checked };
 }
 
 /** `wait`: "true" → sync; absent or "false" → async; anything else → 400 (docs/api.md). */
