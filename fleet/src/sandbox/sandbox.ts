@@ -38,8 +38,6 @@ export interface SandboxOptions {
   cpuPolicy?: CpuPolicyName;
   /** Replaces detection (tests of the fail-closed path use a driver that cannot apply limits). */
   cgroupDriver?: CgroupDriver;
-  /** Accept a launcher of another seccomp policy (only to benchmark another commit's launcher). */
-  anySeccompPolicy?: boolean;
 }
 
 export interface SandboxHealth {
@@ -142,7 +140,7 @@ export class Sandbox {
     const launcher = launcherProblems(this.#launcherPath);
     if (launcher.length > 0) this.#failPermanently("launcher", launcher.join("; "));
     else this.#kernelControls.push(ia32Control(probeIa32Entry(this.#launcherPath)));
-    const policy = launcher.length > 0 || options.anySeccompPolicy ? null : launcherPolicyProblem(this.#launcherPath);
+    const policy = launcher.length > 0 ? null : launcherPolicyProblem(this.#launcherPath);
     if (policy) this.#failPermanently("seccomp", policy);
     const cgroup = this.#driver?.problems() ?? [];
     if (cgroup.length > 0) this.#failPermanently("cgroup", cgroup.join("; "));
