@@ -8,6 +8,5 @@ CC=${CC:-cc}
 # shellcheck disable=SC2086
 $CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -static ${CFLAGS:-} \
 	-o "$out/codecell-launcher.tmp" \
-	"$here/main.c" "$here/status.c" "$here/namespaces.c" "$here/mounts.c" "$here/procfs.c" \
-	"$here/cgroups.c" "$here/rlimits.c" "$here/privileges.c" "$here/seccomp.c" "$here/seccomp_policy.c" "$here/init.c" "$here/zygote.c" "$here/probe.c" "$here/drain.c" "$here/fsize.c"
+	"$here"/*.c # every source file here
 mv -f "$out/codecell-launcher.tmp" "$out/codecell-launcher"

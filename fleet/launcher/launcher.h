@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define STATUS_FD 3
 #define CONTROL_FD 4
@@ -167,22 +168,29 @@ int ns_time(struct config *c);
 int procfs_mount(struct config *c);
 int procfs_mask(struct config *c);
 
-/* mounts.c (init) */
-int mounts_open_sources(struct config *c);
-int mounts_root(struct config *c);
-int mounts_box(struct config *c);
-int mounts_tmp(struct config *c);
-int mounts_dev(struct config *c);
+/* sources.c, rootfs.c, devfs.c, mounts.c (init): the new root, in rootfs.c's order */
+int sources_open(struct config *c);
+int rootfs_stage(struct config *c);
+int rootfs_box(struct config *c);
+int rootfs_tmp(struct config *c);
+int devfs_mount(struct config *c);
 int mounts_fill_box(struct config *c);
 int mounts_binds(struct config *c);
 int mounts_symlinks(struct config *c);
-int mounts_pivot(struct config *c);
-int mounts_seal(struct config *c);
+int rootfs_pivot(struct config *c);
+int rootfs_seal(struct config *c);
+
+/* args.c: the command line into C (zeroed); 0, or -1 with the failure set */
+int parse_args(int argc, char **argv, struct config *c);
+
+/* paths.c */
 int valid_name(const char *name);
 /* Deepest relative path a --copy-in may name inside /box. */
 #define MAX_BOX_DEPTH 8
 int valid_box_path(const char *path);
 int valid_sandbox_path(const char *path);
+
+/* copyfd.c */
 int copy_fd(int in, int out, uint64_t len, uint64_t *copied);
 
 /* cgroups.c (program child; init's own join and return) */
@@ -215,6 +223,17 @@ void drain_events(const struct pollfd *p);
 void drain_report(void);
 /* init.c */
 __attribute__((noreturn)) void init_main(struct config *c);
+
+/* program.c (the program child, pid 2) */
+__attribute__((noreturn)) void program_child(struct config *c, int exec_w, int go_r);
+/* Reports the first N_OK program-side controls as applied (INT_MAX: all, the exec's too). */
+void program_controls_applied(const struct config *c, int n_ok);
+
+/* evidence.c, copyout.c (init, after the program) */
+unsigned evidence_kill_leftovers(void); /* how many processes were left */
+void evidence_report(const struct config *c, int st, const struct timespec *t_go, const struct timespec *t_end,
+		     unsigned fsize_attempts, unsigned leftover);
+void copyouts_run(const struct config *c);
 
 /* main.c, zygote.c */
 int launcher_main(int argc, char **argv, char *args_start, char *args_end);
