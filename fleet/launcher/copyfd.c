@@ -1,4 +1,4 @@
-/* Copying a file's bytes between fds: copy-ins and --file-ro (mounts.c), copy-outs (copyout.c). */
+/* Copying bytes between fds: copy-ins and --file-ro (mounts.c), copy-outs (copyout.c), whole writes. */
 #include <errno.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
@@ -47,5 +47,20 @@ int copy_fd(int in, int out, uint64_t len, uint64_t *copied)
 		done += (uint64_t)n;
 	}
 	*copied = done;
+	return 0;
+}
+
+/* Writes all of BUF, retrying short writes and EINTR. */
+int write_full(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		len -= (size_t)w;
+	}
 	return 0;
 }

@@ -1,118 +1,22 @@
-/* codecell-launcher: its modes (main), host-side fds, clone into namespaces, supervising init.
- * The command line is args.c's. See PROTOCOL.md. */
+/* codecell-launcher: its modes. A run (run.c), the zygote that forks runs (zygote.c), and the
+ * small helper modes below. See PROTOCOL.md. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "launcher.h"
 #include "seccomp.h"
 
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
 #ifndef NSFS_MAGIC
 #define NSFS_MAGIC 0x6e736673
 #endif
-
-/* ---- host-side fds, opened while host paths are visible ---- */
-
-static int open_host_fds(struct config *c)
-{
-	for (size_t i = 0; i < c->n_cgroups; i++) {
-		c->cgroup_fds[i] = open(c->cgroup_paths[i], O_WRONLY | O_CLOEXEC);
-		if (c->cgroup_fds[i] < 0)
-			return fail(CTL_CGROUP, errno, "open %s", c->cgroup_paths[i]);
-	}
-	for (size_t i = 0; i < c->n_init_returns; i++) {
-		c->init_return_fds[i] = open(c->init_return_paths[i], O_WRONLY | O_CLOEXEC);
-		if (c->init_return_fds[i] < 0)
-			return fail(CTL_CGROUP, errno, "open %s", c->init_return_paths[i]);
-	}
-	if (c->netns_path) {
-		c->netns_fd = open(c->netns_path, O_RDONLY | O_CLOEXEC);
-		if (c->netns_fd < 0)
-			return fail(CTL_NETWORK_NAMESPACE, errno, "open %s", c->netns_path);
-	}
-	for (size_t i = 0; i < c->n_copy_outs; i++) {
-		struct copy_out *co = &c->copy_outs[i];
-		co->fd = open(co->host, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (co->fd < 0) {
-			fail(CTL_WORK_DIR, errno, "create copy-out target %s", co->host);
-			while (i-- > 0) /* the run never starts: take back what was created */
-				unlink(c->copy_outs[i].host);
-			return -1;
-		}
-	}
-	c->launcher_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (c->launcher_pidfd < 0)
-		return fail(CTL_PID_NAMESPACE, errno, "pidfd_open self");
-	return 0;
-}
-
-/* ---- supervision ---- */
-
-static void write_now(const char *line)
-{
-	status_line("%s", line);
-	status_flush();
-}
-
-static void kill_init(int pidfd)
-{
-	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) == 0)
-		write_now("killed");
-}
-
-/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it. Meanwhile, and until
- * the program's output pipes reach EOF, the output is drained (drain.c). */
-static void supervise(pid_t init, int pidfd)
-{
-	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
-	for (;;) {
-		drain_pollfds(&p[2]);
-		if (p[1].fd < 0 && p[2].fd < 0 && p[3].fd < 0)
-			break; /* init exited and the output reached its end */
-		int n = poll(p, 4, -1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (p[0].fd >= 0)
-				kill_init(pidfd); /* cannot watch the control fd: fail closed */
-			break;
-		}
-		drain_events(&p[2]);
-		if (p[1].revents) {
-			/* init exited: with it every process of the namespace, so the pipes end too */
-			p[0].fd = p[1].fd = -1;
-			continue;
-		}
-		if (p[0].revents) {
-			char buf[64];
-			ssize_t r = read(CONTROL_FD, buf, sizeof buf);
-			if (r < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (r <= 0 || memchr(buf, 'k', (size_t)r)) {
-				kill_init(pidfd);
-				p[0].fd = -1; /* from now on only wait for init */
-			}
-		}
-	}
-	int st;
-	while (waitpid(init, &st, 0) < 0 && errno == EINTR)
-		;
-}
 
 /* ---- --create-netns PATH ---- */
 
@@ -140,14 +44,6 @@ static int create_netns(const char *path)
 
 /* ---- main ---- */
 
-static int early_fail(void)
-{
-	status_fail(&g_failure);
-	status_line("done");
-	status_flush();
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 1)
@@ -164,56 +60,4 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
 		return zygote_main(argv[2], args_start, args_end);
 	return launcher_main(argc, argv, args_start, args_end);
-}
-
-/* One run. args_start..args_end is the process's own command-line area, which init wipes so the
- * program cannot read host paths from /proc/1/cmdline. */
-int launcher_main(int argc, char **argv, char *args_start, char *args_end)
-{
-	static struct config cfg;
-	struct config *c = &cfg;
-
-	pid_t parent = getppid();
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
-		return 1;
-	if (fcntl(STATUS_FD, F_GETFD) < 0)
-		return 2; /* no status channel: nobody to report to */
-	if (fcntl(CONTROL_FD, F_GETFD) < 0) {
-		fail(CTL_EXEC, errno, "control fd 4 is not open");
-		return early_fail();
-	}
-	/* Nothing beyond fds 0-4 is part of the contract: drop whatever the
-	 * spawner leaked so it can never reach init or the program. */
-	syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0);
-	c->args_start = args_start;
-	c->args_end = args_end;
-	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
-		return early_fail();
-	if (c->has_output_cap && drain_prepare(c) < 0)
-		return early_fail();
-
-	int pidfd = -1;
-	unsigned long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PIDFD | SIGCHLD;
-	if (c->netns_fd < 0)
-		flags |= CLONE_NEWNET;
-	/* fork-like clone (no new stack): the child continues here. */
-	long pid = syscall(SYS_clone, flags, NULL, &pidfd, NULL, 0);
-	if (pid < 0) {
-		fail(CTL_PID_NAMESPACE, errno, "clone(NEWPID|NEWNS|NEWIPC|NEWUTS%s)",
-		     c->netns_fd < 0 ? "|NEWNET" : "");
-		return early_fail();
-	}
-	if (pid == 0)
-		init_main(c);
-
-	/* The program's stdin/stdout/stderr are not ours to keep. */
-	syscall(SYS_close_range, 0, 2, 0);
-	if (c->has_output_cap && drain_join(c) < 0) {
-		status_fail(&g_failure); /* the run does not count: kill it before the program starts */
-		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-	}
-	supervise((pid_t)pid, pidfd);
-	drain_report();
-	write_now("done");
-	return 0;
 }

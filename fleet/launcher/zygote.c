@@ -41,20 +41,6 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-int write_full(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Moves a new fd above 0-4, so wiring the run's fds cannot clobber it (0 is still the request pipe). */
 static int high(int fd)
 {
