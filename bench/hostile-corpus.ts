@@ -89,11 +89,11 @@ export interface NeighbourRun {
 }
 
 /** A neighbour's small run under a 1 s wall limit, over and over until `signal`; each timed end to end. */
-export async function neighbour(target: FleetTarget, signal: AbortSignal): Promise<NeighbourRun[]> {
+export async function neighbour(target: FleetTarget, signal: AbortSignal, wallTimeMs = 1000): Promise<NeighbourRun[]> {
   const runs: NeighbourRun[] = [];
   while (!signal.aborted) {
     const started = performance.now();
-    const result = await execute(target, { language: "python", code: "print('neighbour')", limits: { wallTimeMs: 1000 } });
+    const result = await execute(target, { language: "python", code: "print('neighbour')", limits: { wallTimeMs } });
     runs.push({ ms: performance.now() - started, result });
   }
   return runs;

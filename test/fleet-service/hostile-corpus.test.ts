@@ -1,6 +1,6 @@
 // Bounded work, end to end on a real node process (docs/architecture.md, "Bounded work"): the
 // hostile corpus (bench/hostile-corpus.ts) runs one request at a time while a neighbour keeps
-// running a small program under a 1 s wall limit in the other slot and a client floods the native
+// running a small program in the other slot and a client floods the native
 // gRPC port with 4 MiB unauthenticated messages. Every hostile request ends with its own outcome
 // (never IE), the node stays ready, every neighbour run is AC, the flood is refused unread. The
 // neighbour's latency and the event-loop delay are printed here and measured against a quiet run
@@ -35,7 +35,9 @@ describe("bounded work: the hostile corpus at the caps", () => {
     const target = { url: fleet.url, token: fleet.token };
     await eventLoopP99Ms(target); // starts the delay's window now
     const stop = new AbortController();
-    const neighbourRuns = neighbour(target, stop.signal);
+    // The bench holds the neighbour to 1 s (its latency is the measure); here only its verdict is,
+    // so it gets the default 10 s: a machine busy with other work does not make it TLE.
+    const neighbourRuns = neighbour(target, stop.signal, 10_000);
     const flood = floodNativeGrpc(`127.0.0.1:${fleet.grpcPort}`, stop.signal);
     const outcomes = new Map<string, ExecutionResult | Error>();
     try {
