@@ -1,5 +1,6 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { release } from "node:os";
@@ -25,6 +26,7 @@ import { completeReport, decideRun, findFaults, type LaunchedRun, runRecord } fr
 import { watchRun } from "./run-watch.ts";
 import type { Slot } from "./slot.ts";
 import { reapCgroup, SlotCgroups } from "./slot-cgroups.ts";
+import { SlotQueue } from "./slot-queue.ts";
 import { collectOutputFiles, stageRun } from "./staging.ts";
 import type { RunOutcome, RunSpec } from "./types.ts";
 
@@ -67,18 +69,28 @@ export interface StagedFile {
   release(): void;
 }
 
+/** The slot a queued job holds while it runs (slot-queue.ts): its runs go there, one at a time. */
+interface HeldSlot {
+  slot: Slot;
+  busy: boolean;
+  active: boolean;
+}
+
 export class Sandbox {
   readonly slots: number;
+  /** The node's one queue for its slots: every run and every service submission waits here. */
+  readonly queue: SlotQueue;
+  readonly #held = new AsyncLocalStorage<HeldSlot>();
   readonly #driver: CgroupDriver | undefined;
   readonly #launcherPath: string;
   readonly #etcDir: string;
   readonly #layout: RootLayout;
   readonly #free: Slot[] = [];
-  readonly #waiters: ((slot: Slot) => void)[] = [];
   readonly #notReady = new Map<string, string>();
   /** Reasons found at start-up that no retry can fix (they need an operator and a restart). */
   readonly #permanent = new Set<string>();
-  readonly #recovery = new Recovery(() => this.#recover());
+  /** The canary runs outside whatever job scheduled it: it queues for a slot of its own. */
+  readonly #recovery = new Recovery(() => this.#held.exit(() => this.#recover()));
   #socketPath = "";
   /** Files staged for binds (stageFile), outside every slot's staging and every run's /box. */
   #stagedDir = "";
@@ -96,6 +108,7 @@ export class Sandbox {
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
     this.slots = options.slots;
+    this.queue = new SlotQueue(options.slots, (run) => this.#enterSlot(run));
     this.#launcherPath = options.launcherPath ?? LAUNCHER_PATH;
     this.#etcDir = join(options.stateDir, "etc");
     this.#layout = baseRootLayout(this.#etcDir);
@@ -269,15 +282,38 @@ export class Sandbox {
     };
   }
 
-  /** Rejects at once, before anything runs, when an input file's name is not a safe relative path. */
+  /**
+   * Runs in the slot the calling job holds (a service submission: its compile and tests, one at a
+   * time), else waits in the queue for a slot of its own. Rejects at once, before anything runs,
+   * when an input file's name is not a safe relative path.
+   */
   async run(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
     checkInputFiles(spec.files ?? []);
     checkCpuLimit(spec.limits.cpuTimeMs);
-    const slot = await this.#acquire();
+    const held = this.#held.getStore();
+    if (held?.active && !held.busy) return this.#runHeld(held, spec, signal);
+    return new Promise((resolve, reject) => {
+      this.queue.submit({ run: () => this.#runHeld(this.#held.getStore()!, spec, signal).then(resolve, reject), moved: () => {} });
+    });
+  }
+
+  async #runHeld(held: HeldSlot, spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+    held.busy = true;
     try {
-      return await this.#runInSlot(slot, spec, signal);
+      return await this.#runInSlot(held.slot, spec, signal);
     } finally {
-      this.#release(slot);
+      held.busy = false;
+    }
+  }
+
+  /** The queue starts a job only while a slot is free: the job holds that slot until it settles. */
+  async #enterSlot(run: () => Promise<void>): Promise<void> {
+    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true };
+    try {
+      await this.#held.run(held, run);
+    } finally {
+      held.active = false;
+      this.#free.push(held.slot);
     }
   }
 
@@ -340,18 +376,6 @@ export class Sandbox {
     const captured = { stdoutBytes: stdout.bytes(), stderrBytes: stderr.bytes() };
     const result = runRecord(run, faults, decideRun(run, faults), captured);
     return { result, ...captured, discardedBytes: { stdout: stdout.discarded, stderr: stderr.discarded } };
-  }
-
-  async #acquire(): Promise<Slot> {
-    const slot = this.#free.shift();
-    if (slot) return slot;
-    return new Promise((resolve) => this.#waiters.push(resolve));
-  }
-
-  #release(slot: Slot): void {
-    const waiter = this.#waiters.shift();
-    if (waiter) waiter(slot);
-    else this.#free.push(slot);
   }
 
   async close(): Promise<void> {
