@@ -1,6 +1,5 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
-import { AsyncLocalStorage } from "node:async_hooks";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { release } from "node:os";
@@ -11,6 +10,7 @@ import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { CGROUP_CONTROLS, REQUIRED_CONTROLS } from "./controls.ts";
 import { failedSetup } from "./failed-setup.ts";
+import { HeldSlots } from "./held-slots.ts";
 import { ia32Control, probeIa32Entry } from "./ia32.ts";
 import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
@@ -26,7 +26,7 @@ import { completeReport, decideRun, findFaults, type LaunchedRun, runRecord } fr
 import { watchRun } from "./run-watch.ts";
 import type { Slot } from "./slot.ts";
 import { reapCgroup, SlotCgroups } from "./slot-cgroups.ts";
-import { SlotQueue } from "./slot-queue.ts";
+import type { SlotQueue } from "./slot-queue.ts";
 import { collectOutputFiles, stageRun } from "./staging.ts";
 import type { RunOutcome, RunSpec } from "./types.ts";
 
@@ -69,28 +69,18 @@ export interface StagedFile {
   release(): void;
 }
 
-/** The slot a queued job holds while it runs (slot-queue.ts): its runs go there, one at a time. */
-interface HeldSlot {
-  slot: Slot;
-  busy: boolean;
-  active: boolean;
-}
-
 export class Sandbox {
   readonly slots: number;
-  /** The node's one queue for its slots: every run and every service submission waits here. */
-  readonly queue: SlotQueue;
-  readonly #held = new AsyncLocalStorage<HeldSlot>();
+  readonly #slots: HeldSlots;
   readonly #driver: CgroupDriver | undefined;
   readonly #launcherPath: string;
   readonly #etcDir: string;
   readonly #layout: RootLayout;
-  readonly #free: Slot[] = [];
   readonly #notReady = new Map<string, string>();
   /** Reasons found at start-up that no retry can fix (they need an operator and a restart). */
   readonly #permanent = new Set<string>();
   /** The canary runs outside whatever job scheduled it: it queues for a slot of its own. */
-  readonly #recovery = new Recovery(() => this.#held.exit(() => this.#recover()));
+  readonly #recovery = new Recovery(() => this.#slots.outside(() => this.#recover()));
   #socketPath = "";
   /** Files staged for binds (stageFile), outside every slot's staging and every run's /box. */
   #stagedDir = "";
@@ -108,7 +98,7 @@ export class Sandbox {
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
     this.slots = options.slots;
-    this.queue = new SlotQueue(options.slots, (run) => this.#enterSlot(run));
+    this.#slots = new HeldSlots(options.slots);
     this.#launcherPath = options.launcherPath ?? LAUNCHER_PATH;
     this.#etcDir = join(options.stateDir, "etc");
     this.#layout = baseRootLayout(this.#etcDir);
@@ -168,7 +158,7 @@ export class Sandbox {
       mkdirSync(slot.stagingDir, { mode: 0o700 });
       if (this.#notReady.size === 0) this.#createNetns(slot);
       this.#allSlots.push(slot);
-      this.#free.push(slot);
+      this.#slots.add(slot);
     }
     return runDir;
   }
@@ -200,6 +190,11 @@ export class Sandbox {
     } catch (error) {
       this.#failPermanently("network_namespace", `cannot create the network namespace of slot ${slot.index}: ${(error as Error).message}`);
     }
+  }
+
+  /** The node's one queue for its slots: every run and every service submission waits here. */
+  get queue(): SlotQueue {
+    return this.#slots.queue;
   }
 
   health(): SandboxHealth {
@@ -290,31 +285,7 @@ export class Sandbox {
   async run(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
     checkInputFiles(spec.files ?? []);
     checkCpuLimit(spec.limits.cpuTimeMs);
-    const held = this.#held.getStore();
-    if (held?.active && !held.busy) return this.#runHeld(held, spec, signal);
-    return new Promise((resolve, reject) => {
-      this.queue.submit({ run: () => this.#runHeld(this.#held.getStore()!, spec, signal).then(resolve, reject), moved: () => {} });
-    });
-  }
-
-  async #runHeld(held: HeldSlot, spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
-    held.busy = true;
-    try {
-      return await this.#runInSlot(held.slot, spec, signal);
-    } finally {
-      held.busy = false;
-    }
-  }
-
-  /** The queue starts a job only while a slot is free: the job holds that slot until it settles. */
-  async #enterSlot(run: () => Promise<void>): Promise<void> {
-    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true };
-    try {
-      await this.#held.run(held, run);
-    } finally {
-      held.active = false;
-      this.#free.push(held.slot);
-    }
+    return this.#slots.inSlot((slot) => this.#runInSlot(slot, spec, signal));
   }
 
   /** The run as a pipeline of steps; a step that cannot be taken ends it with a fail-closed outcome. */
