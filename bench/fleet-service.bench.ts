@@ -17,6 +17,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Engine } from "../fleet/src/engine.ts";
 import { createEngine } from "../fleet/src/node-engine.ts";
+import { SlotQueue } from "../fleet/src/sandbox/slot-queue.ts";
 import { createLogger } from "../fleet/src/service/logger.ts";
 import { startFleetServer } from "../fleet/src/service/server.ts";
 import { grpcServiceDefinition } from "../fleet/src/service/transport-grpc.ts";
@@ -123,6 +124,7 @@ async function inProcessNode(real: Engine, options: { throughput: boolean }) {
   let lastEngineMs = 0;
   const timed: Engine = {
     slots: real.slots,
+    queue: real.queue,
     languages: () => real.languages(),
     health: () => real.health(),
     close: () => real.close(),
@@ -185,6 +187,7 @@ const recorded = await engine.execute({ language: "c", code: CODE, stdin: "" });
 await engine.close();
 const stub: Engine = {
   slots: SLOTS,
+  queue: new SlotQueue(SLOTS),
   languages: () => [{ name: "c", version: "stub", aliases: [], default: true, compiled: true, libraries: [] }],
   health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "stub", controls: [], seccompPolicy: "stub", cpuMode: "shared" }),
   execute: async () => recorded,

@@ -3,6 +3,7 @@
 import type { ExecutionRecord, Limits } from "./sandbox/types.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 import type { CompareMode } from "./judge/checker.ts";
+import type { SlotQueue } from "./sandbox/slot-queue.ts";
 
 export interface EngineRequest {
   /** Canonical name or alias (docs/api.md); the result carries the canonical name. */
@@ -116,6 +117,8 @@ export interface Engine {
   health(): EngineHealth;
   /** Execution slots (concurrent runs). */
   readonly slots: number;
+  /** The node's one queue for those slots: a job submitted here holds a slot for all its runs. */
+  readonly queue: SlotQueue;
   close(): Promise<void>;
 }
 

@@ -19,6 +19,7 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
   const checks = new CheckPool();
   return {
     slots,
+    queue: sandbox.queue,
     languages(): LanguageInfo[] {
       return [...toolchains.values()].flatMap((detected) => detected.versions.map((version) => version.info));
     },

@@ -3,6 +3,7 @@
 // canned hello. Only for developing the service layer; the tests prefer the real engine.
 import { spawn } from "node:child_process";
 import type { Engine, ExecuteOutcome, EngineRequest } from "../../fleet/src/engine.ts";
+import { SlotQueue } from "../../fleet/src/sandbox/slot-queue.ts";
 import type { ExecutionRecord } from "../../fleet/src/sandbox/types.ts";
 
 function result(partial: Partial<ExecutionRecord>): ExecutionRecord {
@@ -44,6 +45,7 @@ function result(partial: Partial<ExecutionRecord>): ExecutionRecord {
 export function createFakeEngine(slots: number): Engine {
   return {
     slots,
+    queue: new SlotQueue(slots),
     languages: () => [
       { name: "python", version: "3.0.0-fake", aliases: ["Python 3 (fake)"], default: true, compiled: false, libraries: [] },
       { name: "python", version: "3.1.0-fake", aliases: ["3.1"], default: false, compiled: false, libraries: ["numpy"] },

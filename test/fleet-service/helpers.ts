@@ -41,6 +41,9 @@ function counted(engine: Engine): Engine & { executed: EngineRequest[] } {
     get slots() {
       return engine.slots;
     },
+    get queue() {
+      return engine.queue;
+    },
     languages: () => engine.languages(),
     health: () => engine.health(),
     close: () => engine.close(),

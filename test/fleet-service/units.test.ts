@@ -9,6 +9,7 @@ import { encodedSizeBound } from "../../fleet/src/service/message-size.ts";
 import { DEFAULT_MAX_RETAINED_BYTES, RUN_OVERHEAD_BYTES, Run, RunRegistry, type EvictionReason } from "../../fleet/src/service/run-registry.ts";
 import { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { createFakeEngine } from "./fake-engine.ts";
+import { SlotQueue } from "../../fleet/src/sandbox/slot-queue.ts";
 import { Scheduler, type Job } from "../../fleet/src/service/scheduler.ts";
 
 function manualJob() {
@@ -23,7 +24,7 @@ function manualJob() {
 }
 
 test("scheduler: slots, FIFO queue, positions, bound, withdraw, idle", async () => {
-  const scheduler = new Scheduler(1, 2);
+  const scheduler = new Scheduler(new SlotQueue(1), 2);
   const [a, b, c, d] = [manualJob(), manualJob(), manualJob(), manualJob()];
   assert.equal(scheduler.submit(a.job), 0);
   assert.equal(scheduler.submit(b.job), 1);

@@ -263,23 +263,7 @@ export class LauncherZygote {
         resolveFinished();
       }
     };
-    let pendingLine = "";
-    const onStatus = (chunk: Buffer) => {
-      pendingLine += chunk.toString("latin1");
-      let newline: number;
-      while ((newline = pendingLine.indexOf("\n")) >= 0) {
-        const line = pendingLine.slice(0, newline);
-        pendingLine = pendingLine.slice(newline + 1);
-        const wasStarted = report.started;
-        const hadExit = report.exit !== undefined;
-        applyStatusLine(report, line);
-        if (!hadExit && report.exit) report.exitedAt = performance.now();
-        if (!wasStarted && report.started) {
-          report.startedAt = performance.now();
-          startedCallback?.();
-        }
-      }
-    };
+    const onStatus = statusLineReader(report, () => startedCallback?.());
     const run: PendingRun = {
       attach(kind, socket, rest) {
         if (!open.has(kind)) return socket.destroy();
@@ -301,15 +285,8 @@ export class LauncherZygote {
       },
     };
     this.#pending.set(nonce, run);
-    if (this.#exitReason) {
-      run.fail(this.#exitReason);
-    } else {
-      const payload = Buffer.from([nonce, stdinPath ?? "", ...launcherArgs(config)].map((field) => `${field}\0`).join(""));
-      const frame = Buffer.alloc(4 + payload.length);
-      frame.writeUInt32LE(payload.length, 0);
-      payload.copy(frame, 4);
-      this.#child.stdin!.write(frame);
-    }
+    if (this.#exitReason) run.fail(this.#exitReason);
+    else this.#child.stdin!.write(launchFrame(nonce, stdinPath, config));
     return {
       stdout,
       stderr,
@@ -324,13 +301,7 @@ export class LauncherZygote {
         killRequested = true;
         if (control) control.write("k");
         // A launcher that never connected (fork or connect failed) is given up after a grace period.
-        let ticks = 0;
-        const tick = () => {
-          if (!open.has("ctl") || control) return;
-          if (++ticks >= CONNECT_GRACE_TICKS) return run.fail("the launcher never connected");
-          setTimeout(tick, CONNECT_GRACE_TICK_MS).unref();
-        };
-        setTimeout(tick, CONNECT_GRACE_TICK_MS).unref();
+        else giveUpUnlessConnected(() => open.has("ctl") && !control, () => run.fail("the launcher never connected"));
       },
     };
   }
@@ -341,4 +312,45 @@ export class LauncherZygote {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     rmSync(this.#socketPath, { force: true });
   }
+}
+
+/** One run's request to the zygote: a length-prefixed list of NUL-terminated fields (PROTOCOL.md). */
+function launchFrame(nonce: string, stdinPath: string | undefined, config: LauncherConfig): Buffer {
+  const payload = Buffer.from([nonce, stdinPath ?? "", ...launcherArgs(config)].map((field) => `${field}\0`).join(""));
+  const frame = Buffer.alloc(4 + payload.length);
+  frame.writeUInt32LE(payload.length, 0);
+  payload.copy(frame, 4);
+  return frame;
+}
+
+/** Applies the status stream's lines to the report as they complete, timing `started` and `exit`. */
+function statusLineReader(report: LauncherReport, onStarted: () => void): (chunk: Buffer) => void {
+  let pendingLine = "";
+  return (chunk) => {
+    pendingLine += chunk.toString("latin1");
+    let newline: number;
+    while ((newline = pendingLine.indexOf("\n")) >= 0) {
+      const line = pendingLine.slice(0, newline);
+      pendingLine = pendingLine.slice(newline + 1);
+      const wasStarted = report.started;
+      const hadExit = report.exit !== undefined;
+      applyStatusLine(report, line);
+      if (!hadExit && report.exit) report.exitedAt = performance.now();
+      if (!wasStarted && report.started) {
+        report.startedAt = performance.now();
+        onStarted();
+      }
+    }
+  };
+}
+
+/** Calls `giveUp` once the grace has run out with `waiting()` still true (see CONNECT_GRACE_TICKS). */
+function giveUpUnlessConnected(waiting: () => boolean, giveUp: () => void): void {
+  let ticks = 0;
+  const tick = () => {
+    if (!waiting()) return;
+    if (++ticks >= CONNECT_GRACE_TICKS) return giveUp();
+    setTimeout(tick, CONNECT_GRACE_TICK_MS).unref();
+  };
+  setTimeout(tick, CONNECT_GRACE_TICK_MS).unref();
 }

@@ -1,4 +1,4 @@
-// The state a node's handlers share: engine, slots and queue, runs, drain flag.
+// The state a node's handlers share: engine, its queue (bounded for the service), runs, drain flag.
 import type { Engine } from "../engine.ts";
 import type { Logger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
@@ -31,7 +31,7 @@ export class FleetNode {
     this.logger = logger;
     this.nodeId = options.nodeId;
     this.version = options.version;
-    this.scheduler = new Scheduler(engine.slots, options.queueCapacity);
+    this.scheduler = new Scheduler(engine.queue, options.queueCapacity);
     const registry = new RunRegistry({
       retentionMs: options.resultRetentionSecs * 1000,
       maxCompleted: options.maxRetainedResults,

@@ -9,7 +9,7 @@ import { createFleetService } from "./fleet-service.ts";
 import { FleetNode } from "./fleet-node.ts";
 import type { Logger } from "./logger.ts";
 import { createPrecheck, fleetMethod, type RefusalListener } from "./precheck.ts";
-import { startGrpcTransport } from "./transport-grpc.ts";
+import { startGrpcTransport, type GrpcTransport } from "./transport-grpc.ts";
 import { startGrpcWebTransport } from "./transport-grpc-web.ts";
 
 const HEALTH_POLL_MS = 5000;
@@ -86,18 +86,7 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
     throw error;
   });
 
-  let lastStatus: "SERVING" | "NOT_SERVING" | undefined;
-  const refreshHealth = () => {
-    const status = node.serving() ? "SERVING" : "NOT_SERVING";
-    if (status === lastStatus) return;
-    lastStatus = status;
-    grpc.health.setStatus("", status);
-    grpc.health.setStatus(FleetServiceDefinition.fullName, status);
-    logger.info({ health: status, reasons: engine.health().reasons }, "health changed");
-  };
-  refreshHealth();
-  node.onDrain(refreshHealth);
-  const healthTimer = setInterval(refreshHealth, HEALTH_POLL_MS).unref();
+  const stopHealth = keepHealthCurrent(node, grpc.health, logger);
   const retentionTimer = setInterval(() => node.registry.sweep(), 60_000).unref();
 
   logger.info(
@@ -115,7 +104,7 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
   );
 
   const closeTransports = async (graceMs: number) => {
-    clearInterval(healthTimer);
+    stopHealth();
     clearInterval(retentionTimer);
     await Promise.all([grpc.close(graceMs), web.close(graceMs)]);
   };
@@ -131,4 +120,21 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
     },
     close: () => closeTransports(0),
   };
+}
+
+/** Publishes SERVING / NOT_SERVING as the node's readiness and drain state change; returns a stop. */
+function keepHealthCurrent(node: FleetNode, health: GrpcTransport["health"], logger: Logger): () => void {
+  let lastStatus: "SERVING" | "NOT_SERVING" | undefined;
+  const refreshHealth = () => {
+    const status = node.serving() ? "SERVING" : "NOT_SERVING";
+    if (status === lastStatus) return;
+    lastStatus = status;
+    health.setStatus("", status);
+    health.setStatus(FleetServiceDefinition.fullName, status);
+    logger.info({ health: status, reasons: node.engine.health().reasons }, "health changed");
+  };
+  refreshHealth();
+  node.onDrain(refreshHealth);
+  const healthTimer = setInterval(refreshHealth, HEALTH_POLL_MS).unref();
+  return () => clearInterval(healthTimer);
 }

@@ -1,0 +1,65 @@
+// The sandbox's slots behind the node's one queue (slot-queue.ts). A queued job holds one slot
+// until it settles; the runs it makes go to that slot, one at a time, found through an
+// AsyncLocalStorage so the layers between (engine, languages) pass no slot along.
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Slot } from "./slot.ts";
+import { SlotQueue } from "./slot-queue.ts";
+
+interface HeldSlot {
+  slot: Slot;
+  /** One of the job's runs is in the slot now. */
+  busy: boolean;
+  /** The job has not settled yet. */
+  active: boolean;
+}
+
+export class HeldSlots {
+  readonly queue: SlotQueue;
+  readonly #free: Slot[] = [];
+  readonly #held = new AsyncLocalStorage<HeldSlot>();
+
+  constructor(slots: number) {
+    this.queue = new SlotQueue(slots, (run) => this.#enter(run));
+  }
+
+  add(slot: Slot): void {
+    this.#free.push(slot);
+  }
+
+  /**
+   * Runs `work` in the slot the calling job holds when it is idle, else queues for a slot of its
+   * own: a second run started while one of the job's runs is going never shares its slot.
+   */
+  inSlot<T>(work: (slot: Slot) => Promise<T>): Promise<T> {
+    const held = this.#held.getStore();
+    if (held?.active && !held.busy) return this.#runHeld(held, work);
+    return new Promise((resolve, reject) => {
+      this.queue.submit({ run: () => this.#runHeld(this.#held.getStore()!, work).then(resolve, reject), moved: () => {} });
+    });
+  }
+
+  /** Runs `action` outside any job's slot (what it starts queues for a slot of its own). */
+  outside<T>(action: () => T): T {
+    return this.#held.exit(action);
+  }
+
+  async #runHeld<T>(held: HeldSlot, work: (slot: Slot) => Promise<T>): Promise<T> {
+    held.busy = true;
+    try {
+      return await work(held.slot);
+    } finally {
+      held.busy = false;
+    }
+  }
+
+  /** The queue starts a job only while a slot is free: the job holds that slot until it settles. */
+  async #enter(run: () => Promise<void>): Promise<void> {
+    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true };
+    try {
+      await this.#held.run(held, run);
+    } finally {
+      held.active = false;
+      this.#free.push(held.slot);
+    }
+  }
+}
