@@ -10,7 +10,9 @@ export const FAVOR_DYNMODS_DIR = "cgroup-favordynmods";
 export function removeNetns(path: string): void {
   if (!existsSync(path)) return;
   try {
-    execFileSync("umount", [path], { stdio: "ignore" });
+    // Lazily: a plain umount fails (EBUSY) while another mount namespace still holds the mount,
+    // e.g. a launcher ending at the same moment, and the unlink below then fails too.
+    execFileSync("umount", ["-l", path], { stdio: "ignore" });
   } catch {
     // not mounted
   }
