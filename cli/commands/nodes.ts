@@ -37,7 +37,12 @@ function wholeNumber(flag: string, min: number): (v: string) => number {
 
 export function registerNodes(program: Command): void {
   const nodes = program.command("nodes").description("fleet nodes: add, list, approve, drain, revoke, remove; enrollment tokens");
+  addAndList(nodes);
+  stateChanges(nodes);
+  enrollmentTokens(nodes.command("token").description("enrollment tokens: what a new node presents to join the fleet"));
+}
 
+function addAndList(nodes: Command): void {
   nodes
     .command("add")
     .description("register a running fleet node by its gRPC-Web URL (the edge checks it with NodeInfo)")
@@ -60,7 +65,9 @@ export function registerNodes(program: Command): void {
       const list = await client(cmd).request<NodeView[]>("GET", "/nodes");
       print(cmd, list, () => table(rows(list), ["id", "name", "kind", "state", "pool", "used", "cap", "languages", "heartbeat", "url"]));
     });
+}
 
+function stateChanges(nodes: Command): void {
   nodes
     .command("drain")
     .description("take a node out of rotation at once; its running and queued runs finish")
@@ -100,8 +107,9 @@ export function registerNodes(program: Command): void {
       const r = await client(cmd).request<{ id: string }>("DELETE", `/nodes/${encodeURIComponent(id)}`);
       print(cmd, r, () => `removed node ${r.id}`);
     });
+}
 
-  const tokens = nodes.command("token").description("enrollment tokens: what a new node presents to join the fleet");
+function enrollmentTokens(tokens: Command): void {
   tokens
     .command("create")
     .description("create an enrollment token (printed once)")

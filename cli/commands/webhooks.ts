@@ -51,7 +51,11 @@ export function registerWebhooks(program: Command): void {
   const hooks = program
     .command("webhooks")
     .description("project webhook endpoints: add, list, remove, test, rotate, enable, disable, deliveries");
+  endpoints(hooks);
+  secretsAndDeliveries(hooks);
+}
 
+function endpoints(hooks: Command): void {
   hooks
     .command("add")
     .description("add an endpoint to a project; the signing secret (whsec_…) is printed once")
@@ -117,7 +121,9 @@ export function registerWebhooks(program: Command): void {
         print(cmd, e, () => `endpoint ${e.id} is now ${e.active ? "active" : "inactive"}`);
       });
   }
+}
 
+function secretsAndDeliveries(hooks: Command): void {
   hooks
     .command("rotate")
     .description("give an endpoint a new signing secret (printed once); the old one keeps signing during the grace period")

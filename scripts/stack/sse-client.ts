@@ -27,6 +27,21 @@ export interface SseStream {
 
 const agent = new https.Agent({ keepAlive: false, rejectUnauthorized: false });
 
+/** One block of the stream (the lines between blank lines): its event, if it names one, and its comments. */
+function parseEventBlock(block: string): { event: SseEvent | null; comments: number } {
+  const ev: Partial<SseEvent> = {};
+  let data = "";
+  let comments = 0;
+  for (const line of block.split("\n")) {
+    if (line.startsWith(":")) comments++;
+    else if (line.startsWith("id: ")) ev.id = Number(line.slice(4));
+    else if (line.startsWith("event: ")) ev.event = line.slice(7);
+    else if (line.startsWith("data: ")) data += line.slice(6);
+  }
+  const event = ev.event === undefined ? null : { id: ev.id ?? 0, event: ev.event, data: JSON.parse(data), at: performance.timeOrigin + performance.now() };
+  return { event, comments };
+}
+
 export function openEvents(base: string, path: string, headers: Record<string, string> = {}): Promise<SseStream> {
   const u = new URL(path, base);
   const lib = u.protocol === "https:" ? https : http;
@@ -42,15 +57,9 @@ export function openEvents(base: string, path: string, headers: Record<string, s
       res.setEncoding("utf8");
       const status = res.statusCode ?? 0;
       const parseBlock = (block: string) => {
-        const ev: Partial<SseEvent> = {};
-        let data = "";
-        for (const line of block.split("\n")) {
-          if (line.startsWith(":")) comments++;
-          else if (line.startsWith("id: ")) ev.id = Number(line.slice(4));
-          else if (line.startsWith("event: ")) ev.event = line.slice(7);
-          else if (line.startsWith("data: ")) data += line.slice(6);
-        }
-        if (ev.event !== undefined) queue.push({ id: ev.id ?? 0, event: ev.event, data: JSON.parse(data), at: performance.timeOrigin + performance.now() });
+        const parsed = parseEventBlock(block);
+        comments += parsed.comments;
+        if (parsed.event) queue.push(parsed.event);
       };
       res.on("data", (chunk: string) => {
         if (status !== 200) {
