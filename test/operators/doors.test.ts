@@ -4,7 +4,8 @@
 // (503 saying why); rotating OPERATOR_TOKEN ends dashboard sessions. Clients are told apart by
 // the address they connect from (127.0.0.x on loopback; workerd reports it as CF-Connecting-IP).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { cleanup, request, startEdge, tempDir } from "../edge/harness.ts";
 import type { Edge, Res } from "../edge/harness.ts";
 

@@ -3,7 +3,8 @@
 // node's run slots are capped by its token, a --require-approval token's node waits for an
 // operator, and a revoked node is out at once, its run goes elsewhere, and it needs a new token.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
 import { Client, admin, cleanup, request, sleep, startEdge } from "../edge/harness.ts";
 import type { Edge } from "../edge/harness.ts";
 import { cli, cliJson } from "./cli-helpers.ts";
