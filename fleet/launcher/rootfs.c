@@ -47,29 +47,34 @@ int rootfs_stage(struct config *c)
 	return 0;
 }
 
+/* A tmpfs mounted at /NAME in the stage, and an O_PATH fd of it in *FD. */
+static int mount_tmpfs(struct config *c, const char *name, const char *opts, int control, int *fd)
+{
+	char target[64];
+	char source[64];
+	snprintf(target, sizeof target, STAGE "/%s", name);
+	snprintf(source, sizeof source, "codecell-%s", name);
+	if (mount(source, target, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+		return fail(control, errno, "mount /%s tmpfs", name);
+	*fd = openat(c->root_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
+		return fail(control, errno, "open /%s", name);
+	return 0;
+}
+
 int rootfs_box(struct config *c)
 {
 	char opts[128];
 	snprintf(opts, sizeof opts, "size=%llu,mode=0755,uid=%u,gid=%u",
 		 (unsigned long long)c->box_size, (unsigned)c->uid, (unsigned)c->gid);
-	if (mount("codecell-box", STAGE "/box", "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
-		return fail(CTL_WORK_DIR, errno, "mount /box tmpfs");
-	c->box_fd = openat(c->root_fd, "box", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (c->box_fd < 0)
-		return fail(CTL_WORK_DIR, errno, "open /box");
-	return 0;
+	return mount_tmpfs(c, "box", opts, CTL_WORK_DIR, &c->box_fd);
 }
 
 int rootfs_tmp(struct config *c)
 {
 	char opts[64];
 	snprintf(opts, sizeof opts, "size=%llu,mode=1777", (unsigned long long)c->tmp_size);
-	if (mount("codecell-tmp", STAGE "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
-		return fail(CTL_TMP, errno, "mount /tmp tmpfs");
-	c->tmp_fd = openat(c->root_fd, "tmp", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (c->tmp_fd < 0)
-		return fail(CTL_TMP, errno, "open /tmp");
-	return 0;
+	return mount_tmpfs(c, "tmp", opts, CTL_TMP, &c->tmp_fd);
 }
 
 int rootfs_pivot(struct config *c)
