@@ -3,7 +3,7 @@
 // and the node stays ready. The stalls here are real (the loop is blocked synchronously); the
 // assertions are on verdicts and health, never on durations.
 import assert from "node:assert/strict";
-import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
@@ -24,6 +24,49 @@ function stall(ms = STALL_MS): void {
   while (Date.now() < end) {
     // the event loop is blocked: no timer, no socket read, nothing else runs
   }
+}
+
+/**
+ * Blocks the event loop until `reached()` holds (polled every 10 ms), so that a test's stall spans
+ * an event in another process however slow the machine is; gives up after `capMs`.
+ */
+function stallUntil(reached: () => boolean, capMs = 120_000): void {
+  const end = Date.now() + capMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (!reached()) {
+    assert.ok(Date.now() < end, `the awaited event did not happen within ${capMs} ms`);
+    Atomics.wait(pause, 0, 0, 10);
+  }
+}
+
+/** Processes whose parent is `parent` and whose command line names `socketPath` (the zygote's). */
+function childrenServing(parent: number, socketPath: string): number[] {
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(socketPath);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
+/**
+ * The run's launcher has written its last status line: it waits in `linger` (fleet/launcher/
+ * zygote.c), blocked in read(2) on its control connection (fd 4), which nothing else blocks on
+ * while the supervisor writes nothing; or it is gone. x86-64: read is system call 0.
+ */
+function launcherFinished(socketPath: string): boolean {
+  const [zygote] = childrenServing(process.pid, socketPath);
+  if (zygote === undefined) return true;
+  return childrenServing(zygote, socketPath).every((launcher) => {
+    try {
+      return readFileSync(`/proc/${launcher}/syscall`, "utf8").startsWith("0 0x4 ");
+    } catch {
+      return true; // gone
+    }
+  });
 }
 
 const { sandbox } = useSandbox({ slots: 2, cgroupParent: "codecell-test-stall", firstId: 64_000 });
@@ -110,7 +153,8 @@ describe("the launcher's report survives a late kill", () => {
     // kill byte reaches a launcher that has said "done". The launcher keeps the connection until
     // the supervisor closes it, so the write cannot fail (EPIPE) and take the unread lines along.
     const dir = tempStateDir("codecell-test-stall-zygote-");
-    const zygote = await LauncherZygote.start(join(dir, "launcher.sock"));
+    const socketPath = join(dir, "launcher.sock");
+    const zygote = await LauncherZygote.start(socketPath);
     try {
       const config = launcherConfig(dir, ["/bin/sh", "-c", "sleep 0.2; echo 1"]);
       const launched = zygote.launch(config, undefined);
@@ -118,7 +162,8 @@ describe("the launcher's report survives a late kill", () => {
       launched.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
       launched.stderr.resume();
       launched.onStarted(() => {
-        stall(); // meanwhile the program ends and the launcher writes its last lines
+        // meanwhile the program ends and the launcher writes its last lines
+        stallUntil(() => launcherFinished(socketPath));
         launched.kill();
       });
       await launched.finished;
@@ -144,7 +189,9 @@ describe("the launcher's report survives a late kill", () => {
 const FAKE_ZYGOTE = `
 const net = require("node:net");
 const socketPath = process.argv[3];
+const marker = (name) => require("node:fs").writeFileSync(socketPath + "." + name, "");
 process.stdin.on("end", () => process.exit(0));
+marker("ready");
 let pending = Buffer.alloc(0);
 process.stdin.on("data", (chunk) => {
   pending = Buffer.concat([pending, chunk]);
@@ -152,10 +199,11 @@ process.stdin.on("data", (chunk) => {
     const payload = pending.subarray(4, 4 + pending.readUInt32LE(0));
     pending = pending.subarray(4 + payload.length);
     const nonce = payload.subarray(0, payload.indexOf(0)).toString();
+    let written = 0;
     const streams = ["out", "err", "ctl"].map((kind) => {
       const socket = net.connect(socketPath);
       socket.on("error", () => {});
-      socket.write(nonce + " " + kind + "\\n");
+      socket.write(nonce + " " + kind + "\\n", () => ++written === 3 && marker("connected"));
       return socket;
     });
     streams[2].on("data", (data) => {
@@ -174,15 +222,18 @@ describe("the connect grace of a killed run", () => {
     const fake = join(dir, "fake-zygote");
     writeFileSync(fake, `#!${process.execPath}\n${FAKE_ZYGOTE}`);
     chmodSync(fake, 0o755);
-    const zygote = await LauncherZygote.start(join(dir, "launcher.sock"), fake);
+    const socketPath = join(dir, "launcher.sock");
+    const zygote = await LauncherZygote.start(socketPath, fake);
     try {
+      stallUntil(() => existsSync(`${socketPath}.ready`)); // the stand-in is listening on its stdin
       const launched = zygote.launch(launcherConfig(dir, ["/bin/true"]), undefined);
       launched.stdout.resume();
       launched.stderr.resume();
       // Killed before its launcher connected (a cancel, a timeout); then the loop stalls for longer
       // than the whole grace, while the launcher connects: its connections wait to be accepted.
       launched.kill();
-      stall();
+      const stalledAt = Date.now();
+      stallUntil(() => existsSync(`${socketPath}.connected`) && Date.now() - stalledAt > STALL_MS);
       await launched.finished;
       assert.deepEqual(launched.report.unparsed, [], "not given up as lost");
       assert.equal(launched.report.killed, true, "the kill reached the launcher once it connected");

@@ -3,10 +3,16 @@ import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { Toolchain } from "../types.ts";
 
-/** A command's stdout and stderr together, or undefined if it failed or took over 10 s. */
+/**
+ * How long one detection command may take. Generous: on a loaded or emulated host a compiler's
+ * first start takes many seconds, and a toolchain given up on is a language the node never offers.
+ */
+const DETECT_TIMEOUT_MS = 60_000;
+
+/** A command's stdout and stderr together, or undefined if it failed or took over DETECT_TIMEOUT_MS. */
 export function output(command: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(command, args, { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } }, (error, stdout, stderr) => {
+    execFile(command, args, { encoding: "utf8", timeout: DETECT_TIMEOUT_MS, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } }, (error, stdout, stderr) => {
       resolve(error ? undefined : `${stdout}${stderr}`);
     });
   });
