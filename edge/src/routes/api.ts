@@ -52,7 +52,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   const headers = timing(outcome);
   switch (outcome.kind) {
     case "duplicate": {
-      // Spec §4.1: the existing record, HTTP 202, no new execution.
+      // An Idempotency-Key seen before (docs/api.md): the existing record, HTTP 202, no new execution.
       const rec = await readRecord(env, outcome.id, api.caller.account_id);
       return json(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" });
     }
