@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import type { RunOutcome, RunSpec } from "../../fleet/src/sandbox/types.ts";
+import type { RunOutcome, RunSpec } from "../../fleet/src/sandbox/run-spec.ts";
 import { requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 

@@ -1,7 +1,7 @@
 // Host-side helpers for detection (run once at start-up; trusted input only).
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 
 /** A command's stdout and stderr together, or undefined if it failed or took over 10 s. */
 export function output(command: string, args: string[]): Promise<string | undefined> {
