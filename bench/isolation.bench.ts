@@ -13,7 +13,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RUN_LIMITS } from "../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../fleet/src/sandbox/sandbox.ts";
-import type { Limits, RunSpec } from "../fleet/src/sandbox/types.ts";
+import type { Limits, RunSpec } from "../fleet/src/sandbox/run-spec.ts";
 import { summarize } from "./stats.ts";
 
 const SAMPLES = Number(process.env.BENCH_RUNS ?? 20);

@@ -2,10 +2,10 @@
 //
 //   CODECELL_WEBHOOK_SECRET=whsec_… node_modules/.bin/node client/receiver-example.ts   # listens on 127.0.0.1:9000
 //
-// It verifies each delivery with client/webhooks.ts (signature, ±5 min clock skew), answers 2xx
+// It verifies each delivery with client/src/verify-webhook.ts (signature, ±5 min clock skew), answers 2xx
 // quickly, ignores repeats by webhook-id, and prints the result. PORT changes the port.
 import http from "node:http";
-import { RecentIds, WebhookVerificationError, verifyWebhook } from "./webhooks.ts";
+import { RecentIds, WebhookVerificationError, verifyWebhook } from "./src/verify-webhook.ts";
 
 const secrets = (process.env.CODECELL_WEBHOOK_SECRET ?? "").split(/[ ,]+/).filter(Boolean);
 if (secrets.length === 0) {

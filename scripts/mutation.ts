@@ -17,7 +17,7 @@ const GROUPS: { name: string; mutate: string[]; tests: string[] }[] = [
   {
     name: "compat",
     mutate: ["edge/src/compat/judge0/languages.ts", "edge/src/compat/judge0/statuses.ts", "edge/src/compat/judge0/to-native.ts", "edge/src/compat/judge0/from-native.ts", "edge/src/compat/piston/to-native.ts", "edge/src/compat/piston/from-native.ts", "edge/src/compat/credentials.ts"],
-    tests: ["test/edge/compat-units.test.ts"],
+    tests: ["test/edge/compat-judge0-ids-units.test.ts", "test/edge/compat-judge0-units.test.ts", "test/edge/compat-piston-units.test.ts", "test/edge/compat-credentials-units.test.ts"],
   },
   { name: "request-rules", mutate: ["proto/submission-rules.ts", "proto/compiler-options.ts", "proto/runtimes.ts"], tests: ["test/languages/request-rules.test.ts", "test/edge/edge-units.test.ts"] },
 ];

@@ -38,3 +38,29 @@ export function hostProcessesWith(marker: string): number[] {
   }
   return found;
 }
+
+/**
+ * Reads one file of each run cgroup this test process's sandboxes made (v1 pids hierarchy or v2
+ * unified); a cgroup removed while we look is passed over.
+ */
+export function readRunCgroups(file: string): string[] {
+  const found: string[] = [];
+  for (const root of ["/sys/fs/cgroup/pids/codecell-test", "/sys/fs/cgroup/codecell-test"]) {
+    let instances: string[] = [];
+    try {
+      instances = readdirSync(root).filter((name) => name.startsWith(`i${process.pid}-`));
+    } catch {
+      continue;
+    }
+    for (const instance of instances) {
+      for (const run of readdirSync(join(root, instance), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+        try {
+          found.push(readFileSync(join(root, instance, run.name, file), "utf8"));
+        } catch {
+          // removed while we looked
+        }
+      }
+    }
+  }
+  return found;
+}

@@ -7,7 +7,7 @@ import type { SubmitRequest } from "../../client/src/index.ts";
 import { CliError, globals } from "../admin-client.ts";
 import { asCliError, runApi } from "../run/api.ts";
 import { languageOf, LANGUAGE_BY_EXTENSION } from "../run/language.ts";
-import { runOnce } from "../run/runner.ts";
+import { runOnce } from "../run/run-once.ts";
 import { readTestsDir } from "../run/tests-dir.ts";
 import { RUN_EXIT } from "../run/verdict.ts";
 import { watchAndRun } from "../run/watch.ts";

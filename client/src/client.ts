@@ -4,7 +4,7 @@ import { ConnectionError, SyncTimeoutError } from "./errors.ts";
 import { expect, send, sleep } from "./http.ts";
 import type { RetryOptions, Transport } from "./http.ts";
 import { readSse } from "./sse.ts";
-import type { Accepted, BatchItem, Health, ResultRecord, ResultsEntry, Runtime, StreamEvent, SubmitRequest } from "./types.ts";
+import type { Accepted, BatchItem, Health, ResultRecord, ResultsEntry, Runtime, StreamEvent, SubmitRequest } from "./api-types.ts";
 
 export interface CodecellOptions {
   /** The edge's origin, e.g. https://codecell.example.com */

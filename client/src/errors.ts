@@ -1,7 +1,7 @@
 // Errors the SDK throws. An answer the API refuses becomes an ApiError subclass carrying the
 // server's `error` text (and `message`); a request that never got an answer is a ConnectionError.
 // An aborted call rejects with the signal's reason, as fetch does.
-import type { ErrorBody } from "./types.ts";
+import type { ErrorBody } from "./api-types.ts";
 
 export class CodecellError extends Error {
   override name = "CodecellError";

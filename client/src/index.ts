@@ -6,10 +6,10 @@ export {
   ApiError, AuthenticationError, CodecellError, ConnectionError, InvalidRequestError, NotFoundError, RateLimitError, RetryableError,
   SyncTimeoutError, UnavailableError,
 } from "./errors.ts";
-export { RecentIds, WebhookVerificationError } from "./webhooks.ts";
-import { verifyWebhook as verify } from "./webhooks.ts";
-import type { WebhookPayload } from "./types.ts";
+export { RecentIds, WebhookVerificationError } from "./verify-webhook.ts";
+import { verifyWebhook as verify } from "./verify-webhook.ts";
+import type { WebhookPayload } from "./api-types.ts";
 /** Verifies a webhook delivery (signature, timestamp) and returns its payload: the result record. */
 export const verifyWebhook: (...args: Parameters<typeof verify>) => Promise<WebhookPayload> = verify;
-export type * from "./types.ts";
+export type * from "./api-types.ts";
 export type { components, paths, webhooks } from "./api.gen.ts";

@@ -37,7 +37,7 @@ export interface Env {
   RETENTION_DAYS?: string;
   RATE_LIMIT_PER_MIN?: string;
   MAX_IN_FLIGHT?: string;
-  /** Shards new submissions are spread over (submission/shard.ts). */
+  /** Shards new submissions are spread over (contracts/submission-id.ts). */
   SUBMISSION_SHARDS?: string;
   /** Runs per run slot that may wait in a node's own queue (SchedulableNode.waiting_room). */
   NODE_PREFETCH?: string;

@@ -36,7 +36,7 @@ const DASHBOARD_PAGES = new Set(["/dashboard", "/dashboard/login", "/dashboard/l
 
 async function handle(request: Request, env: Env, ctx: ExecutionContext, trace: RouteTrace = {}): Promise<Response> {
   const url = new URL(request.url);
-  // Spec §5: TLS only. Cloudflare serves https; locally wrangler dev runs with --local-protocol https.
+  // TLS only (docs/api.md): Cloudflare serves https; the local stack's workerd too (scripts/edge-dev.ts --local-protocol https).
   if (url.protocol !== "https:") {
     throw new HttpError(403, { error: "https required", message: "plain HTTP is refused; use https://" });
   }

@@ -28,7 +28,7 @@ export function keyObject(env: Env, keyHash: string) {
   return env.KEY_DO.get(env.KEY_DO.idFromName(keyHash));
 }
 
-/** The shard holding a submission, named by its id (submission/shard.ts). */
+/** The shard holding a submission, named by its id (contracts/submission-id.ts). */
 export function submissionObject(env: Env, id: string) {
   return env.SUBMISSION_DO.get(env.SUBMISSION_DO.idFromName(shardName(id)));
 }

@@ -1,6 +1,6 @@
 // The one interface transports (gRPC, gRPC-Web) call: run one submission, report languages and
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
-import type { ExecutionRecord, Limits } from "./sandbox/types.ts";
+import type { ExecutionRecord, Limits } from "./sandbox/run-spec.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 import type { CompareMode } from "./judge/checker.ts";
 import type { SlotQueue } from "./sandbox/slot-queue.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
 import { CheckPool } from "./judge/check-pool.ts";
 import { CompileCache } from "./languages/cache.ts";
-import { compileAndRun } from "./languages/runner.ts";
+import { compileAndRun } from "./languages/compile-and-run.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
 import { detectToolchains, selectVersion } from "./languages/toolchains.ts";
 import { SECCOMP_POLICY_VERSION } from "./sandbox/policy.ts";

@@ -1,7 +1,7 @@
-// The judge features of issue 14 end to end through the public HTTP API: the real Worker (wrangler
-// dev, HTTPS), a real fleet node and the real kernel sandbox. Each case is one `?wait=true` request
+// The judge features of issue 14 end to end through the public HTTP API: the real Worker (workerd,
+// HTTPS), a real fleet node and the real kernel sandbox. Each case is one `?wait=true` request
 // and asserts on the record it answers. Cases already covered end to end elsewhere (base64 round
-// trip, stop_on_first_failure, plan caps, 400s for bad fields: api-v11.test.ts; SSE: events.test.ts;
+// trip, stop_on_first_failure, plan caps, 400s for bad fields: api-v11-fields.test.ts; SSE: events.test.ts;
 // a named go version: runtimes.test.ts) are not repeated.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -2,38 +2,20 @@
 // SIGKILL mid-run, readiness without a node, an edge restart mid-run, plain HTTP refused.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
-import { Client, admin, cleanup, sleep, startEdge, startFleet } from "./harness.ts";
-import type { Edge, Fleet } from "./harness.ts";
+import { Client, sleep, startEdge, startFleet, useStack } from "./harness.ts";
 
-let fleet: Fleet;
-let edge: Edge;
-let ops: ReturnType<typeof admin>;
 const VARS = { QUEUE_CAPACITY: "1" };
 
 async function client(): Promise<Client> {
-  return new Client(edge.base, (await ops.newKey()).key);
+  return new Client(stack.edge.base, (await stack.ops.newKey()).key);
 }
 
-before(async () => {
-  fleet = await startFleet();
-  edge = await startEdge({ vars: VARS });
-  ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  assert.equal(reg.status, 201, reg.text);
-});
-
-after(async () => {
-  await edge?.stop();
-  await fleet?.stop();
-  if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
-});
+const stack = useStack({ edge: { vars: VARS } });
 
 describe("resilience", () => {
   it("queue full: 503 {error: queue full} once every slot is busy and the queue is at capacity; a 503 holds none of the key's quota", async () => {
-    const k = await ops.newKey();
-    const c = new Client(edge.base, k.key);
+    const k = await stack.ops.newKey();
+    const c = new Client(stack.edge.base, k.key);
     const slots = (await c.call("GET", "/api/health")).json.workers as number;
     const code = "import time\ntime.sleep(2)";
     const ids: string[] = [];
@@ -54,7 +36,7 @@ describe("resilience", () => {
     for (const id of ids) assert.equal((await c.terminal(id, 30_000)).json.verdict, "AC");
     let inFlight = -1;
     for (let i = 0; i < 50 && inFlight !== 0; i++) {
-      inFlight = (await ops.call("GET", `/admin/keys/${k.key_id}/usage`)).json.in_flight;
+      inFlight = (await stack.ops.call("GET", `/admin/keys/${k.key_id}/usage`)).json.in_flight;
       if (inFlight !== 0) await sleep(200);
     }
     assert.equal(inFlight, 0, "every unit is back once the accepted runs ended");
@@ -67,7 +49,7 @@ describe("resilience", () => {
     const r = await c.submit({ language: "py", code });
     assert.equal(r.status, 202);
     await c.until(r.json.id, (x) => x.json.job_status === "running", 10_000);
-    await fleet.kill();
+    await stack.fleet.kill();
     let ready = await c.call("GET", "/api/health/ready");
     for (let i = 0; i < 30 && ready.status !== 503; i++) {
       await sleep(200);
@@ -81,7 +63,7 @@ describe("resilience", () => {
     await sleep(4_000);
     assert.ok(!["completed", "error"].includes((await c.result(r.json.id)).json.job_status));
     // A new node process on the same address comes back as ready.
-    fleet = await startFleet({ webPort: fleet.webPort, token: fleet.token, stateDir: fleet.stateDir });
+    stack.fleet = await startFleet({ webPort: stack.fleet.webPort, token: stack.fleet.token, stateDir: stack.fleet.stateDir });
     let back = await c.call("GET", "/api/health/ready");
     for (let i = 0; i < 20 && back.status !== 200; i++) {
       await sleep(300);
@@ -95,23 +77,23 @@ describe("resilience", () => {
   });
 
   it("the edge restarted (mid-run): records stay readable and in-flight runs still complete", async () => {
-    const k = await ops.newKey();
-    let c = new Client(edge.base, k.key);
+    const k = await stack.ops.newKey();
+    let c = new Client(stack.edge.base, k.key);
     const done = await c.submit({ language: "py", code: "print('before')" }, { wait: true });
     assert.equal(done.status, 200, done.text);
     const inflight = await c.submit({ language: "py", code: "import time\ntime.sleep(2)\nprint('across')" });
     assert.equal(inflight.status, 202);
     await c.until(inflight.json.id, (x) => x.json.job_status === "running", 10_000);
-    const { persistDir, port, operatorToken } = edge;
-    await edge.stop();
+    const { persistDir, port, operatorToken } = stack.edge;
+    await stack.edge.stop();
     // Plain HTTP is refused (docs/api.md): the same edge served over http answers 403 JSON.
-    edge = await startEdge({ persistDir, port, operatorToken, vars: VARS, protocol: "http" });
-    const plain = await new Client(edge.base, k.key).call("GET", "/api/health");
+    stack.edge = await startEdge({ persistDir, port, operatorToken, vars: VARS, protocol: "http" });
+    const plain = await new Client(stack.edge.base, k.key).call("GET", "/api/health");
     assert.equal(plain.status, 403, plain.text);
     assert.equal(plain.json.error, "https required");
-    await edge.stop();
-    edge = await startEdge({ persistDir, port, operatorToken, vars: VARS });
-    c = new Client(edge.base, k.key);
+    await stack.edge.stop();
+    stack.edge = await startEdge({ persistDir, port, operatorToken, vars: VARS });
+    c = new Client(stack.edge.base, k.key);
     const again = await c.result(done.json.id);
     assert.equal(again.status, 200);
     assert.deepEqual(again.json, done.json);

@@ -6,9 +6,7 @@ import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REQUIRED_CONTROLS } from "../../fleet/src/sandbox/sandbox.ts";
-import { after, before } from "../hooks.ts";
-import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
-import type { Edge, Fleet } from "./harness.ts";
+import { Client, useStack } from "./harness.ts";
 import { SECCOMP_POLICY_VERSION } from "../../fleet/src/sandbox/policy.ts";
 
 interface RuntimeEntry {
@@ -21,26 +19,9 @@ interface RuntimeEntry {
   isolation: { controls: string[]; seccomp_policies: string[]; cgroup_versions: string[]; cpu_modes: string[] };
 }
 
-let fleet: Fleet;
-let edge: Edge;
-let ops: ReturnType<typeof admin>;
+const client = async () => new Client(stack.edge.base, (await stack.ops.newKey()).key);
 
-const client = async () => new Client(edge.base, (await ops.newKey()).key);
-
-before(async () => {
-  fleet = await startFleet();
-  edge = await startEdge();
-  ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  assert.equal(reg.status, 201, reg.text);
-});
-
-after(async () => {
-  await edge?.stop();
-  await fleet?.stop();
-  if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
-});
+const stack = useStack();
 
 /** Distinct JDKs under /usr/lib/jvm: Debian 12 has only OpenJDK 17; a newer one comes with the machine. */
 function hostJdks(): number {
@@ -98,7 +79,7 @@ describe("GET /api/runtimes", () => {
   });
 
   it("needs a key, counts against the rate limit, and answers other methods with 405", async () => {
-    const anon = await new Client(edge.base, null).call("GET", "/api/runtimes");
+    const anon = await new Client(stack.edge.base, null).call("GET", "/api/runtimes");
     assert.equal(anon.status, 401);
     assert.equal(anon.json.error, "unauthorized");
     const c = await client();

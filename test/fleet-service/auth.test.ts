@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
-import { after, before } from "../hooks.ts";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
@@ -10,28 +9,20 @@ import { Status } from "nice-grpc-common";
 import {
   authMetadata,
   collect,
-  nativeClient,
   nativeExecute,
   nativeUnary,
-  startTestNode,
   webClient,
   type NativeClient,
   type TestNode,
 } from "./helpers.ts";
+import { useNode } from "./use-node.ts";
 
 const execute = () => ({ submission_id: randomUUID(), language: "python", code: "print(1)", stdin: "" });
 
 describe("fleet credential", () => {
   let node: TestNode;
   let client: NativeClient;
-  before(async () => {
-    node = await startTestNode();
-    client = nativeClient(node.grpcAddress);
-  });
-  after(async () => {
-    client.close();
-    await node.close();
-  });
+  useNode({}, (it) => ({ node, client } = it));
 
   const credentials: [string, grpc.Metadata, RegExp][] = [
     ["no credential", new grpc.Metadata(), /missing fleet credential/],

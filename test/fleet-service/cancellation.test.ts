@@ -5,36 +5,27 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
-import { after, before } from "../hooks.ts";
 import { status } from "@grpc/grpc-js";
 import { Metadata } from "nice-grpc-common";
 import {
   collect,
   firstMessage,
   markedSleeper,
-  nativeClient,
   nativeExecute,
   nativeUnary,
   processesWith,
-  startTestNode,
   TOKEN,
   waitFor,
   webClient,
   type NativeClient,
   type TestNode,
 } from "./helpers.ts";
+import { useNode } from "./use-node.ts";
 
 describe("cancellation and detach", () => {
   let node: TestNode;
   let client: NativeClient;
-  before(async () => {
-    node = await startTestNode({ slots: 2 });
-    client = nativeClient(node.grpcAddress);
-  });
-  after(async () => {
-    client.close();
-    await node.close();
-  });
+  useNode({ slots: 2 }, (it) => ({ node, client } = it));
 
   const assertKilledByCancel = async (id: string) => {
     const response = await nativeUnary(client, "GetResult", { submission_id: id });

@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, test } from "node:test";
-import { after, before } from "../hooks.ts";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -18,7 +17,6 @@ import {
   nativeClient,
   nativeExecute,
   nativeUnary,
-  startTestNode,
   TOKEN,
   usingRealEngine,
   waitFor,
@@ -26,6 +24,7 @@ import {
   type TestNode,
   type WireMessage,
 } from "./helpers.ts";
+import { useNode } from "./use-node.ts";
 
 const slow = (label: string) => `import time\ntime.sleep(1.5)\nprint('${label}')`;
 const request = (code: string) => ({ submission_id: randomUUID(), language: "python", code, stdin: "" });
@@ -33,14 +32,7 @@ const request = (code: string) => ({ submission_id: randomUUID(), language: "pyt
 describe("Drain RPC", () => {
   let node: TestNode;
   let client: NativeClient;
-  before(async () => {
-    node = await startTestNode({ slots: 1 });
-    client = nativeClient(node.grpcAddress);
-  });
-  after(async () => {
-    client.close();
-    await node.close();
-  });
+  useNode({ slots: 1 }, (it) => ({ node, client } = it));
 
   test("running and queued runs finish, new work is refused, known ids still attach", async () => {
     const running = nativeExecute(client, request(slow("running")));

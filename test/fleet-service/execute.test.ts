@@ -3,37 +3,28 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
-import { after, before } from "../hooks.ts";
 import { status } from "@grpc/grpc-js";
 import {
   collect,
   firstMessage,
   markedSleeper,
-  nativeClient,
   nativeExecute,
   nativeUnary,
   processesWith,
-  startTestNode,
   waitFor,
   webClient,
   type NativeClient,
   type TestNode,
   type WireMessage,
 } from "./helpers.ts";
+import { useNode } from "./use-node.ts";
 
 const seconds = (timestamp: WireMessage) => timestamp.seconds + timestamp.nanos / 1e9;
 
 describe("Execute over native gRPC", () => {
   let node: TestNode;
   let client: NativeClient;
-  before(async () => {
-    node = await startTestNode({ slots: 1, queueCapacity: 2 });
-    client = nativeClient(node.grpcAddress);
-  });
-  after(async () => {
-    client.close();
-    await node.close();
-  });
+  useNode({ slots: 1, queueCapacity: 2 }, (it) => ({ node, client } = it));
 
   test("streams started then completed, with every field of the result record", async () => {
     const id = randomUUID();

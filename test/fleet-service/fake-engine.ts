@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import type { Engine, ExecuteOutcome, EngineRequest } from "../../fleet/src/engine.ts";
 import { SlotQueue } from "../../fleet/src/sandbox/slot-queue.ts";
-import type { ExecutionRecord } from "../../fleet/src/sandbox/types.ts";
+import type { ExecutionRecord } from "../../fleet/src/sandbox/run-spec.ts";
 
 function result(partial: Partial<ExecutionRecord>): ExecutionRecord {
   return {

@@ -4,21 +4,19 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
-import { after, before } from "../hooks.ts";
 import { status } from "@grpc/grpc-js";
 import { SECCOMP_POLICY_VERSION } from "../../fleet/src/sandbox/policy.ts";
 import { REQUIRED_CONTROLS } from "../../fleet/src/sandbox/sandbox.ts";
 import {
   collect,
-  nativeClient,
   nativeExecute,
   nativeUnary,
-  startTestNode,
   usingRealEngine,
   type NativeClient,
   type TestNode,
   type WireMessage,
 } from "./helpers.ts";
+import { useNode } from "./use-node.ts";
 
 const MiB = 1024 * 1024;
 const bytes = (text: string) => Buffer.from(text);
@@ -26,14 +24,7 @@ const bytes = (text: string) => Buffer.from(text);
 describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the real engine" }, () => {
   let node: TestNode;
   let client: NativeClient;
-  before(async () => {
-    node = await startTestNode({ slots: 2 });
-    client = nativeClient(node.grpcAddress);
-  });
-  after(async () => {
-    client.close();
-    await node.close();
-  });
+  useNode({ slots: 2 }, (it) => ({ node, client } = it));
 
   const execute = (request: WireMessage) => collect(nativeExecute(client, { submission_id: randomUUID(), stdin: "", ...request }));
   const completed = (messages: WireMessage[]) => messages.at(-1)!.completed.result;

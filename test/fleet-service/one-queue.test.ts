@@ -4,33 +4,24 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { status } from "@grpc/grpc-js";
-import { after, before } from "../hooks.ts";
 import {
   collect,
   firstMessage,
   markedSleeper,
-  nativeClient,
   nativeExecute,
   nativeUnary,
   processesWith,
-  startTestNode,
   usingRealEngine,
   waitFor,
   type NativeClient,
   type TestNode,
 } from "./helpers.ts";
+import { useNode } from "./use-node.ts";
 
 describe("one queue for the node's slots", { skip: !usingRealEngine && "needs the real engine (its sandbox owns the queue)" }, () => {
   let node: TestNode;
   let client: NativeClient;
-  before(async () => {
-    node = await startTestNode({ slots: 1, queueCapacity: 1 });
-    client = nativeClient(node.grpcAddress);
-  });
-  after(async () => {
-    client.close();
-    await node.close();
-  });
+  useNode({ slots: 1, queueCapacity: 1 }, (it) => ({ node, client } = it));
 
   test("a direct engine run holds the slot: NodeInfo shows it, a submission queues behind it, a full queue refuses", async (t) => {
     const marker = `direct-${randomUUID()}`;

@@ -19,7 +19,7 @@ import { MAX_FRAME_BYTES } from "../../proto/grpc-web/codec.ts";
 import { fleetMethods, serverStream, unary } from "../../proto/grpc-web/client.ts";
 import { MAX_TESTS } from "../../proto/submission-rules.ts";
 import type { ExecuteOutcome, TestOutcome } from "../../fleet/src/engine.ts";
-import type { ExecutionRecord } from "../../fleet/src/sandbox/types.ts";
+import type { ExecutionRecord } from "../../fleet/src/sandbox/run-spec.ts";
 import { createFleetService } from "../../fleet/src/service/fleet-service.ts";
 import { FleetNode } from "../../fleet/src/service/fleet-node.ts";
 import { fingerprint } from "../../fleet/src/service/fingerprint.ts";

@@ -7,7 +7,7 @@ import { CheckPool, CHECK_BUDGET_MS, type CheckAnswer, type OutputChecks } from 
 import { judgeRun } from "../../fleet/src/judge/tests.ts";
 import { notRun } from "../../fleet/src/sandbox/failed-setup.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import type { ExecutionRecord } from "../../fleet/src/sandbox/types.ts";
+import type { ExecutionRecord } from "../../fleet/src/sandbox/run-spec.ts";
 
 const STALLING_WORKER = new URL("./fixtures/stalling-check-worker.ts", import.meta.url);
 const bytes = (text: string) => new TextEncoder().encode(text);

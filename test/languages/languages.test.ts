@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { ExecuteOutcome } from "../../fleet/src/engine.ts";
-import type { Limits } from "../../fleet/src/sandbox/types.ts";
+import type { Limits } from "../../fleet/src/sandbox/run-spec.ts";
 import { requireKernel } from "../helpers.ts";
 import { useEngine } from "../kernel-fixtures.ts";
 

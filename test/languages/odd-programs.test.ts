@@ -11,7 +11,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { EngineFile, EngineRequest } from "../../fleet/src/engine.ts";
-import type { Verdict } from "../../fleet/src/sandbox/types.ts";
+import type { Verdict } from "../../fleet/src/sandbox/run-spec.ts";
 import { requireKernel } from "../helpers.ts";
 import { after } from "../hooks.ts";
 import { useEngine } from "../kernel-fixtures.ts";

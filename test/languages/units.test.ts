@@ -93,7 +93,7 @@ describe("compile cache", () => {
 });
 
 describe("language table", () => {
-  it("maps every §2.5 name and alias to its canonical name", () => {
+  it("maps every accepted language name and alias (docs/api.md) to its canonical name", () => {
     const expected: Record<string, string> = {
       python: "python", py: "python", c: "c", cpp: "cpp", "c++": "cpp", cxx: "cpp", cc: "cpp", java: "java",
       javascript: "javascript", js: "javascript", typescript: "typescript", ts: "typescript", go: "go", rust: "rust", rs: "rust",

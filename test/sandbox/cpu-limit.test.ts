@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { CpuWatch, MIN_POLL_MS, nextPollDelayMs } from "../../fleet/src/sandbox/cpu-watch.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import type { Limits } from "../../fleet/src/sandbox/types.ts";
+import type { Limits } from "../../fleet/src/sandbox/run-spec.ts";
 import { requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { before } from "../hooks.ts";
 import { checkInputFiles, InputFileNameError } from "../../fleet/src/sandbox/input-files.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import type { InputFile } from "../../fleet/src/sandbox/types.ts";
+import type { InputFile } from "../../fleet/src/sandbox/run-spec.ts";
 import { requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 

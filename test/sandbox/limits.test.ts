@@ -2,12 +2,12 @@
 // constants under test): 64 processes, 1 MiB of captured output per stream, MLE only with the
 // OOM killer's own counter.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after } from "../hooks.ts";
 import { COMPILE_LIMITS, RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import { requireKernel } from "../helpers.ts";
+import { readRunCgroups, requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 
 const ONE_MIB = 1_048_576;
@@ -16,27 +16,9 @@ const COMPILE_PIDS_MAX = existsSync("/sys/fs/cgroup/cpuacct") ? "257" : "258";
 // One slot: every run reuses the cgroup the previous run's slot prepared.
 const { sandbox } = useSandbox({ firstId: 61_200 });
 
-/** pids.max of this process's run cgroups now (v1 pids hierarchy or v2 unified). */
+/** pids.max of this process's run cgroups now. */
 function spareCgroupLimits(): string[] {
-  const found: string[] = [];
-  for (const root of ["/sys/fs/cgroup/pids/codecell-test", "/sys/fs/cgroup/codecell-test"]) {
-    let instances: string[] = [];
-    try {
-      instances = readdirSync(root).filter((name) => name.startsWith(`i${process.pid}-`));
-    } catch {
-      continue;
-    }
-    for (const instance of instances) {
-      for (const run of readdirSync(join(root, instance), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
-        try {
-          found.push(readFileSync(join(root, instance, run.name, "pids.max"), "utf8").trim());
-        } catch {
-          // removed while we looked
-        }
-      }
-    }
-  }
-  return found;
+  return readRunCgroups("pids.max").map((text) => text.trim());
 }
 
 const python = (code: string, limits = RUN_LIMITS) => sandbox.run({ argv: ["/usr/bin/python3", "-c", code], limits });

@@ -2,14 +2,13 @@
 // (RunSpec.onOutput), on the real kernel: every chunk within the capture cap, in order, while the
 // program runs, and nothing after run() resolves.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
-import type { RunOutcome, RunSpec } from "../../fleet/src/sandbox/types.ts";
-import { requireKernel } from "../helpers.ts";
+import type { RunOutcome, RunSpec } from "../../fleet/src/sandbox/run-spec.ts";
+import { readRunCgroups, requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 
 const { sandbox } = useSandbox({ firstId: 61_500 });
@@ -112,26 +111,14 @@ describe("raw output bytes and the output tap", { skip: !requireKernelQuiet() },
   });
 });
 
-/** The command names (comm) of the processes in this test's run cgroups (v1 pids hierarchy or v2). */
+/** The command names (comm) of the processes in this test's run cgroups. */
 function commandsInRunCgroups(): string[] {
   const commands: string[] = [];
-  for (const root of ["/sys/fs/cgroup/pids/codecell-test", "/sys/fs/cgroup/codecell-test"]) {
-    let instances: string[] = [];
+  for (const pid of readRunCgroups("cgroup.procs").flatMap((text) => text.split("\n").filter(Boolean))) {
     try {
-      instances = readdirSync(root).filter((name) => name.startsWith(`i${process.pid}-`));
+      commands.push(readFileSync(`/proc/${pid}/comm`, "utf8").trim());
     } catch {
-      continue;
-    }
-    for (const instance of instances) {
-      for (const run of readdirSync(join(root, instance), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
-        try {
-          for (const pid of readFileSync(join(root, instance, run.name, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) {
-            commands.push(readFileSync(`/proc/${pid}/comm`, "utf8").trim());
-          }
-        } catch {
-          // gone while we looked
-        }
-      }
+      // gone while we looked
     }
   }
   return commands;

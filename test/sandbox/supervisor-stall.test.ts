@@ -11,7 +11,7 @@ import { LauncherZygote, type LauncherConfig } from "../../fleet/src/sandbox/lau
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
-import type { RunOutcome } from "../../fleet/src/sandbox/types.ts";
+import type { RunOutcome } from "../../fleet/src/sandbox/run-spec.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { Webhook } from "standardwebhooks";
-import { verifyWebhook } from "../../client/webhooks.ts";
+import { verifyWebhook } from "../../client/src/verify-webhook.ts";
 import { Client, ROOT, admin, cleanup, sleep, startEdge, startFleet } from "../edge/harness.ts";
 import type { Edge, Fleet } from "../edge/harness.ts";
 import { GOOD, HOSTILE } from "./urls.ts";

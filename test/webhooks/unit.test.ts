@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
-import { RecentIds, WebhookVerificationError, verifyWebhook } from "../../client/webhooks.ts";
+import { RecentIds, WebhookVerificationError, verifyWebhook } from "../../client/src/verify-webhook.ts";
 import { checkWebhookUrl, webhookPolicy } from "../../edge/src/webhooks/endpoint-url.ts";
 import { classify, nextAttemptAt } from "../../edge/src/webhooks/attempt-policy.ts";
 import { generateSecret, secretKey, sign, signatureHeader } from "../../edge/src/webhooks/signing.ts";

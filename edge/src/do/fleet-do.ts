@@ -13,7 +13,7 @@ import type { NodeTarget, PoolLoad } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { EnrollmentTokens, createTokenTable } from "../registry/enrollment-tokens.ts";
-import { DEFAULT_MAX_SLOTS, REVOKED, isRevoked } from "../registry/node-admission.ts";
+import { REVOKED, isRevoked } from "../registry/node-admission.ts";
 import { enrollNode, recordHeartbeat, takeBackRuns } from "../registry/enroll-node.ts";
 import { admit } from "../registry/admission-store.ts";
 import { HealthPoll } from "../registry/health-poll.ts";
@@ -44,7 +44,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     super(ctx, env);
     this.#cfg = config(env);
     createNodeTables(ctx.storage.sql);
-    createTokenTable(ctx.storage.sql, DEFAULT_MAX_SLOTS);
+    createTokenTable(ctx.storage.sql);
     this.#tokens = new EnrollmentTokens(ctx.storage.sql);
     this.#health = new HealthPoll(ctx.storage.sql, (id) => this.#push(id));
     this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "fleet" }));

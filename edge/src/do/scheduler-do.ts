@@ -38,12 +38,9 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.#cfg = config(env);
     const sql = ctx.storage.sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, pool TEXT NOT NULL, url TEXT NOT NULL, token TEXT NOT NULL,
-      run_slots INTEGER NOT NULL, languages TEXT NOT NULL, ready INTEGER NOT NULL, refused TEXT)`);
+      run_slots INTEGER NOT NULL, languages TEXT NOT NULL, ready INTEGER NOT NULL, refused TEXT, waiting_room INTEGER NOT NULL DEFAULT 0)`);
     sql.exec(`CREATE TABLE IF NOT EXISTS queue (
       seq INTEGER PRIMARY KEY AUTOINCREMENT, sub_id TEXT UNIQUE NOT NULL, language TEXT NOT NULL, enqueued_at INTEGER NOT NULL)`);
-    if (!sql.exec<{ name: string }>("PRAGMA table_info(nodes)").toArray().some((c) => c.name === "waiting_room")) {
-      sql.exec("ALTER TABLE nodes ADD COLUMN waiting_room INTEGER NOT NULL DEFAULT 0");
-    }
     sql.exec("CREATE TABLE IF NOT EXISTS assigned (sub_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, at INTEGER NOT NULL)");
     sql.exec(`CREATE TABLE IF NOT EXISTS recent (sub_id TEXT PRIMARY KEY, at INTEGER NOT NULL, language TEXT NOT NULL,
       job_status TEXT NOT NULL, verdict TEXT, latency_ms INTEGER NOT NULL, wall_ms INTEGER)`);

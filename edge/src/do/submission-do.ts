@@ -1,5 +1,5 @@
 // SubmissionDO: one per shard of submissions (a submission's shard is named in the first four hex
-// digits of its id: submission/shard.ts), hosting each of them as a Submission
+// digits of its id: contracts/submission-id.ts), hosting each of them as a Submission
 // (submission/submission.ts) with its own prefix in the shard's storage and its own wake-up
 // (submission/deadlines.ts). A shard's object lives on across submissions, so a submission costs
 // no object creation; what each writes and when: submission.ts.

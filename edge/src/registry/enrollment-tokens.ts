@@ -20,16 +20,10 @@ function view(r: TokenRow): EnrollmentTokenView {
   };
 }
 
-export function createTokenTable(sql: SqlStorage, defaultMaxSlots: number): void {
+export function createTokenTable(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS enroll_tokens (id TEXT PRIMARY KEY, hash TEXT UNIQUE NOT NULL, name TEXT NOT NULL,
-    created INTEGER NOT NULL, expires INTEGER NOT NULL DEFAULT 0, uses INTEGER NOT NULL DEFAULT 0, last_used INTEGER NOT NULL DEFAULT 0)`);
-  const cols = new Set(sql.exec<{ name: string }>("PRAGMA table_info(enroll_tokens)").toArray().map((c) => c.name));
-  // Tokens made before these terms existed get the defaults (reusable, capped, no approval).
-  const add: [string, string][] = [
-    ["single_use", "INTEGER NOT NULL DEFAULT 0"], ["max_slots", `INTEGER NOT NULL DEFAULT ${Math.trunc(defaultMaxSlots)}`],
-    ["require_approval", "INTEGER NOT NULL DEFAULT 0"],
-  ];
-  for (const [name, type] of add) if (!cols.has(name)) sql.exec(`ALTER TABLE enroll_tokens ADD COLUMN ${name} ${type}`);
+    created INTEGER NOT NULL, expires INTEGER NOT NULL DEFAULT 0, uses INTEGER NOT NULL DEFAULT 0, last_used INTEGER NOT NULL DEFAULT 0,
+    single_use INTEGER NOT NULL DEFAULT 0, max_slots INTEGER NOT NULL, require_approval INTEGER NOT NULL DEFAULT 0)`);
 }
 
 export class EnrollmentTokens {

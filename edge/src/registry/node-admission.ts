@@ -5,10 +5,6 @@ import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/flee
 import type { Refused } from "../contracts/fleet.ts";
 import type { NodeRow } from "./node-row.ts";
 
-export const ADMISSION_COLUMNS: [string, string][] = [
-  ["enroll_token", "TEXT"], ["max_slots", "INTEGER NOT NULL DEFAULT 0"], ["approval", "TEXT"], ["revoked_at", "INTEGER NOT NULL DEFAULT 0"],
-];
-
 export const REVOKED = "this node's credential was revoked by an operator: enroll it again with a new enrollment token";
 
 /** Run slots an enrollment token allows when the operator named none (docs/operators.md). */

@@ -4,8 +4,8 @@ export interface NodeRow {
   url: string;
   token: string;
   name: string;
-  /** The last NodeInfo, protobuf-encoded (older rows may hold JSON text: read as none). */
-  info: ArrayBuffer | string | null;
+  /** The last NodeInfo, protobuf-encoded. */
+  info: ArrayBuffer | null;
   last_checked: number;
   last_ok: number;
   failures: number;

@@ -1,25 +1,17 @@
-// The registry's node table: schema (older registries are migrated in place) and row type.
+// The registry's node table: its schema, and a node's info encoded and decoded.
 import { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import { randomBase62 } from "../lib/keys.ts";
-import { ADMISSION_COLUMNS } from "./node-admission.ts";
 import type { NodeRow } from "./node-row.ts";
 
 export function createNodeTables(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS nodes (
-    id TEXT PRIMARY KEY, url TEXT UNIQUE NOT NULL, token TEXT NOT NULL, name TEXT NOT NULL, info TEXT,
+    id TEXT PRIMARY KEY, url TEXT UNIQUE NOT NULL, token TEXT NOT NULL, name TEXT NOT NULL, info BLOB,
     last_checked INTEGER NOT NULL DEFAULT 0, last_ok INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0,
-    last_error TEXT, registered_at INTEGER NOT NULL)`);
-  const cols = new Set(sql.exec<{ name: string }>("PRAGMA table_info(nodes)").toArray().map((c) => c.name));
-  const add: [string, string][] = [
-    ["kind", "TEXT NOT NULL DEFAULT 'registered'"], ["hb_hash", "TEXT"], ["last_heartbeat", "INTEGER NOT NULL DEFAULT 0"],
-    ["drain_state", "TEXT"], ["drain_at", "INTEGER NOT NULL DEFAULT 0"], ["lost_at", "INTEGER NOT NULL DEFAULT 0"],
-    ["pool", "TEXT NOT NULL DEFAULT 'default'"], ["pushed", "TEXT"],
-    ...ADMISSION_COLUMNS,
-  ];
-  for (const [name, type] of add) if (!cols.has(name)) sql.exec(`ALTER TABLE nodes ADD COLUMN ${name} ${type}`);
-  // The queue, run slots and recent runs moved to the pools' schedulers.
-  sql.exec("DROP TABLE IF EXISTS queue; DROP TABLE IF EXISTS assigned; DROP TABLE IF EXISTS recent");
+    last_error TEXT, registered_at INTEGER NOT NULL, kind TEXT NOT NULL DEFAULT 'registered', hb_hash TEXT,
+    last_heartbeat INTEGER NOT NULL DEFAULT 0, drain_state TEXT, drain_at INTEGER NOT NULL DEFAULT 0,
+    lost_at INTEGER NOT NULL DEFAULT 0, pool TEXT NOT NULL DEFAULT 'default', pushed TEXT,
+    enroll_token TEXT, max_slots INTEGER NOT NULL DEFAULT 0, approval TEXT, revoked_at INTEGER NOT NULL DEFAULT 0)`);
 }
 
 export function encodeInfo(info: NodeInfoResponse): ArrayBuffer {

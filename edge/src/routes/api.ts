@@ -15,6 +15,7 @@ import type { ResultRecord } from "../../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseWait } from "../submit/validate.ts";
 import type { SubmitOutcome } from "../contracts/key.ts";
 import { admit, fleetStatus } from "../submit/submit-core.ts";
+import { countedRefusal } from "./counted-refusal.ts";
 import { resultEvents } from "./result-events.ts";
 
 export type { ApiContext } from "../submit/api-context.ts";
@@ -52,7 +53,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   const headers = timing(outcome);
   switch (outcome.kind) {
     case "duplicate": {
-      // Spec §4.1: the existing record, HTTP 202, no new execution.
+      // An Idempotency-Key seen before (docs/api.md): the existing record, HTTP 202, no new execution.
       const rec = await readRecord(env, outcome.id, api.caller.account_id);
       return json(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" });
     }
@@ -136,15 +137,8 @@ async function runtimes(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Api
   return json(200, list, rateHeaders(api.rate));
 }
 
-async function methodNotAllowed(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
-  await countRequest(env, api);
-  throw new HttpError(405, { error: "method not allowed" }, rateHeaders(api.rate));
-}
-
-async function notFound(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
-  await countRequest(env, api);
-  throw new HttpError(404, { error: "not found" }, rateHeaders(api.rate));
-}
+const methodNotAllowed = countedRefusal(405, { error: "method not allowed" });
+const notFound = countedRefusal(404, { error: "not found" });
 
 export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .post("/submit", submit)

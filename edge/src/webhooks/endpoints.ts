@@ -20,19 +20,8 @@ export interface StoredEndpoint {
   secrets: EndpointSecret[];
 }
 
-/** The first implementation stored one `secret`; read both shapes. */
-type AnyEndpoint = Omit<StoredEndpoint, "secrets"> & { secrets?: EndpointSecret[]; secret?: string };
-
-/** @deprecated alias kept for older imports. */
-export type WebhookEndpoint = StoredEndpoint;
-
 export function endpointKey(projectId: string, endpointId: string): string {
   return `whk:${projectId}:${endpointId}`;
-}
-
-export function normalize(e: AnyEndpoint): StoredEndpoint {
-  const { secret, secrets, ...rest } = e;
-  return { ...rest, secrets: secrets ?? (secret ? [{ secret, created_at: e.created_at, expires_at: null }] : []) };
 }
 
 /** Secrets that sign deliveries now: the current one and any still inside its rotation grace period. */
@@ -59,8 +48,7 @@ export function publicEndpoint(e: StoredEndpoint, now = Date.now()) {
 }
 
 export async function getEndpoint(kv: KVNamespace, projectId: string, endpointId: string): Promise<StoredEndpoint | null> {
-  const e = await kv.get<AnyEndpoint>(endpointKey(projectId, endpointId), "json");
-  return e ? normalize(e) : null;
+  return kv.get<StoredEndpoint>(endpointKey(projectId, endpointId), "json");
 }
 
 export async function putEndpoint(kv: KVNamespace, e: StoredEndpoint): Promise<void> {
@@ -72,8 +60,8 @@ export async function projectEndpoints(kv: KVNamespace, projectId: string): Prom
   let cursor: string | undefined;
   do {
     const page: KVNamespaceListResult<unknown, string> = await kv.list({ prefix: `whk:${projectId}:`, cursor });
-    const eps = await Promise.all(page.keys.map((k) => kv.get<AnyEndpoint>(k.name, "json")));
-    for (const e of eps) if (e) out.push(normalize(e));
+    const eps = await Promise.all(page.keys.map((k) => kv.get<StoredEndpoint>(k.name, "json")));
+    for (const e of eps) if (e) out.push(e);
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
   return out.sort((a, b) => a.created_at.localeCompare(b.created_at));

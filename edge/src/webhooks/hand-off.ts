@@ -1,4 +1,4 @@
-// Spec §6 trigger: when the project had active endpoints when the submission ended, hand the record
+// When a submission ends (docs/webhooks.md): if its project had active endpoints at that moment, hand the record
 // (exact bytes) to the submission's WebhookDeliveryDO, which owns attempts, retries and the log.
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Env } from "../env.ts";

@@ -1,7 +1,7 @@
 // Judging: a run's output against the expected output (WA), and a request's test cases run one
 // by one in fresh sandboxes, aggregated into the overall outcome (docs/languages.md, "Judging").
 import type { EngineCheck, EngineRequest, TestOutcome } from "../engine.ts";
-import type { ExecutionRecord, RunOutcome } from "../sandbox/types.ts";
+import type { ExecutionRecord, RunOutcome } from "../sandbox/run-spec.ts";
 import type { OutputChecks } from "./check-pool.ts";
 
 /**

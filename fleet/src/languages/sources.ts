@@ -1,7 +1,7 @@
 // What a submission's source becomes in /box: its file name and what is read from the code itself
 // (Java's class names, TypeScript syntax that needs Node's transform mode).
 import { MAIN_SOURCE_FILES, javaSourcePlan } from "../../../proto/source-names.ts";
-import type { SourcePlan } from "./types.ts";
+import type { SourcePlan } from "./language-spec.ts";
 
 /** A language whose source file always has the same name. */
 export const fixed = (fileName: string) => (): SourcePlan => ({ fileName });

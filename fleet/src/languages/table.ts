@@ -11,10 +11,10 @@ import { detectNode } from "./detect/node.ts";
 import { detectPython } from "./detect/python.ts";
 import { detectRust } from "./detect/rust.ts";
 import { fixed, javaSource, typescriptSource } from "./sources.ts";
-import type { CommandContext, LanguageSpec } from "./types.ts";
+import type { CommandContext, LanguageSpec } from "./language-spec.ts";
 
 // What this module exported before the split, still importable from here.
-export { ARTIFACT_DIR, type CommandContext, type LanguageSpec, type SourcePlan, type Toolchain } from "./types.ts";
+export { ARTIFACT_DIR, type CommandContext, type LanguageSpec, type SourcePlan, type Toolchain } from "./language-spec.ts";
 export { compareVersionsDescending } from "./detect/host.ts";
 export { TOOLCHAINS_DIR } from "./detect/node.ts";
 export { javaSource, typescriptSource } from "./sources.ts";

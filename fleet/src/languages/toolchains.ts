@@ -1,7 +1,7 @@
 import { resolveVersion } from "../../../proto/runtimes.ts";
 import type { LanguageInfo } from "../engine.ts";
 import { LANGUAGES } from "./table.ts";
-import type { LanguageSpec, Toolchain } from "./types.ts";
+import type { LanguageSpec, Toolchain } from "./language-spec.ts";
 
 export interface DetectedVersion {
   info: LanguageInfo;

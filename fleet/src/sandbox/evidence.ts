@@ -1,7 +1,7 @@
 // Assembles docs/api.md's evidence object from what the kernel and the supervisor recorded.
 import type { CgroupReadings } from "./cgroup/driver.ts";
 import type { AppliedLimits } from "../../../proto/record.ts";
-import type { Evidence, Limits } from "./types.ts";
+import type { Evidence, Limits } from "./run-spec.ts";
 import type { VerdictDecision } from "./verdict.ts";
 
 export interface EvidenceInput {

@@ -1,7 +1,7 @@
 // The outcome of a run that never started: a control could not be applied (fail closed), or the
 // submission was refused before anything ran.
 import { buildEvidence } from "./evidence.ts";
-import type { ExecutionRecord, RunOutcome, RunSpec } from "./types.ts";
+import type { ExecutionRecord, RunOutcome, RunSpec } from "./run-spec.ts";
 import { decideVerdict, type VerdictDecision } from "./verdict.ts";
 
 export function failedSetup(control: string, message: string, missing: string[], limits: RunSpec["limits"]): RunOutcome {

@@ -6,7 +6,7 @@
 // before a request reaches the sandbox); the sandbox accepts every name its launcher can create
 // safely, because the language layer names sources after the program (Java's `public class 你好`
 // is 你好.java, `class $Dollar_1` is $Dollar_1.java).
-import type { InputFile } from "./types.ts";
+import type { InputFile } from "./run-spec.ts";
 
 export const MAX_INPUT_FILE_DEPTH = 8;
 /**

@@ -6,7 +6,7 @@ import type { LauncherConfig } from "./launcher.ts";
 import { BASE_ENV, type RootLayout } from "./rootfs.ts";
 import type { Slot } from "./slot.ts";
 import { outputFileCap, type StagedRun } from "./staging.ts";
-import type { RunSpec } from "./types.ts";
+import type { RunSpec } from "./run-spec.ts";
 
 export function launcherConfig(layout: RootLayout, slot: Slot, spec: RunSpec, cgroup: RunCgroup, staged: StagedRun): LauncherConfig {
   const { limits } = spec;

@@ -1,4 +1,4 @@
-import type { Limits } from "./types.ts";
+import type { Limits } from "./run-spec.ts";
 
 const MiB = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { OutputIntegrity } from "./types.ts";
+import type { OutputIntegrity } from "./run-spec.ts";
 
 /** Receives each captured chunk as it arrives; never more than the capture keeps. */
 export type OutputTap = (data: Buffer) => void;

@@ -3,7 +3,7 @@
 // the launcher prints with `--print-policy`.
 import { spawnSync } from "node:child_process";
 
-/** Must equal SECCOMP_POLICY in fleet/launcher/seccomp.h (test/sandbox/seccomp-policy.test.ts checks). */
+/** Must equal SECCOMP_POLICY in fleet/launcher/seccomp.h (test/sandbox/seccomp.test.ts checks). */
 export const SECCOMP_POLICY_VERSION = "allow-list/1";
 
 export interface SeccompPolicy {

@@ -2,7 +2,7 @@
 // merged-/usr symlinks, and a handful of /etc files. Languages add their toolchains on top.
 import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Bind } from "./types.ts";
+import type { Bind } from "./run-spec.ts";
 import { writeNewFileNoFollow } from "./nofollow.ts";
 
 export const SANDBOX_USER = "runner";

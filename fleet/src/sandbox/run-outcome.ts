@@ -8,7 +8,7 @@ import { capEncodedSize, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output
 import { filesFault, programFault } from "./program-fault.ts";
 import type { WatchedRun } from "./run-watch.ts";
 import type { CgroupLifecycle } from "./slot-cgroups.ts";
-import type { ExecutionRecord, RunSpec } from "./types.ts";
+import type { ExecutionRecord, RunSpec } from "./run-spec.ts";
 import { decideVerdict, type VerdictDecision } from "./verdict.ts";
 
 export interface LaunchedRun {

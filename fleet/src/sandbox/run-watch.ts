@@ -5,7 +5,7 @@ import { availableParallelism } from "node:os";
 import { busyCoresBound, CpuWatch } from "./cpu-watch.ts";
 import type { LaunchedSandbox } from "./launcher.ts";
 import { CappedCapture } from "./output.ts";
-import type { RunSpec } from "./types.ts";
+import type { RunSpec } from "./run-spec.ts";
 
 const SETUP_TIMEOUT_MS = 10_000;
 

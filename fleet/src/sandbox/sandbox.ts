@@ -28,7 +28,7 @@ import type { Slot } from "./slot.ts";
 import { reapCgroup, SlotCgroups } from "./slot-cgroups.ts";
 import type { SlotQueue } from "./slot-queue.ts";
 import { collectOutputFiles, stageRun } from "./staging.ts";
-import type { RunOutcome, RunSpec } from "./types.ts";
+import type { RunOutcome, RunSpec } from "./run-spec.ts";
 
 export { REQUIRED_CONTROLS } from "./controls.ts";
 

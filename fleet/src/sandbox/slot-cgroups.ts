@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import type { CgroupDriver, CgroupLimits, RunCgroup } from "./cgroup/driver.ts";
 import type { Slot } from "./slot.ts";
-import type { RunSpec } from "./types.ts";
+import type { RunSpec } from "./run-spec.ts";
 
 export interface CgroupLifecycle {
   reapStatus: string;

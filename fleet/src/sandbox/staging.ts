@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { unlinkIfPresent } from "./housekeeping.ts";
 import type { LauncherConfig, LauncherReport } from "./launcher.ts";
 import { readFileNoFollowAsync, writeNewFileNoFollow } from "./nofollow.ts";
-import type { RunOutcome, RunSpec } from "./types.ts";
+import type { RunOutcome, RunSpec } from "./run-spec.ts";
 
 export interface StagedRun {
   created: string[];

@@ -1,7 +1,7 @@
 // The verdict engine: kernel and supervisor evidence in, verdict out. Pure, so every rule of
 // docs/api.md (verdicts) has a unit test. Exit codes alone never decide a verdict.
 import { constants } from "node:os";
-import type { Verdict, VerdictActor } from "./types.ts";
+import type { Verdict, VerdictActor } from "./run-spec.ts";
 
 export type ProgramExit = { kind: "exited"; code: number } | { kind: "signaled"; signal: number };
 

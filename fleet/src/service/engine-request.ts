@@ -2,7 +2,7 @@
 import type { ExecuteRequest, RunLimits } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { EngineRequest } from "../engine.ts";
 import type { CompareMode } from "../judge/checker.ts";
-import type { Limits } from "../sandbox/types.ts";
+import type { Limits } from "../sandbox/run-spec.ts";
 
 /** The request's limits; a zero field is absent (the node's default); the engine only narrows. */
 export function requestedLimits(limits: RunLimits | undefined): Partial<Limits> {

@@ -9,8 +9,8 @@ import type { FleetNode } from "./fleet-node.ts";
 import type { RunEvent } from "./run-registry.ts";
 import { findLanguage } from "../languages/table.ts";
 import { fingerprint } from "./fingerprint.ts";
-import { startRun } from "./runner.ts";
-import type { CallContext } from "./types.ts";
+import { startRun } from "./start-run.ts";
+import type { CallContext } from "./call-context.ts";
 import { checkJudgeFields, checkSource, parseSubmissionId, resolveLanguage, resolveVersion } from "./validation.ts";
 
 export function toExecuteResponse(event: RunEvent): ExecuteResponse {

@@ -11,7 +11,7 @@ import type { FleetNode } from "./fleet-node.ts";
 import { createGetResult } from "./get-result.ts";
 import { assertFits } from "./message-size.ts";
 import { createNodeInfo } from "./node-info.ts";
-import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
+import type { CallContext, FleetServiceImplementation, MethodName } from "./call-context.ts";
 
 export function createFleetService(node: FleetNode, checkCredential: CredentialCheck): FleetServiceImplementation {
   const handlers = {

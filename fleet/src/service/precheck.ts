@@ -11,7 +11,7 @@ import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fle
 import { MAX_EXECUTE_REQUEST_BYTES, REQUEST_TOO_LARGE } from "../../../proto/limits.ts";
 import type { CredentialCheck } from "./auth.ts";
 import { Status, toStatus, type StatusObject } from "./errors.ts";
-import type { MethodName, Transport } from "./types.ts";
+import type { MethodName, Transport } from "./call-context.ts";
 
 /** The largest request message either transport reads (proto/limits.ts). */
 export const MAX_REQUEST_MESSAGE_BYTES = MAX_EXECUTE_REQUEST_BYTES;

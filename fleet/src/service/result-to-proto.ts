@@ -4,7 +4,7 @@
 import type { ExecutionResult as WireResult, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { executionToWire } from "../../../proto/record-wire.ts";
 import type { ExecuteOutcome, TestOutcome } from "../engine.ts";
-import type { ExecutionRecord } from "../sandbox/types.ts";
+import type { ExecutionRecord } from "../sandbox/run-spec.ts";
 import { OutputBudget } from "./result-budget.ts";
 
 export interface RunTimes {

@@ -13,7 +13,7 @@ import { CONTENT_TYPE, FLAG_DATA, encodeTrailers, frameHeader, singleFrame } fro
 import { ServiceError, Status, toStatus, type StatusObject } from "./errors.ts";
 import { MAX_REQUEST_BODY_BYTES, TOO_LARGE, type Precheck, type RefusalListener } from "./precheck.ts";
 import type { TlsFiles } from "./transport-grpc.ts";
-import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
+import type { CallContext, FleetServiceImplementation, MethodName } from "./call-context.ts";
 
 const TIMEOUT_UNITS_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
 

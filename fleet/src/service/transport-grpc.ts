@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { toStatus } from "./errors.ts";
 import { MAX_REQUEST_MESSAGE_BYTES, type Precheck, type RefusalListener } from "./precheck.ts";
-import type { CallContext, FleetServiceImplementation, MethodName } from "./types.ts";
+import type { CallContext, FleetServiceImplementation, MethodName } from "./call-context.ts";
 
 const PROTO_ROOT = fileURLToPath(new URL("../../../proto/", import.meta.url));
 

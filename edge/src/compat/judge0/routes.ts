@@ -12,6 +12,7 @@ import { UUID_PATTERN } from "../../../../proto/limits.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import type { StatusOnce } from "../../submit/submit-check.ts";
 import { fleetStatus } from "../../submit/submit-core.ts";
+import { countedRefusal } from "../../routes/counted-refusal.ts";
 import { runtimes, submitNative } from "../core.ts";
 import { judge0Submission, parseBase64Flag, parseFields } from "./from-native.ts";
 import { judge0Languages } from "./languages.ts";
@@ -159,10 +160,7 @@ async function about(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiCon
   }, rateHeaders(api.rate));
 }
 
-async function notFound(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
-  await countRequest(env, api);
-  throw new HttpError(404, { error: "not found" }, rateHeaders(api.rate));
-}
+const notFound = countedRefusal(404, { error: "not found" });
 
 export const judge0Router = IttyRouter<IRequest, Args>({ base: "/judge0" })
   .post("/submissions/batch", createBatch)

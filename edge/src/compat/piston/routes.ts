@@ -8,6 +8,7 @@ import type { Env } from "../../env.ts";
 import { HttpError, json, readJsonObject } from "../../lib/http.ts";
 import { TESTS_WALL_BUDGET_MS } from "../../submit/submit-schema.ts";
 import { fleetStatus } from "../../submit/submit-core.ts";
+import { countedRefusal } from "../../routes/counted-refusal.ts";
 import { awaitRecord, runtimes, submitNative } from "../core.ts";
 import { pistonResult, pistonRuntimes } from "./from-native.ts";
 import { parsePistonExecute, pistonRuntime, pistonToNative } from "./to-native.ts";
@@ -55,10 +56,7 @@ async function runtimesList(_r: IRequest, env: Env, _ctx: ExecutionContext, api:
   return json(200, pistonRuntimes(await runtimes(fleetStatus(env))), rateHeaders(api.rate));
 }
 
-async function notFound(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
-  await countRequest(env, api);
-  throw new HttpError(404, { message: "not found", error: "not found" }, rateHeaders(api.rate));
-}
+const notFound = countedRefusal(404, { message: "not found", error: "not found" });
 
 export const pistonRouter = IttyRouter<IRequest, Args>({ base: "/piston" })
   .post("/api/v2/execute", execute)

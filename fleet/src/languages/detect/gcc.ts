@@ -2,7 +2,7 @@
 // scripts/provision.sh when it matches.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 import { executable, match, one, output, shortVersion } from "./host.ts";
 
 /** The cpp compile flags. Keep equal to PCH_FLAGS in scripts/provision.sh. */

@@ -2,7 +2,7 @@
 // build cache from scripts/provision.sh when it matches.
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "./host.ts";
 
 /** Keep equal to GO_STD_CACHE_ENV in scripts/provision.sh: the compile environment that the std cache was built with. */

@@ -1,7 +1,7 @@
 // Host-side helpers for detection (run once at start-up; trusted input only).
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 
 /**
  * How long one detection command may take. Generous: on a loaded or emulated host a compiler's

@@ -2,7 +2,7 @@
 // archive from scripts/provision.sh when it matches.
 import { existsSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "./host.ts";
 
 /** javac's own JVM: C1 only, serial GC, no perf file. Keep equal to JAVAC_FLAGS in scripts/provision.sh. */

@@ -2,7 +2,7 @@
 // versions scripts/provision.sh installs under TOOLCHAINS_DIR (trusted only if root-only).
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 import { compareVersionsDescending, entries, executable, match, output, present, shortVersion } from "./host.ts";
 
 /** Where scripts/provision.sh puts toolchains that come from the npm registry (Node 22). */

@@ -1,5 +1,5 @@
 // Python: Debian's python3, with the curated libraries that are installed.
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 import { installedLibraries } from "../libraries.ts";
 import { executable, match, output, shortVersion } from "./host.ts";
 

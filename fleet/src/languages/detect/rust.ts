@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Toolchain } from "../types.ts";
+import type { Toolchain } from "../language-spec.ts";
 import { executable, match, one, output, shortVersion } from "./host.ts";
 
 function rustToolchainDirs(): string[] {

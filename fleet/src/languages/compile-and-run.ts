@@ -13,12 +13,12 @@ import { notRun } from "../sandbox/failed-setup.ts";
 import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sandbox/input-files.ts";
 import { formatBytes } from "../sandbox/program-fault.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
-import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/types.ts";
+import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/run-spec.ts";
 import { compileInputProblem } from "../../../proto/compile-inputs.ts";
 import { compilerOptionArgv, compilerOptionsProblem } from "../../../proto/compiler-options.ts";
 import { takenNameProblem } from "../../../proto/source-names.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
-import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./types.ts";
+import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./language-spec.ts";
 
 /** A program ready to run: what every run of it (the single run, or each test) shares. */
 export interface PreparedProgram {

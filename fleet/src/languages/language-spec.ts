@@ -1,6 +1,6 @@
 // The shapes of the language table (table.ts): a language, the toolchains it detects, the plan
 // for one submission's source, and what a command line is built from.
-import type { Bind, Limits } from "../sandbox/types.ts";
+import type { Bind, Limits } from "../sandbox/run-spec.ts";
 
 /** A toolchain found on the host: its version and how the sandbox sees it. */
 export interface Toolchain {
