@@ -122,11 +122,11 @@ export interface components {
       /** @description Judge a single run against this output with `compare` (not together with tests) */
       expected_output?: string;
       /**
-       * @description How output is compared: exact, lines (default), tokens or float
+       * @description How output is compared: exact, lines (default), tokens, float, identical (bytes), unordered (lines in any order), float_abs, float_rel or tokens_ci (ASCII case-insensitive tokens); see docs/api.md
        * @enum {string}
        */
-      compare?: "exact" | "lines" | "tokens" | "float";
-      /** @description compare=float: tolerance (absolute or relative, whichever is looser), > 0 and ≤ 1, default 1e-6 */
+      compare?: "exact" | "lines" | "tokens" | "float" | "identical" | "unordered" | "float_abs" | "float_rel" | "tokens_ci";
+      /** @description compare=float: tolerance (absolute or relative, whichever is looser); float_abs: |a−e| ≤ ε; float_rel: |a−e| ≤ ε·|e|. > 0 and ≤ 1, default 1e-6 */
       float_epsilon?: number;
       /** @description Test cases run one by one against one compiled program, each in a fresh sandbox */
       tests?: {
