@@ -20,8 +20,8 @@ const GROUPS: { name: string; mutate: string[]; tests: string[] }[] = [
   { name: "webhooks", mutate: ["edge/src/webhooks/signing.ts", "edge/src/webhooks/endpoint-url.ts"], tests: ["test/webhooks/unit.test.ts", "test/webhooks/url-rules.test.ts"] },
   {
     name: "compat",
-    mutate: ["edge/src/compat/judge0/languages.ts", "edge/src/compat/judge0/statuses.ts", "edge/src/compat/judge0/to-native.ts", "edge/src/compat/judge0/from-native.ts", "edge/src/compat/piston/to-native.ts", "edge/src/compat/piston/from-native.ts", "edge/src/compat/credentials.ts"],
-    tests: ["test/edge/compat-units.test.ts"],
+    mutate: ["edge/src/compat/judge0/languages.ts", "edge/src/compat/judge0/statuses.ts", "edge/src/compat/judge0/to-native.ts", "edge/src/compat/judge0/from-native.ts", "edge/src/compat/piston/to-native.ts", "edge/src/compat/piston/from-native.ts", "edge/src/compat/credentials.ts", "edge/src/compat/build-failure.ts"],
+    tests: ["test/edge/compat-units.test.ts", "test/edge/judge0-fidelity.test.ts"],
   },
   { name: "request-rules", mutate: ["proto/submission-rules.ts", "proto/compiler-options.ts", "proto/runtimes.ts"], tests: ["test/languages/request-rules.test.ts", "test/edge/edge-units.test.ts"] },
 ];
