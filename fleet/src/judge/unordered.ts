@@ -26,11 +26,14 @@ function lineHash(text: string, span: Span, seedA: number, seedB: number): numbe
 /** The distinct expected lines, each with its first occurrence and the count still unmatched. */
 class ExpectedLines {
   readonly size: number;
+  readonly counts: Int32Array;
   private readonly expected: string;
   private readonly slots: Int32Array;
   private readonly hashes: Int32Array;
-  private readonly spans: Span[] = [];
-  readonly counts: Int32Array;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly lines: Int32Array;
+  private distinct = 0;
   private readonly seedA = (Math.random() * 0x1_0000_0000) | 0;
   private readonly seedB = (Math.random() * 0x1_0000_0000) | 0;
 
@@ -43,34 +46,35 @@ class ExpectedLines {
     this.slots = new Int32Array(this.size);
     this.hashes = new Int32Array(lines);
     this.counts = new Int32Array(lines);
+    this.starts = new Int32Array(lines);
+    this.ends = new Int32Array(lines);
+    this.lines = new Int32Array(lines);
   }
 
   /** The entry of a line of `text` equal to `span`, or -1; with `add`, a new line gets one. */
   find(text: string, span: Span, add: boolean): number {
     const hash = lineHash(text, span, this.seedA, this.seedB);
     const mask = this.size - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const taken = this.slots[slot]!;
-      if (taken === 0) break;
-      const entry = taken - 1;
-      if (this.hashes[entry] === hash && regionsEqual(text, span, this.expected, this.spans[entry]!)) return entry;
+    let slot = hash & mask;
+    for (; this.slots[slot] !== 0; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot]! - 1;
+      if (this.hashes[entry] === hash && regionsEqual(text, span, this.expected, this.span(entry))) return entry;
     }
     if (!add) return -1;
-    const entry = this.spans.length;
-    this.spans.push(span);
-    this.hashes[entry] = hash;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      if (this.slots[slot] === 0) {
-        this.slots[slot] = entry + 1;
-        return entry;
-      }
-    }
+    const entry = this.distinct++;
+    [this.hashes[entry], this.starts[entry], this.ends[entry], this.lines[entry]] = [hash, span.start, span.end, span.line];
+    this.slots[slot] = entry + 1;
+    return entry;
+  }
+
+  span(entry: number): Span {
+    return { start: this.starts[entry]!, end: this.ends[entry]!, line: this.lines[entry]! };
   }
 
   /** The first distinct line, in expected order, with a count left. */
   firstUnmatched(): Span | undefined {
     const entry = this.counts.findIndex((count) => count > 0);
-    return entry < 0 ? undefined : this.spans[entry];
+    return entry < 0 ? undefined : this.span(entry);
   }
 }
 
