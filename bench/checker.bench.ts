@@ -1,7 +1,8 @@
 // npm run bench:checker — the output checkers on a tenant's worst inputs, now (linear scans) and
 // before (the first, regex-based checker, read from git history at BEFORE, default ab97897, and
-// timed once per case since it can take seconds), side by side; then a check's round trip
-// through the worker pool (a small output, and 1 MiB of lines).
+// timed once per case since it can take seconds), side by side; then the rules added later on
+// 1 MiB beside `exact` in the same run; then a check's round trip through the worker pool (a
+// small output, and 1 MiB of lines, by `lines` and by `identical`).
 // BENCH_REPS sets the samples of the current checker (default 20).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -43,6 +44,26 @@ const CASES: { name: string; actual: string; expected: string; mode: CompareMode
   { name: "float: a 100 000-digit token + 'x'", actual: `${digits}x`, expected: digits, mode: "float" },
 ];
 
+// The rules added later (no regex-based "before"), on the same 1 MiB, beside `exact` in this run.
+const floats = "3.14159 2.71828\n".repeat(65_536); // 1 MiB of numbers
+const shuffled = Array.from({ length: 87_382 }, (_, i) => `${i} ${(i * 7919) % 87_382}`);
+const unorderedExpected = shuffled.join("\n");
+const unorderedActual = [...shuffled].reverse().join("\n");
+const upper = lines.replaceAll("1", "A");
+// identical reads bytes (as the worker hands them over): its inputs are encoded once, here.
+const encoded = (text: string) => new TextEncoder().encode(text);
+const NEW_CASES: { name: string; actual: string | Uint8Array; expected: string | Uint8Array; mode: CompareMode }[] = [
+  { name: "exact: 1 MiB of lines, last differs", actual: `${lines}1`, expected: `${lines}2`, mode: "exact" },
+  { name: "identical: 1 MiB of lines, equal", actual: encoded(lines), expected: encoded(lines), mode: "identical" },
+  { name: "identical: 1 MiB of lines, last differs", actual: encoded(`${lines}1`), expected: encoded(`${lines}2`), mode: "identical" },
+  { name: "unordered: 87 382 distinct lines, reversed", actual: unorderedActual, expected: unorderedExpected, mode: "unordered" },
+  { name: "unordered: 1 MiB of lines, all the same", actual: lines, expected: lines, mode: "unordered" },
+  { name: "float: 1 MiB of numbers, equal", actual: floats, expected: floats, mode: "float" },
+  { name: "float_abs: 1 MiB of numbers, equal", actual: floats, expected: floats, mode: "float_abs" },
+  { name: "float_rel: 1 MiB of numbers, equal", actual: floats, expected: floats, mode: "float_rel" },
+  { name: "tokens_ci: 1 MiB of tokens, case differs", actual: upper, expected: upper.toLowerCase(), mode: "tokens_ci" },
+];
+
 const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`.padStart(10);
 const before = await checkerBefore();
 console.log(`${"case".padEnd(44)} ${"now median".padStart(10)} ${"now p95".padStart(10)} ${`before (${BEFORE})`.padStart(16)}`);
@@ -57,6 +78,11 @@ for (const c of CASES) {
   console.log(`${c.name.padEnd(44)} ${ms(now.median)} ${ms(now.p95)} ${then.padStart(16)}`);
 }
 before?.cleanup();
+console.log(`${"case (rules added later)".padEnd(44)} ${"median".padStart(10)} ${"p95".padStart(10)}`);
+for (const c of NEW_CASES) {
+  const now = summarize(await timeMany(reps, async () => check(c.actual, c.expected, c.mode)));
+  console.log(`${c.name.padEnd(44)} ${ms(now.median)} ${ms(now.p95)}`);
+}
 
 // Through the pool: the message to a worker, its decode and check, the answer back.
 const pool = new CheckPool();
@@ -67,4 +93,6 @@ const smallTimes = summarize(await timeMany(reps * 10, () => pool.check({ actual
 const bigTimes = summarize(await timeMany(reps, () => pool.check({ actual: big, expected: big, mode: "lines" })));
 console.log(`${"pool round trip: '42\\n', lines".padEnd(44)} ${ms(smallTimes.median)} ${ms(smallTimes.p95)}`);
 console.log(`${"pool round trip: 1 MiB bytes vs 1 MiB, lines".padEnd(44)} ${ms(bigTimes.median)} ${ms(bigTimes.p95)}`);
+const identicalTimes = summarize(await timeMany(reps, () => pool.check({ actual: big, expected: big, mode: "identical" })));
+console.log(`${"pool round trip: 1 MiB bytes vs 1 MiB, identical".padEnd(44)} ${ms(identicalTimes.median)} ${ms(identicalTimes.p95)}`);
 await pool.close();

@@ -8,6 +8,7 @@ import * as grpc from "@grpc/grpc-js";
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, serverStream, unary, type FleetTarget } from "../proto/grpc-web/client.ts";
 import { MAX_EXECUTE_REQUEST_BYTES } from "../proto/limits.ts";
+import { COMPARE_MODES } from "../proto/submission-rules.ts";
 
 const MiB = 1024 * 1024;
 /** 1 MiB exactly: the capture cap and the expected-output cap. */
@@ -34,7 +35,7 @@ const enc = (s: string) => new TextEncoder().encode(s);
 
 /** Every compare mode, hostile bytes on the program's side and on the expected side. */
 function checkerCases(): HostileCase[] {
-  return (["exact", "lines", "tokens", "float"] as const).map((compare) => ({
+  return COMPARE_MODES.map((compare) => ({
     name: `${compare}: 1 MiB blank line and 1 MiB digit run, printed and expected`,
     request: {
       language: "python",

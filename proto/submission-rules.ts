@@ -10,7 +10,13 @@ export const MAX_ARGS = 64;
 export const MAX_ARG_BYTES = 4096;
 /** A node's own cap on tests per request (a plan may allow fewer, never more). */
 export const MAX_TESTS = 50;
-export const COMPARE_MODES = ["exact", "lines", "tokens", "float"] as const;
+/**
+ * The output checkers (fleet/src/judge/checker.ts; docs/languages.md, "Judging"). Later rules are
+ * appended: a request's rule names never change meaning.
+ */
+export const COMPARE_MODES = ["exact", "lines", "tokens", "float", "identical", "unordered", "float_abs", "float_rel", "tokens_ci"] as const;
+/** The rules `float_epsilon` applies to. */
+export const FLOAT_MODES = ["float", "float_abs", "float_rel"] as const;
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
 

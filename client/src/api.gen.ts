@@ -69,8 +69,12 @@ export interface paths {
     post: operations["judge0CreateBatch"];
   };
   "/judge0/languages": {
-    /** Judge0: language ids of our runtimes */
+    /** Judge0: every language id a submission may name */
     get: operations["judge0Languages"];
+  };
+  "/judge0/languages/{id}": {
+    /** Judge0: one language id a submission may name */
+    get: operations["judge0Language"];
   };
   "/judge0/statuses": {
     /** Judge0: status ids */
@@ -122,11 +126,11 @@ export interface components {
       /** @description Judge a single run against this output with `compare` (not together with tests) */
       expected_output?: string;
       /**
-       * @description How output is compared: exact, lines (default), tokens or float
+       * @description How output is compared: exact, lines (default), tokens, float, identical (bytes), unordered (lines in any order), float_abs, float_rel or tokens_ci (ASCII case-insensitive tokens); see docs/api.md
        * @enum {string}
        */
-      compare?: "exact" | "lines" | "tokens" | "float";
-      /** @description compare=float: tolerance (absolute or relative, whichever is looser), > 0 and ≤ 1, default 1e-6 */
+      compare?: "exact" | "lines" | "tokens" | "float" | "identical" | "unordered" | "float_abs" | "float_rel" | "tokens_ci";
+      /** @description compare=float: tolerance (absolute or relative, whichever is looser); float_abs: |a−e| ≤ ε; float_rel: |a−e| ≤ ε·|e|. > 0 and ≤ 1, default 1e-6 */
       float_epsilon?: number;
       /** @description Test cases run one by one against one compiled program, each in a fresh sandbox */
       tests?: {
@@ -581,6 +585,8 @@ export interface components {
     Judge0Token: string;
     /** @description Judge0: comma-separated tokens */
     Judge0Tokens: string;
+    /** @description Judge0: a language id, as GET /judge0/languages lists it */
+    Judge0LanguageId: string;
     /** @description Same as the Last-Event-ID header (for EventSource clients that cannot set headers) */
     LastEventIdQuery?: string;
   };
@@ -1458,10 +1464,10 @@ export interface operations {
       };
     };
   };
-  /** Judge0: language ids of our runtimes */
+  /** Judge0: every language id a submission may name */
   judge0Languages: {
     responses: {
-      /** @description [{id, name}] */
+      /** @description [{id, name}]: our runtimes' ids, then each other Judge0 CE id of one of our languages with the runtime that stands in for it */
       200: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1478,6 +1484,63 @@ export interface operations {
       };
       /** @description Missing or invalid X-API-Key */
       401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: one language id a submission may name */
+  judge0Language: {
+    parameters: {
+      path: {
+        id: components["parameters"]["Judge0LanguageId"];
+      };
+    };
+    responses: {
+      /** @description {id, name, is_archived} */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+            id: number;
+            name: string;
+            is_archived: boolean;
+          };
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not an id a submission may name */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
         content: {
           "application/json": components["schemas"]["Error"];
         };

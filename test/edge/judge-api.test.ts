@@ -83,6 +83,16 @@ describe("compare modes through the API", () => {
     ["float", undefined, "0.5 1.001\n", "0.5 1\n", "WA", { line: 1, token: 2 }],
     ["float", undefined, "nan\n", "0\n", "WA", { line: 1, token: 1 }],
     ["float", 0.01, "0.5 1.001\n", "0.5 1\n", "AC"],
+    ["identical", undefined, "1\n2\n", "1\n2\n", "AC"],
+    ["identical", undefined, "1\n2\n", "1\n2", "WA", { line: 2, column: 2 }],
+    ["unordered", undefined, "b\na \nc\n", "a\nb\nc", "AC"],
+    ["unordered", undefined, "a\nz\n", "a\nb\n", "WA", { line: 2 }],
+    ["float_abs", 1e-4, "0.33331\n", "0.3333\n", "AC"],
+    ["float_abs", 1e-4, "333333.33\n", "333333.3\n", "WA", { line: 1, token: 1 }],
+    ["float_rel", 1e-4, "333333.33\n", "333333.3\n", "AC"],
+    ["float_rel", 1e-4, "0.00001\n", "0\n", "WA", { line: 1, token: 1 }],
+    ["tokens_ci", undefined, "YES  no\n", "yes NO", "AC"],
+    ["tokens_ci", undefined, "\u00c9\n", "\u00e9\n", "WA", { line: 1, token: 1 }],
   ];
   for (const [compare, epsilon, actual, expected, verdict, position] of cases) {
     const label = `${compare}${epsilon ? ` ε=${epsilon}` : ""}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)} is ${verdict}`;

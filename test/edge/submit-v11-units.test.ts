@@ -8,6 +8,7 @@ import { HttpError } from "../../edge/src/lib/http.ts";
 import { DEFAULT_CAPS } from "../../edge/src/plans/plan-caps.ts";
 import { completedRecord, newRecord } from "../../edge/src/submission/record.ts";
 import { parseSubmit } from "../../edge/src/submit/validate.ts";
+import { COMPARE_MODES } from "../../proto/submission-rules.ts";
 import { runRequestFields } from "../../edge/src/submission/run-request.ts";
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString("base64");
@@ -61,6 +62,18 @@ describe("parseSubmit with the 1.1 fields", () => {
     assert.deepEqual(s.format, { encoding: "utf8", named_version: false, tests: true });
     const f = parseSubmit({ language: "py", code: "x", expected_output: "3.0", compare: "float", float_epsilon: 0.01 });
     assert.deepEqual(f.options?.check, { compare: "float", float_epsilon: 0.01, expected_b64: b64("3.0") });
+  });
+
+  it("every compare rule is accepted; float_epsilon with the three float rules only", () => {
+    for (const compare of COMPARE_MODES) assert.equal(parseSubmit({ language: "py", code: "x", expected_output: "1", compare }).options?.check?.compare, compare);
+    for (const compare of ["float_abs", "float_rel"]) {
+      assert.equal(parseSubmit({ language: "py", code: "x", expected_output: "1", compare, float_epsilon: 0.5 }).options?.check?.float_epsilon, 0.5);
+    }
+    for (const compare of ["exact", "lines", "tokens", "identical", "unordered", "tokens_ci"]) {
+      assert.deepEqual(refusal(() => parseSubmit({ language: "py", code: "x", expected_output: "1", compare, float_epsilon: 0.5 })), {
+        error: "invalid float_epsilon", message: "float_epsilon applies only to compare 'float', 'float_abs', 'float_rel'",
+      });
+    }
   });
 
   it("files: relative paths, content as bytes from utf8 or base64; Java's main source follows its public class", () => {

@@ -53,7 +53,7 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
       [{ ...py, args: Array(65).fill("x") }, /args has 65 entries/],
       [{ ...py, tests: Array.from({ length: 51 }, () => ({ name: "", stdin: bytes("") })) }, /tests has 51 entries; at most 50/],
       [{ ...py, tests: [{ name: "a", stdin: bytes("") }], check: { compare: "lines", expected_output: bytes("1") } }, /check.expected_output is for a run without tests/],
-      [{ ...py, check: { compare: "fuzzy" } }, /check.compare "fuzzy" is not one of exact, lines, tokens, float/],
+      [{ ...py, check: { compare: "fuzzy" } }, /check.compare "fuzzy" is not one of exact, lines, tokens, float, identical, unordered, float_abs, float_rel, tokens_ci/],
       [{ ...py, check: { compare: "float", float_epsilon: 2 } }, /check.float_epsilon 2 is outside \(0, 1\]/],
       [{ ...py, check: { compare: "float", float_epsilon: -1e-6 } }, /float_epsilon .* outside/],
       [{ ...py, stdin_bytes: Buffer.alloc(256 * 1024 + 1) }, /stdin_bytes exceeds/],
@@ -106,6 +106,44 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
       ["three", "VERDICT_AC", "10\n"],
     ]);
     assert.deepEqual(result.tests.map((t: WireMessage) => t.result), finished.map((t) => t.result.result), "Completed carries what the events said");
+  });
+
+  // The rules added for Judges, each on a program's real output: one test the rule accepts, and
+  // ones it refuses where an older rule would accept (the comment says which).
+  const ECHO = "import sys\nsys.stdout.buffer.write(sys.stdin.buffer.read())";
+  const THIRD = "print(float(input()) / 3)";
+  const REVERSED = "import sys\nprint('\\n'.join(reversed(sys.stdin.read().split('\\n'))))";
+  const judgedTests = async (code: string, compare: string, cases: [string | Buffer, string][], floatEpsilon?: number) => {
+    const tests = cases.map(([stdin, expected], i) => ({ name: `t${i}`, stdin: typeof stdin === "string" ? bytes(stdin) : stdin, expected_output: bytes(expected) }));
+    const { messages, error } = await execute({ language: "python", code, tests, check: { compare, ...(floatEpsilon ? { float_epsilon: floatEpsilon } : {}) } });
+    assert.equal(error, undefined);
+    return completed(messages).tests.map((t: WireMessage) => [t.result.verdict, t.result.evidence.mismatch?.line ?? null]);
+  };
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+  test("compare identical: bytes exactly; a missing final newline or a byte-order mark (which exact forgives) is WA", async () => {
+    const verdicts = await judgedTests(ECHO, "identical", [["42\n", "42\n"], ["42\n", "42"], [Buffer.concat([BOM, bytes("42\n")]), "42\n"]]);
+    assert.deepEqual(verdicts, [["VERDICT_AC", null], ["VERDICT_WA", 1], ["VERDICT_WA", 1]]);
+  });
+
+  test("compare unordered: the lines in any order; a line not expected is WA naming its line", async () => {
+    const verdicts = await judgedTests(REVERSED, "unordered", [["a\nb\nc", "a\nb\nc\n"], ["a\nb\nc", "a\nb\nd\n"]]);
+    assert.deepEqual(verdicts, [["VERDICT_AC", null], ["VERDICT_WA", 1]], "the output's first line, c, is not expected");
+  });
+
+  test("compare float_abs: |a−e| ≤ ε only (float would take 333333.33 for 333333.3 relatively)", async () => {
+    const verdicts = await judgedTests(THIRD, "float_abs", [["1", "0.3333"], ["1000000", "333333.3"]], 1e-4);
+    assert.deepEqual(verdicts, [["VERDICT_AC", null], ["VERDICT_WA", 1]]);
+  });
+
+  test("compare float_rel: |a−e| ≤ ε·|e| only (float would take 0.0 for 0.00001 absolutely)", async () => {
+    const verdicts = await judgedTests(THIRD, "float_rel", [["1000000", "333333.3"], ["0", "0.00001"]], 1e-4);
+    assert.deepEqual(verdicts, [["VERDICT_AC", null], ["VERDICT_WA", 1]]);
+  });
+
+  test("compare tokens_ci: ASCII letters in either case; other letters as they are", async () => {
+    const verdicts = await judgedTests(ECHO, "tokens_ci", [["YES\n  No", "yes no\n"], ["ÉtÉ", "été"]]);
+    assert.deepEqual(verdicts, [["VERDICT_AC", null], ["VERDICT_WA", 1]]);
   });
 
   test("a compile error with tests: one RE, no test event, tests empty", async () => {

@@ -64,8 +64,16 @@ export const COMPAT_ROUTES: RouteDoc[] = [
     responses: { 200: { description: "{submissions: [...]} in token order, null for unknown tokens", schema: z.object({ submissions: z.array(judge0Submission.nullable()) }) }, 400: { description: "No tokens, or too many", schema: errorBody } },
   },
   {
-    method: "get", path: "/judge0/languages", operationId: "judge0Languages", tag: "Compatibility", summary: "Judge0: language ids of our runtimes",
-    responses: { 200: { description: "[{id, name}]", schema: z.array(z.object({ id: z.number().int(), name: z.string() })) } },
+    method: "get", path: "/judge0/languages", operationId: "judge0Languages", tag: "Compatibility", summary: "Judge0: every language id a submission may name",
+    responses: { 200: { description: "[{id, name}]: our runtimes' ids, then each other Judge0 CE id of one of our languages with the runtime that stands in for it",  schema: z.array(z.object({ id: z.number().int(), name: z.string() })) } },
+  },
+  {
+    method: "get", path: "/judge0/languages/{id}", operationId: "judge0Language", tag: "Compatibility", summary: "Judge0: one language id a submission may name",
+    parameters: ["Judge0LanguageId"],
+    responses: {
+      200: { description: "{id, name, is_archived}", schema: z.object({ id: z.number().int(), name: z.string(), is_archived: z.boolean() }) },
+      404: { description: "Not an id a submission may name", schema: errorBody },
+    },
   },
   {
     method: "get", path: "/judge0/statuses", operationId: "judge0Statuses", tag: "Compatibility", summary: "Judge0: status ids",

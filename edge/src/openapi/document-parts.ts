@@ -38,6 +38,7 @@ export const PARAMETERS = {
   Judge0Fields: { name: "fields", in: "query", required: false, schema: { type: "string" }, description: "Judge0: comma-separated fields to return, or *" },
   Judge0Token: { name: "token", in: "path", required: true, schema: { type: "string" }, description: "Judge0: the submission's token (our submission id)" },
   Judge0Tokens: { name: "tokens", in: "query", required: true, schema: { type: "string" }, description: "Judge0: comma-separated tokens" },
+  Judge0LanguageId: { name: "id", in: "path", required: true, schema: { type: "string" }, description: "Judge0: a language id, as GET /judge0/languages lists it" },
   LastEventIdQuery: {
     name: "last_event_id", in: "query", required: false, schema: { type: "string", pattern: "^[0-9]+$" },
     description: "Same as the Last-Event-ID header (for EventSource clients that cannot set headers)",

@@ -6,7 +6,7 @@ import { fromBase64, toBase64 } from "../../../proto/base64.ts";
 import { mainSourceFileName, takenNameProblem } from "../../../proto/source-names.ts";
 import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
-import { MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
+import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
 import { HttpError } from "../lib/http.ts";
 import { NODE_MAXIMA } from "../plans/plan-caps.ts";
@@ -27,7 +27,7 @@ export const extendedShape = {
   version: z.string().min(1).max(64).optional(),
   encoding: encoding.optional(),
   expected_output: z.string().optional(),
-  compare: z.enum(["exact", "lines", "tokens", "float"]).optional(),
+  compare: z.enum(COMPARE_MODES).optional(),
   float_epsilon: z.number().gt(0).lte(1).optional(),
   tests: z.array(z.strictObject({
     name: z.string().min(1).max(100).optional(),
@@ -170,7 +170,9 @@ function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOption
   const judged = body.expected_output !== undefined || (body.tests ?? []).some((t) => t.expected_output !== undefined);
   if (!judged && body.compare !== undefined) throw bad("compare", "compare applies only with expected_output (top level or in tests)");
   if (!judged && body.float_epsilon !== undefined) throw bad("float_epsilon", "float_epsilon applies only with expected_output (top level or in tests)");
-  if (body.float_epsilon !== undefined && body.compare !== "float") throw bad("float_epsilon", "float_epsilon applies only to compare 'float'");
+  if (body.float_epsilon !== undefined && !(FLOAT_MODES as readonly string[]).includes(body.compare ?? "")) {
+    throw bad("float_epsilon", `float_epsilon applies only to compare ${FLOAT_MODES.map((m) => `'${m}'`).join(", ")}`);
+  }
   const expected = (field: string, text: string | undefined) =>
     text === undefined ? undefined : toBase64(capped(field, decode(field, text, enc), MAX_EXPECTED_OUTPUT_BYTES));
   const check = judged

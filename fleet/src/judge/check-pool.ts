@@ -19,7 +19,7 @@ export const CHECK_BUDGET_MS = 5_000;
 export const CHECK_WORKERS = 2;
 
 export interface CheckJob {
-  /** The program's output: bytes are decoded as UTF-8 in the worker (invalid bytes replaced). */
+  /** The program's output: bytes, decoded as UTF-8 in the worker for the text rules (checker.ts). */
   actual: Uint8Array | string;
   expected: Uint8Array | string;
   mode: CompareMode;

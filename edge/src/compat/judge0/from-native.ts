@@ -4,6 +4,7 @@ import { fromBase64, toBase64 } from "../../../../proto/base64.ts";
 import type { ResultRecord } from "../../../../proto/record.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import { HttpError } from "../../lib/http.ts";
+import { buildOutput, isNoExecutable } from "../build-failure.ts";
 import { judge0Languages } from "./languages.ts";
 import { isCompileError, judge0Status } from "./statuses.ts";
 
@@ -57,7 +58,29 @@ function inEncoding(value: string | null, recordBase64: boolean, wantBase64: boo
   }
 }
 
-export function judge0Submission(rec: ResultRecord, runtimes: readonly Runtime[], fields: readonly Field[], base64: boolean): Record<string, unknown> {
+/**
+ * compile_output: the compile's diagnostics; for a build that made no program, followed by the
+ * node's reason (compat/build-failure.ts), whatever the record's encoding.
+ */
+function compileOutput(rec: ResultRecord, recordBase64: boolean, base64: boolean): string | null {
+  if (!isNoExecutable(rec) || !rec.error_message) return inEncoding(rec.stderr, recordBase64, base64);
+  if (!recordBase64) return inEncoding(buildOutput(rec, rec.stderr ?? ""), false, base64);
+  const diagnostics = fromBase64(rec.stderr ?? "") ?? new Uint8Array();
+  const endsLine = diagnostics.length === 0 || diagnostics.at(-1) === 0x0a;
+  const reason = new TextEncoder().encode(`${endsLine ? "" : "\n"}${rec.error_message}\n`);
+  const all = new Uint8Array(diagnostics.length + reason.length);
+  all.set(diagnostics);
+  all.set(reason, diagnostics.length);
+  return inEncoding(toBase64(all), true, base64);
+}
+
+/**
+ * Our record as a Judge0 submission. `sentLanguageId`: the language_id the submission was sent
+ * with, when not its runtime's listed id (sent-language-ids.ts); it is what language_id answers.
+ */
+export function judge0Submission(
+  rec: ResultRecord, runtimes: readonly Runtime[], fields: readonly Field[], base64: boolean, sentLanguageId?: number,
+): Record<string, unknown> {
   const status = judge0Status(rec);
   const recordBase64 = rec.encoding === "base64";
   const compileError = isCompileError(rec);
@@ -73,7 +96,7 @@ export function judge0Submission(rec: ResultRecord, runtimes: readonly Runtime[]
     status_id: status.id,
     stdout: compileError ? null : text(rec.stdout),
     stderr: compileError ? null : text(rec.stderr),
-    compile_output: compileError ? text(rec.stderr) : null,
+    compile_output: compileError ? compileOutput(rec, recordBase64, base64) : null,
     message: message === null || message === undefined ? null : base64 ? toBase64(new TextEncoder().encode(message)) : message,
     exit_code: compileError ? null : rec.exit_code,
     exit_signal: compileError ? null : rec.signal,
@@ -82,7 +105,7 @@ export function judge0Submission(rec: ResultRecord, runtimes: readonly Runtime[]
     memory: rec.memory_peak_bytes === null ? null : Math.round(rec.memory_peak_bytes / 1024),
     created_at: rec.created_at,
     finished_at: rec.completed_at,
-    language_id: lang?.id ?? null,
+    language_id: sentLanguageId ?? lang?.id ?? null,
     number_of_runs: runs,
   };
   return Object.fromEntries(fields.map((f) => [f, all[f]]));

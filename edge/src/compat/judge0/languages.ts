@@ -2,7 +2,8 @@
 // (71 = "Python (3.8.1)"). We keep Judge0's id where it names the same language and version
 // (major.minor, else major) as one of our runtimes; our default version of a language takes the language's
 // classic CE id when no runtime matched it exactly; any other runtime gets an id of our own
-// from OWN_IDS_FROM up. Pure; unit tested.
+// from OWN_IDS_FROM up. Every other Judge0 CE id of one of our languages is accepted too, run by
+// the nearest runtime (runtimeForId), and answered as sent. Pure; unit tested.
 import type { Runtime } from "../../../../proto/runtimes.ts";
 
 interface Judge0Id {
@@ -45,6 +46,8 @@ export interface Judge0Language {
   id: number;
   name: string;
   runtime: Runtime;
+  /** A Judge0 CE id that another version of the language answers (listed after the runtimes' own ids). */
+  standIn?: true;
 }
 
 /** major.minor of a version text ("1.23.4" → "1.23", "17" → "17.0", "22.08.0" → "22.8"). */
@@ -75,7 +78,25 @@ export function judge0Languages(runtimes: readonly Runtime[]): Judge0Language[] 
       taken.add(own);
     }
   }
-  return runtimes.map((r) => ({ id: ids.get(r)!, name: (DISPLAY[r.language] ?? ((v: string) => `${r.language} (${v})`))(r.version), runtime: r }));
+  return runtimes.map((r) => ({ id: ids.get(r)!, name: display(r.language, r.version), runtime: r }));
+}
+
+const display = (language: string, version: string) => (DISPLAY[language] ?? ((v: string) => `${language} (${v})`))(version);
+
+/**
+ * Every id a submission may name: the runtimes' own (judge0Languages), then each other Judge0 CE
+ * id of one of our languages, by id, named after the runtime that runs it and the one it stands in for.
+ */
+export function acceptedLanguages(runtimes: readonly Runtime[]): Judge0Language[] {
+  const listed = judge0Languages(runtimes);
+  const standIns = JUDGE0_IDS.filter((j) => !listed.some((l) => l.id === j.id))
+    .map((j) => ({ j, runtime: runtimeForId(j.id, runtimes) }))
+    .filter((x): x is { j: Judge0Id; runtime: Runtime } => x.runtime !== null)
+    .sort((a, b) => a.j.id - b.j.id)
+    .map(({ j, runtime }) => ({
+      id: j.id, name: `${display(runtime.language, runtime.version)}, standing in for ${display(j.language, j.version)}`, runtime, standIn: true as const,
+    }));
+  return [...listed, ...standIns];
 }
 
 /**
@@ -90,4 +111,10 @@ export function runtimeForId(id: number, runtimes: readonly Runtime[]): Runtime 
   const same = runtimes.filter((r) => r.language === known.language);
   return same.find((r) => majorMinor(r.version) === known.version) ?? same.find((r) => major(r.version) === major(known.version)) ??
     same.find((r) => r.default) ?? same[0] ?? null;
+}
+
+/** The id the runtime that `id` runs on is listed under (71 → 92 when Python 3.11 answers 71). */
+export function listedId(id: number, runtimes: readonly Runtime[]): number | undefined {
+  const runtime = runtimeForId(id, runtimes);
+  return judge0Languages(runtimes).find((l) => l.runtime === runtime)?.id;
 }

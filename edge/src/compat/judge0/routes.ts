@@ -15,7 +15,8 @@ import { fleetStatus } from "../../submit/submit-core.ts";
 import { countedRefusal } from "../../routes/counted-refusal.ts";
 import { runtimes, submitNative } from "../core.ts";
 import { judge0Submission, parseBase64Flag, parseFields } from "./from-native.ts";
-import { judge0Languages } from "./languages.ts";
+import { acceptedLanguages, listedId } from "./languages.ts";
+import { rememberLanguageId, sentLanguageIds } from "./sent-language-ids.ts";
 import { JUDGE0_STATUSES } from "./statuses.ts";
 import { judge0FieldError, judge0ToNative, parseJudge0Submission } from "./to-native.ts";
 
@@ -42,14 +43,26 @@ async function runtimesFor(fields: readonly string[], status: StatusOnce): Promi
   return fields.includes("language_id") ? runtimes(status) : [];
 }
 
+/** Submits one Judge0 submission; the language_id it was sent with is kept when its runtime is listed under another. */
 async function createOne(request: IRequest, env: Env, api: ApiContext, item: unknown, base64: boolean, wait: boolean, status: StatusOnce) {
-  const mapped = judge0ToNative(parseJudge0Submission(item), await runtimes(status), base64);
+  const submission = parseJudge0Submission(item);
+  const rts = await runtimes(status);
+  const mapped = judge0ToNative(submission, rts, base64);
   await checkCallback(env, api, mapped.callbackUrl);
+  let submitted;
   try {
-    return await submitNative(request as unknown as Request, env, api, mapped.body, wait, status);
+    submitted = await submitNative(request as unknown as Request, env, api, mapped.body, wait, status);
   } catch (e) {
     throw asJudge0Error(e);
   }
+  // Kept or not, the submission stands: a failed write only makes its answers name the listed id.
+  await rememberLanguageId(env, submitted.id, submission.language_id, listedId(submission.language_id, rts)).catch(() => undefined);
+  return { ...submitted, languageId: submission.language_id };
+}
+
+/** The language_ids sent for these tokens, when the answer carries language_id. */
+async function sentIds(env: Env, fields: readonly string[], tokens: readonly string[]): Promise<Map<string, number>> {
+  return fields.includes("language_id") && tokens.length > 0 ? sentLanguageIds(env, tokens) : new Map();
 }
 
 async function create(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
@@ -69,7 +82,7 @@ async function create(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   if (!wait) return json(201, { token: submitted.id }, rateHeaders(api.rate));
   const rec = submitted.record ?? (await readRecord(env, submitted.id, api.caller.account_id));
   if (!rec) return json(201, { token: submitted.id }, rateHeaders(api.rate));
-  return json(201, judge0Submission(rec, await runtimesFor(submitted.fields, status), submitted.fields, base64), rateHeaders(api.rate));
+  return json(201, judge0Submission(rec, await runtimesFor(submitted.fields, status), submitted.fields, base64, submitted.languageId), rateHeaders(api.rate));
 }
 
 async function get(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
@@ -81,7 +94,8 @@ async function get(request: IRequest, env: Env, _ctx: ExecutionContext, api: Api
   const rec = await readRecord(env, token, api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
   const rts = await runtimesFor(fields, fleetStatus(env));
-  return json(200, judge0Submission(rec, rts, fields, parseBase64Flag(url.searchParams.get("base64_encoded"))), rateHeaders(api.rate));
+  const sent = (await sentIds(env, fields, [rec.id])).get(rec.id);
+  return json(200, judge0Submission(rec, rts, fields, parseBase64Flag(url.searchParams.get("base64_encoded")), sent), rateHeaders(api.rate));
 }
 
 async function createBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
@@ -131,18 +145,19 @@ async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api
   const read = await readRecords(env, asked.filter((t) => t !== null), api.caller.account_id);
   let next = 0;
   const records = asked.map((t) => (t === null ? null : read[next++]!));
-  return json(200, { submissions: records.map((r) => (r ? judge0Submission(r, rts, fields, base64) : null)) }, rateHeaders(api.rate));
+  const sent = await sentIds(env, fields, records.flatMap((r) => (r ? [r.id] : [])));
+  return json(200, { submissions: records.map((r) => (r ? judge0Submission(r, rts, fields, base64, sent.get(r.id)) : null)) }, rateHeaders(api.rate));
 }
 
 async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
-  const list = judge0Languages(await runtimes(fleetStatus(env))).map(({ id, name }) => ({ id, name }));
+  const list = acceptedLanguages(await runtimes(fleetStatus(env))).map(({ id, name }) => ({ id, name }));
   return json(200, list, rateHeaders(api.rate));
 }
 
 async function language(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
-  const found = judge0Languages(await runtimes(fleetStatus(env))).find((l) => String(l.id) === request.params.id);
+  const found = acceptedLanguages(await runtimes(fleetStatus(env))).find((l) => String(l.id) === request.params.id);
   if (!found) throw new HttpError(404, { error: "language not found" }, rateHeaders(api.rate));
   return json(200, { id: found.id, name: found.name, is_archived: false }, rateHeaders(api.rate));
 }

@@ -1,5 +1,6 @@
 // Judge0's status ids (CE 1.13) and the one mapping from our record to them. Pure; unit tested.
 import type { ResultRecord } from "../../../../proto/record.ts";
+import { isBuildFailure } from "../build-failure.ts";
 
 export const JUDGE0_STATUSES = [
   { id: 1, description: "In Queue" },
@@ -24,9 +25,12 @@ const byId = (id: number): Judge0Status => JUDGE0_STATUSES.find((s) => s.id === 
 
 const SIGNAL_STATUS: Record<number, number> = { 11: 7, 25: 8, 8: 9, 6: 10 };
 
-/** True when the record is a compile error (our RE with cause compile_error). */
+/**
+ * True when Judge0 calls the record a compile error: our RE with cause compile_error, or
+ * no_executable (the build made no program to run; compat/build-failure.ts).
+ */
 export function isCompileError(rec: Pick<ResultRecord, "verdict" | "evidence">): boolean {
-  return rec.verdict === "RE" && rec.evidence?.verdict_cause === "compile_error";
+  return isBuildFailure(rec);
 }
 
 /**

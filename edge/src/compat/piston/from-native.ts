@@ -2,6 +2,7 @@
 import { fromBase64 } from "../../../../proto/base64.ts";
 import type { ResultRecord } from "../../../../proto/record.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
+import { buildOutput, isBuildFailure, isNoExecutable } from "../build-failure.ts";
 import { PISTON_LANGUAGE, pistonAliases } from "./to-native.ts";
 
 const SIGNAL_NAMES: Record<number, string> = {
@@ -58,9 +59,11 @@ const EMPTY_STAGE: PistonStage = {
 export function pistonResult(rec: ResultRecord, runtime: Runtime): Record<string, unknown> {
   const base64 = rec.encoding === "base64";
   const out: Record<string, unknown> = { language: PISTON_LANGUAGE[runtime.language] ?? runtime.language, version: runtime.version };
-  if (rec.evidence?.verdict_cause === "compile_error") {
-    const diagnostics = text(rec.stderr, base64);
-    out.compile = { ...stage(rec, "", diagnostics), code: rec.exit_code ?? 1, status: rec.signal !== null ? "SG" : "RE" };
+  if (isBuildFailure(rec)) {
+    // A build with no program exited 0: Piston's failed compile stage has a non-zero code.
+    const diagnostics = buildOutput(rec, text(rec.stderr, base64));
+    const code = isNoExecutable(rec) ? 1 : (rec.exit_code ?? 1);
+    out.compile = { ...stage(rec, "", diagnostics), code, status: rec.signal !== null ? "SG" : "RE" };
     return out;
   }
   if (runtime.compiled) out.compile = EMPTY_STAGE;

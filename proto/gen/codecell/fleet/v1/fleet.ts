@@ -191,9 +191,15 @@ export interface SourceFile {
 }
 
 export interface Check {
-  /** "exact", "lines", "tokens" or "float"; empty: "exact". */
+  /**
+   * "exact", "lines", "tokens", "float", "identical", "unordered", "float_abs", "float_rel" or
+   * "tokens_ci" (docs/languages.md, "Judging"); empty: "exact".
+   */
   compare: string;
-  /** Tolerance of "float" (absolute or relative, whichever is looser); 0: the node's default. */
+  /**
+   * Tolerance of "float" (absolute or relative, whichever is looser), "float_abs" (absolute) and
+   * "float_rel" (relative to the expected value); 0: the node's default.
+   */
   floatEpsilon: number;
   /** Expected output of a single run (tests carry their own). */
   expectedOutput?: Uint8Array | undefined;
