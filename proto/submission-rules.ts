@@ -15,6 +15,7 @@ export const MAX_TESTS = 50;
  * appended: a request's rule names never change meaning.
  */
 export const COMPARE_MODES = ["exact", "lines", "tokens", "float", "identical", "unordered", "float_abs", "float_rel", "tokens_ci"] as const;
+export type CompareMode = (typeof COMPARE_MODES)[number];
 /** The rules `float_epsilon` applies to. */
 export const FLOAT_MODES = ["float", "float_abs", "float_rel"] as const;
 

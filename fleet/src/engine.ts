@@ -2,7 +2,7 @@
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
 import type { ExecutionRecord, Limits } from "./sandbox/run-spec.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
-import type { CompareMode } from "./judge/checker.ts";
+import type { CompareMode } from "../../proto/submission-rules.ts";
 import type { SlotQueue } from "./sandbox/slot-queue.ts";
 
 export interface EngineRequest {

@@ -6,7 +6,8 @@
 // no regex, no split into arrays): linear time, and no copy of either text beyond the excerpts
 // of a mismatch, the tokens the float rules read as numbers and, for `unordered`, a count per
 // distinct line. They run off the event loop, in the judge's worker pool (check-pool.ts).
-import { COMPARE_MODES } from "../../../proto/submission-rules.ts";
+import { COMPARE_MODES, type CompareMode } from "../../../proto/submission-rules.ts";
+import type { CheckResult } from "./check-result.ts";
 import { compareBytes } from "./identical.ts";
 import { numbersClose } from "./numbers.ts";
 import { commonPrefix, excerpt, lineCursor, regionsEqual, regionsEqualIgnoringAsciiCase, tokenCursor } from "./text-spans.ts";
@@ -14,30 +15,13 @@ import type { Span } from "./text-spans.ts";
 import { compareUnordered } from "./unordered.ts";
 
 export { COMPARE_MODES };
-export type CompareMode = (typeof COMPARE_MODES)[number];
+export type { CompareMode };
+export type { CheckResult, Mismatch } from "./check-result.ts";
 export { isWhiteSpace } from "./text-spans.ts";
 export { tokensClose } from "./numbers.ts";
 
 /** Default tolerance of the float rules. */
 export const DEFAULT_FLOAT_EPSILON = 1e-6;
-
-export interface Mismatch {
-  /**
-   * 1-based line of the first difference (exact, lines, identical), of the first differing token,
-   * or (unordered) of the extra output line or the missing expected line.
-   */
-  line: number;
-  /** 1-based column (exact, lines) in UTF-16 code units; identical: the byte within the line. */
-  column?: number;
-  /** 1-based index of the first differing token (tokens, tokens_ci and the float rules). */
-  token?: number;
-  expected: string;
-  actual: string;
-  /** A sentence a user understands. */
-  message: string;
-}
-
-export type CheckResult = { equal: true } | { equal: false; mismatch: Mismatch };
 
 /** Bytes are read as UTF-8 with invalid sequences replaced (U+FFFD) and a leading byte-order mark dropped. */
 const decoder = new TextDecoder("utf-8", { fatal: false });

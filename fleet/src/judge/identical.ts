@@ -1,7 +1,7 @@
 // Compare `identical`: the output's bytes against the expected bytes, with nothing forgiven: not a
 // trailing space or newline, not a byte-order mark, not bytes that are invalid UTF-8 (the text
 // rules see those decoded, checker.ts). One forward scan of each.
-import type { CheckResult } from "./checker.ts";
+import type { CheckResult } from "./check-result.ts";
 
 const LF = 0x0a;
 const EXCERPT = 40;

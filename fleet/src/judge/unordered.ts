@@ -6,7 +6,7 @@
 // collision costs a comparison, never a wrong verdict. The hash is seeded per check, so a tenant
 // cannot line up collisions in advance. Expected linear time; memory: a few integers per
 // expected line.
-import type { CheckResult } from "./checker.ts";
+import type { CheckResult } from "./check-result.ts";
 import { excerpt, lineCursor, regionsEqual } from "./text-spans.ts";
 import type { Span } from "./text-spans.ts";
 

@@ -1,7 +1,7 @@
 // An ExecuteRequest as the engine's request: proto defaults (0, "") become "the node's default".
 import type { ExecuteRequest, RunLimits } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { EngineRequest } from "../engine.ts";
-import type { CompareMode } from "../judge/checker.ts";
+import type { CompareMode } from "../../../proto/submission-rules.ts";
 import type { Limits } from "../sandbox/run-spec.ts";
 
 /** The request's limits; a zero field is absent (the node's default); the engine only narrows. */
