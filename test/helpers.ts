@@ -26,17 +26,24 @@ export function tempStateDir(prefix = "codecell-test-"): string {
 }
 
 /** Pids of host processes whose command line contains `marker`. */
-export function hostProcessesWith(marker: string): number[] {
+export function hostProcessesWith(marker: string, parent?: number): number[] {
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(marker)) found.push(Number(entry));
+      if (!readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(marker)) continue;
+      if (parent === undefined || parentOf(Number(entry)) === parent) found.push(Number(entry));
     } catch {
       // exited while we looked
     }
   }
   return found;
+}
+
+/** The parent pid, from /proc/PID/stat (the field after the state, which follows the ")" of the name). */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
 
 /**

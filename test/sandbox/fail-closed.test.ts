@@ -75,7 +75,8 @@ describe("fail closed", () => {
     const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test" });
     try {
       assert.equal(sandbox.health().ready, true, sandbox.health().reasons.join("; "));
-      const [zygote, ...others] = hostProcessesWith(`${stateDir}/run/`);
+      // the zygote is this process's child; a run's launcher (its fork, same command line) is not
+      const [zygote, ...others] = hostProcessesWith(`${stateDir}/run/`, process.pid);
       assert.ok(zygote !== undefined && others.length === 0, "exactly one launcher zygote for this sandbox");
       process.kill(zygote, "SIGKILL");
       for (let i = 0; i < 200 && sandbox.health().ready; i++) await new Promise((resolve) => setTimeout(resolve, 10));

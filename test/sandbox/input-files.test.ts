@@ -110,7 +110,8 @@ describe("a staged file (a compiled program too large for the compile cache)", {
     const content = new Uint8Array(3 * 1024 * 1024).fill(7);
     const staged = await sandbox.stageFile(content, true);
     assert.ok(existsSync(staged.path));
-    const limits = { ...RUN_LIMITS, workDirBytes: 1024 * 1024 };
+    // The wall limit is not under test: generous, for a slow (emulated, loaded) machine.
+    const limits = { ...RUN_LIMITS, workDirBytes: 1024 * 1024, wallTimeMs: 120_000 };
     const script = "wc -c < /opt/program/main; stat -c '%a' /opt/program/main; (echo x >> /opt/program/main) 2>/dev/null || echo read-only; ls -A /box";
     const { result } = await sandbox.run({ argv: ["/bin/sh", "-c", script], binds: [{ hostPath: staged.path, sandboxPath: "/opt/program/main" }], limits });
     assert.equal(result.verdict, "AC", `${result.error_message} ${result.stderr}`);

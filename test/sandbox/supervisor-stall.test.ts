@@ -3,7 +3,7 @@
 // and the node stays ready. The stalls here are real (the loop is blocked synchronously); the
 // assertions are on verdicts and health, never on durations.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
@@ -12,7 +12,7 @@ import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { BASE_ENV, baseRootLayout } from "../../fleet/src/sandbox/rootfs.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import type { RunOutcome } from "../../fleet/src/sandbox/run-spec.ts";
-import { requireKernel, tempStateDir } from "../helpers.ts";
+import { hostProcessesWith, requireKernel, tempStateDir } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 
 /** Longer than the runs' wall limit, shorter than the setup timeout. */
@@ -39,28 +39,15 @@ function stallUntil(reached: () => boolean, capMs = 120_000): void {
   }
 }
 
-/** Processes whose parent is `parent` and whose command line names `socketPath` (the zygote's). */
-function childrenServing(parent: number, socketPath: string): number[] {
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(socketPath);
-    } catch {
-      return false; // gone meanwhile
-    }
-  });
-}
-
 /**
  * The run's launcher has written its last status line: it waits in `linger` (fleet/launcher/
  * zygote.c), blocked in read(2) on its control connection (fd 4), which nothing else blocks on
  * while the supervisor writes nothing; or it is gone. x86-64: read is system call 0.
  */
 function launcherFinished(socketPath: string): boolean {
-  const [zygote] = childrenServing(process.pid, socketPath);
+  const [zygote] = hostProcessesWith(socketPath, process.pid);
   if (zygote === undefined) return true;
-  return childrenServing(zygote, socketPath).every((launcher) => {
+  return hostProcessesWith(socketPath, zygote).every((launcher) => {
     try {
       return readFileSync(`/proc/${launcher}/syscall`, "utf8").startsWith("0 0x4 ");
     } catch {
