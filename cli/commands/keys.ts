@@ -32,7 +32,7 @@ export function registerKeys(program: Command): void {
     .option("-p, --project <project_id>", "only this project's keys")
     .action(async (opts: { project?: string }, cmd: Command) => {
       const list = await client(cmd).call("get", "/admin/keys", { query: { project: opts.project || undefined } });
-      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
+      print(cmd, list, () => table(list, ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
     });
 
   keys
@@ -41,7 +41,7 @@ export function registerKeys(program: Command): void {
     .argument("<key_id>")
     .action(async (keyId: string, _opts: unknown, cmd: Command) => {
       const k = await client(cmd).call("get", "/admin/keys/{id}", { params: { id: keyId } });
-      print(cmd, k, () => table([k as unknown as Record<string, unknown>], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
+      print(cmd, k, () => table([k], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
     });
 
   keys

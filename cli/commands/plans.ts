@@ -37,7 +37,7 @@ export function registerPlans(program: Command): void {
     .description("list the plans (the default plan always)")
     .action(async (_opts: unknown, cmd: Command) => {
       const list = await client(cmd).call("get", "/admin/plans");
-      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], COLUMNS));
+      print(cmd, list, () => table(list, COLUMNS));
     });
 
   plans
@@ -46,7 +46,7 @@ export function registerPlans(program: Command): void {
     .argument("<name>")
     .action(async (name: string, _opts: unknown, cmd: Command) => {
       const p = await client(cmd).call("get", "/admin/plans/{name}", { params: { name } });
-      print(cmd, p, () => table([p as unknown as Record<string, unknown>], COLUMNS));
+      print(cmd, p, () => table([p], COLUMNS));
     });
 
   const set = plans
@@ -61,6 +61,6 @@ export function registerPlans(program: Command): void {
       if (value !== undefined) body[field] = wholeNumber(flag, value);
     }
     const p = await client(cmd).call("put", "/admin/plans/{name}", { params: { name }, body });
-    print(cmd, p, () => `plan ${p.name} set\n\n${table([p as unknown as Record<string, unknown>], COLUMNS)}`);
+    print(cmd, p, () => `plan ${p.name} set\n\n${table([p], COLUMNS)}`);
   });
 }

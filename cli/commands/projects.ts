@@ -21,7 +21,7 @@ export function registerProjects(program: Command): void {
     .description("list projects")
     .action(async (_opts: unknown, cmd: Command) => {
       const list = await client(cmd).call("get", "/admin/projects");
-      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["id", "name", "account_id", "created_at"]));
+      print(cmd, list, () => table(list, ["id", "name", "account_id", "created_at"]));
     });
 
   projects
@@ -30,6 +30,6 @@ export function registerProjects(program: Command): void {
     .argument("<project_id>")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const p = await client(cmd).call("get", "/admin/projects/{id}", { params: { id } });
-      print(cmd, p, () => table([p as unknown as Record<string, unknown>], ["id", "name", "account_id", "created_at"]));
+      print(cmd, p, () => table([p], ["id", "name", "account_id", "created_at"]));
     });
 }

@@ -6,7 +6,7 @@ import type { Schemas } from "../admin-client.ts";
 import { print, table } from "../output.ts";
 
 const rows = (eps: Schemas["WebhookEndpoint"][]) =>
-  eps.map((e) => ({ ...e, active: e.active ? "yes" : "no", secrets: e.secrets.length })) as unknown as Record<string, unknown>[];
+  eps.map((e) => ({ ...e, active: e.active ? "yes" : "no", secrets: e.secrets.length }));
 const COLUMNS = ["id", "url", "active", "secrets", "created_at"];
 
 function secretNotice(secret: string, what: string): string[] {
@@ -140,7 +140,7 @@ function secretsAndDeliveries(hooks: Command): void {
       print(cmd, log, () => {
         const attempts = log.endpoints.flatMap((e) =>
           e.log.map((a) => ({ endpoint: e.endpoint_id, ...a, status: a.status ?? "-", error: a.error ?? "" })),
-        ) as unknown as Record<string, unknown>[];
+        );
         const states = log.endpoints.map((e) => `${e.endpoint_id}: ${e.state} after ${e.attempts} attempt(s)${e.next_attempt_at ? `, next at ${e.next_attempt_at}` : ""}`);
         return [`submission ${log.submission_id}`, ...states, "", table(attempts, ["endpoint", "attempt", "started_at", "status", "latency_ms", "outcome", "error"])].join("\n");
       });
