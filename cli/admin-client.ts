@@ -15,14 +15,12 @@ type JsonOf<T> = T extends { content: { "application/json": infer B } } ? B : ne
 type Answer<O> = O extends { responses: infer R } ? JsonOf<R[Extract<keyof R, 200 | 201>]> : never;
 /** An operation's JSON request body; never when it takes none. */
 type Body<O> = O extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
-/** The values of an operation's path parameters, by name. */
-type PathParams<O> = O extends { parameters: { path: infer A } } ? { [K in keyof A]: string } : Record<string, never>;
+/** The values of an operation's path parameters by name: required when its path has any. */
+type PathParams<O> = O extends { parameters: { path: infer A } } ? { params: { [K in keyof A]: string } } : { params?: never };
 
-export interface Call<O> {
-  params?: PathParams<O>;
-  query?: Record<string, string | undefined>;
-  body?: Body<O>;
-}
+export type Call<O> = PathParams<O> & { query?: Record<string, string | undefined>; body?: Body<O> };
+/** The call's options: optional when the operation has no path parameter. */
+type CallArgs<O> = Record<string, never> extends Call<O> ? [call?: Call<O>] : [call: Call<O>];
 
 export class CliError extends Error {
   readonly exitCode: number;
@@ -59,11 +57,11 @@ export class AdminClient {
   }
 
   /** One admin operation: `path` is its template in the document, `params` fill it in. */
-  call<P extends keyof paths, M extends Method & keyof paths[P]>(method: M, path: P, call: Call<paths[P][M]> = {}): Promise<Answer<paths[P][M]>> {
-    const params = (call.params ?? {}) as Record<string, string>;
+  call<P extends keyof paths, M extends Method & keyof paths[P]>(method: M, path: P, ...[call]: CallArgs<paths[P][M]>): Promise<Answer<paths[P][M]>> {
+    const params = (call?.params ?? {}) as Record<string, string>;
     const filled = (path as string).replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ""));
-    const query = new URLSearchParams(Object.entries(call.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined)).toString();
-    return this.request(method.toUpperCase(), query ? `${filled}?${query}` : filled, call.body);
+    const query = new URLSearchParams(Object.entries(call?.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+    return this.request(method.toUpperCase(), query ? `${filled}?${query}` : filled, call?.body);
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
