@@ -1,8 +1,26 @@
 // The admin API client shared by every command: base URL and operator token resolution,
-// JSON requests, and HTTP failures turned into CliErrors with distinct exit codes.
+// JSON requests typed by the `admin` operations of the OpenAPI document (admin-api.gen.ts, made
+// by `npm run openapi`), and HTTP failures turned into CliErrors with distinct exit codes.
 import type { Command } from "commander";
 import { Agent, fetch } from "undici";
+import type { components, paths } from "./admin-api.gen.ts";
 import { edgeUrl, isLoopback, localStack, operatorToken } from "./local-stack.ts";
+
+/** The admin API's bodies by component name, e.g. Schemas["Plan"]. */
+export type Schemas = components["schemas"];
+
+type Method = "get" | "post" | "put" | "patch" | "delete";
+type JsonOf<T> = T extends { content: { "application/json": infer B } } ? B : never;
+/** The JSON of an operation's success answer (200 or 201). */
+type Answer<O> = O extends { responses: infer R } ? JsonOf<R[Extract<keyof R, 200 | 201>]> : never;
+/** An operation's JSON request body; never when it takes none. */
+type Body<O> = O extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
+/** The values of an operation's path parameters by name: required when its path has any. */
+type PathParams<O> = O extends { parameters: { path: infer A } } ? { params: { [K in keyof A]: string } } : { params?: never };
+
+export type Call<O> = PathParams<O> & { query?: Record<string, string | undefined>; body?: Body<O> };
+/** The call's options: optional when the operation has no path parameter. */
+type CallArgs<O> = Record<string, never> extends Call<O> ? [call?: Call<O>] : [call: Call<O>];
 
 export class CliError extends Error {
   readonly exitCode: number;
@@ -38,10 +56,18 @@ export class AdminClient {
     this.#dispatcher = options.insecure || (isLoopback(this.baseUrl) && local) ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** One admin operation: `path` is its template in the document, `params` fill it in. */
+  call<P extends keyof paths, M extends Method & keyof paths[P]>(method: M, path: P, ...[call]: CallArgs<paths[P][M]>): Promise<Answer<paths[P][M]>> {
+    const params = (call?.params ?? {}) as Record<string, string>;
+    const filled = (path as string).replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ""));
+    const query = new URLSearchParams(Object.entries(call?.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+    return this.request(method.toUpperCase(), query ? `${filled}?${query}` : filled, call?.body);
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: Awaited<ReturnType<typeof fetch>>;
     try {
-      response = await fetch(`${this.baseUrl}/admin${path}`, {
+      response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -62,7 +88,7 @@ export class AdminClient {
       const detail = (parsed as { error?: string; message?: string } | undefined) ?? {};
       const message = [detail.error, detail.message].filter(Boolean).join(": ") || text.slice(0, 200) || response.statusText;
       const exitCode = response.status === 401 || response.status === 403 ? EXIT.unauthorized : response.status === 404 ? EXIT.notFound : response.status >= 500 ? EXIT.unavailable : EXIT.failure;
-      throw new CliError(`${method} /admin${path} failed (${response.status}): ${message}`, exitCode);
+      throw new CliError(`${method} ${path} failed (${response.status}): ${message}`, exitCode);
     }
     return parsed as T;
   }

@@ -3,18 +3,6 @@ import type { Command } from "commander";
 import { client } from "../admin-client.ts";
 import { print, table } from "../output.ts";
 
-interface KeyView {
-  key_id: string;
-  name: string;
-  project_id: string;
-  account_id: string;
-  tier: string;
-  plan?: string;
-  fingerprint: string;
-  created_at: string;
-  key?: string;
-}
-
 export function registerKeys(program: Command): void {
   const keys = program.command("keys").description("API keys: create, list, revoke, rotate");
 
@@ -26,10 +14,10 @@ export function registerKeys(program: Command): void {
     .option("--plan <name>", "the key's plan (codecell plans list); default: the default plan")
     .action(async (opts: { project: string; name?: string; plan?: string }, cmd: Command) => {
       const body = { ...(opts.name ? { name: opts.name } : {}), ...(opts.plan !== undefined ? { plan: opts.plan } : {}) };
-      const k = await client(cmd).request<KeyView>("POST", `/projects/${encodeURIComponent(opts.project)}/keys`, body);
+      const k = await client(cmd).call("post", "/admin/projects/{id}/keys", { params: { id: opts.project }, body });
       print(cmd, k, () =>
         [
-          `created key ${k.key_id} (${k.name || "unnamed"}) in project ${k.project_id}, plan ${k.plan ?? "default"}`,
+          `created key ${k.key_id} (${k.name || "unnamed"}) in project ${k.project_id}, plan ${k.plan}`,
           "",
           `  ${k.key}`,
           "",
@@ -43,9 +31,8 @@ export function registerKeys(program: Command): void {
     .description("list API keys (never their secret values)")
     .option("-p, --project <project_id>", "only this project's keys")
     .action(async (opts: { project?: string }, cmd: Command) => {
-      const q = opts.project ? `?project=${encodeURIComponent(opts.project)}` : "";
-      const list = await client(cmd).request<KeyView[]>("GET", `/keys${q}`);
-      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
+      const list = await client(cmd).call("get", "/admin/keys", { query: { project: opts.project || undefined } });
+      print(cmd, list, () => table(list, ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
     });
 
   keys
@@ -53,8 +40,8 @@ export function registerKeys(program: Command): void {
     .description("show one key (without its secret value)")
     .argument("<key_id>")
     .action(async (keyId: string, _opts: unknown, cmd: Command) => {
-      const k = await client(cmd).request<KeyView>("GET", `/keys/${encodeURIComponent(keyId)}`);
-      print(cmd, k, () => table([k as unknown as Record<string, unknown>], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
+      const k = await client(cmd).call("get", "/admin/keys/{id}", { params: { id: keyId } });
+      print(cmd, k, () => table([k], ["key_id", "name", "project_id", "fingerprint", "tier", "plan", "created_at"]));
     });
 
   keys
@@ -62,8 +49,8 @@ export function registerKeys(program: Command): void {
     .description("revoke a key: requests with it are refused (401) from this moment, and its submissions in flight end")
     .argument("<key_id>")
     .action(async (keyId: string, _opts: unknown, cmd: Command) => {
-      const r = await client(cmd).request<{ key_id: string; cancelled_submissions?: number }>("DELETE", `/keys/${encodeURIComponent(keyId)}`);
-      print(cmd, r, () => `revoked ${r.key_id}: requests with it are refused from now on; ${r.cancelled_submissions ?? 0} submission(s) in flight cancelled`);
+      const r = await client(cmd).call("delete", "/admin/keys/{id}", { params: { id: keyId } });
+      print(cmd, r, () => `revoked ${r.key_id}: requests with it are refused from now on; ${r.cancelled_submissions} submission(s) in flight cancelled`);
     });
 
   keys
@@ -71,7 +58,7 @@ export function registerKeys(program: Command): void {
     .description("give a key a new secret value; the old value is refused at once (printed once)")
     .argument("<key_id>")
     .action(async (keyId: string, _opts: unknown, cmd: Command) => {
-      const k = await client(cmd).request<KeyView & { previous_fingerprint: string }>("POST", `/keys/${encodeURIComponent(keyId)}/rotate`);
+      const k = await client(cmd).call("post", "/admin/keys/{id}/rotate", { params: { id: keyId } });
       print(cmd, k, () =>
         [
           `rotated ${k.key_id}: fingerprint ${k.previous_fingerprint} → ${k.fingerprint}; the old value no longer works`,

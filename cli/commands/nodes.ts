@@ -2,25 +2,10 @@
 // nodes that join by themselves (`npm run enroll` on the node's host, docs/operators.md).
 import type { Command } from "commander";
 import { CliError, client } from "../admin-client.ts";
+import type { Schemas } from "../admin-client.ts";
 import { print, table } from "../output.ts";
 
-interface NodeView {
-  id: string;
-  name: string;
-  url: string;
-  pool: string;
-  kind: string;
-  state: string;
-  slots: number;
-  in_flight: number;
-  languages: { name: string; version: string }[];
-  last_heartbeat_at: string | null;
-  last_error: string | null;
-  reported_slots: number;
-  max_slots: number | null;
-}
-
-function rows(list: NodeView[]): Record<string, unknown>[] {
+function rows(list: Schemas["Node"][]): Record<string, unknown>[] {
   return list.map((n) => ({
     ...n, used: `${n.in_flight}/${n.slots}`, cap: n.max_slots === null ? "-" : `${n.max_slots} (reports ${n.reported_slots})`, languages: n.languages.map((l) => l.name).join(","),
     heartbeat: n.last_heartbeat_at ?? (n.kind === "enrolled" ? "never" : "-"),
@@ -54,7 +39,7 @@ function addAndList(nodes: Command): void {
       // The credential comes from the environment, never from the command line (visible in `ps`).
       const token = process.env[opts.fleetTokenEnv];
       if (!token) throw new CliError(`set ${opts.fleetTokenEnv} to the node's fleet credential (FLEET_TOKEN of the node)`);
-      const n = await client(cmd).request<NodeView>("POST", "/nodes", { url, token, ...(opts.name ? { name: opts.name } : {}), ...(opts.pool ? { pool: opts.pool } : {}) });
+      const n = await client(cmd).call("post", "/admin/nodes", { body: { url, token, ...(opts.name ? { name: opts.name } : {}), ...(opts.pool ? { pool: opts.pool } : {}) } });
       print(cmd, n, () => `registered node ${n.id} (${n.name}) in pool ${n.pool} at ${n.url}: ${n.state}, ${n.slots} slots, ${n.languages.map((l) => l.name).join(", ")}`);
     });
 
@@ -62,7 +47,7 @@ function addAndList(nodes: Command): void {
     .command("list")
     .description("list nodes with health, slots in use and languages")
     .action(async (_opts: unknown, cmd: Command) => {
-      const list = await client(cmd).request<NodeView[]>("GET", "/nodes");
+      const list = await client(cmd).call("get", "/admin/nodes");
       print(cmd, list, () => table(rows(list), ["id", "name", "kind", "state", "pool", "used", "cap", "languages", "heartbeat", "url"]));
     });
 }
@@ -73,8 +58,7 @@ function stateChanges(nodes: Command): void {
     .description("take a node out of rotation at once; its running and queued runs finish")
     .argument("<node>", "node id or name")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const r = await client(cmd).request<{ node: NodeView; in_flight_at_drain: number | null; rpc_error: string | null }>(
-        "POST", `/nodes/${encodeURIComponent(id)}/drain`);
+      const r = await client(cmd).call("post", "/admin/nodes/{id}/drain", { params: { id } });
       print(cmd, r, () =>
         `draining ${r.node.id} (${r.node.name}): no new work; ` +
         (r.rpc_error ? `the node did not answer the Drain call (${r.rpc_error})` : `${r.in_flight_at_drain ?? 0} run(s) in flight finish first`) +
@@ -86,7 +70,7 @@ function stateChanges(nodes: Command): void {
     .description("let a pending node (enrolled with a --require-approval token) take work")
     .argument("<node>", "node id or name")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const n = await client(cmd).request<NodeView>("POST", `/nodes/${encodeURIComponent(id)}/approve`);
+      const n = await client(cmd).call("post", "/admin/nodes/{id}/approve", { params: { id } });
       print(cmd, n, () => `approved node ${n.id} (${n.name}): ${n.state}`);
     });
 
@@ -95,7 +79,7 @@ function stateChanges(nodes: Command): void {
     .description("revoke a node's credential at once: it leaves rotation, its runs go to other nodes; it must enroll again with a new token")
     .argument("<node>", "node id or name")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const n = await client(cmd).request<NodeView>("POST", `/nodes/${encodeURIComponent(id)}/revoke`);
+      const n = await client(cmd).call("post", "/admin/nodes/{id}/revoke", { params: { id } });
       print(cmd, n, () => `revoked node ${n.id} (${n.name}): no work, heartbeats refused; its runs in flight go to other nodes`);
     });
 
@@ -104,7 +88,7 @@ function stateChanges(nodes: Command): void {
     .description("forget a node (drain it first so its runs can finish)")
     .argument("<node>", "node id or name")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const r = await client(cmd).request<{ id: string }>("DELETE", `/nodes/${encodeURIComponent(id)}`);
+      const r = await client(cmd).call("delete", "/admin/nodes/{id}", { params: { id } });
       print(cmd, r, () => `removed node ${r.id}`);
     });
 }
@@ -120,10 +104,12 @@ function enrollmentTokens(tokens: Command): void {
     .option("--require-approval", "nodes enrolled with it wait for `codecell nodes approve <id>` before they get work")
     .option("--print-token", "print only the token (for scripts: export CODECELL_ENROLL_TOKEN=$(…))")
     .action(async (opts: { name?: string; ttl?: number; singleUse?: boolean; maxSlots?: number; requireApproval?: boolean; printToken?: boolean }, cmd: Command) => {
-      const t = await client(cmd).request<{ id: string; token: string; expires_at: string | null }>("POST", "/enrollment-tokens", {
-        ...(opts.name ? { name: opts.name } : {}), ...(opts.ttl !== undefined ? { ttl_secs: opts.ttl } : {}),
-        ...(opts.singleUse ? { single_use: true } : {}), ...(opts.maxSlots !== undefined ? { max_slots: opts.maxSlots } : {}),
-        ...(opts.requireApproval ? { require_approval: true } : {}),
+      const t = await client(cmd).call("post", "/admin/enrollment-tokens", {
+        body: {
+          ...(opts.name ? { name: opts.name } : {}), ...(opts.ttl !== undefined ? { ttl_secs: opts.ttl } : {}),
+          ...(opts.singleUse ? { single_use: true } : {}), ...(opts.maxSlots !== undefined ? { max_slots: opts.maxSlots } : {}),
+          ...(opts.requireApproval ? { require_approval: true } : {}),
+        },
       });
       if (opts.printToken) {
         console.log(t.token);
@@ -137,7 +123,7 @@ function enrollmentTokens(tokens: Command): void {
     .command("list")
     .description("list enrollment tokens (never their values)")
     .action(async (_opts: unknown, cmd: Command) => {
-      const list = await client(cmd).request<Record<string, unknown>[]>("GET", "/enrollment-tokens");
+      const list = await client(cmd).call("get", "/admin/enrollment-tokens");
       print(cmd, list, () => table(list, ["id", "name", "uses", "single_use", "max_slots", "require_approval", "created_at", "expires_at", "last_used_at"]));
     });
   tokens
@@ -145,7 +131,7 @@ function enrollmentTokens(tokens: Command): void {
     .description("revoke an enrollment token (nodes already enrolled stay)")
     .argument("<token_id>")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const r = await client(cmd).request<{ id: string }>("DELETE", `/enrollment-tokens/${encodeURIComponent(id)}`);
+      const r = await client(cmd).call("delete", "/admin/enrollment-tokens/{id}", { params: { id } });
       print(cmd, r, () => `revoked enrollment token ${r.id}`);
     });
 }

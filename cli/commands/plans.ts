@@ -1,26 +1,15 @@
 // codecell plans …: list, show, set (create or change a plan; only the options given change).
 import type { Command } from "commander";
-import { CliError } from "../admin-client.ts";
-import { client } from "../admin-client.ts";
+import { CliError, client } from "../admin-client.ts";
+import type { Schemas } from "../admin-client.ts";
 import { print, table } from "../output.ts";
 
-interface PlanView {
-  name: string;
-  rate_per_minute: number;
-  max_in_flight: number;
-  max_wall_time_ms: number;
-  max_cpu_time_ms: number;
-  max_memory_mb: number;
-  max_processes: number;
-  max_output_kb: number;
-  max_tests: number;
-  max_batch: number;
-}
+type PlanUpdate = Schemas["PlanUpdateRequest"];
 
 const COLUMNS = ["name", "rate_per_minute", "max_in_flight", "max_wall_time_ms", "max_cpu_time_ms", "max_memory_mb", "max_processes", "max_output_kb", "max_tests", "max_batch"];
 
 /** Option flag → plan field. */
-const FIELDS: [flag: string, field: keyof PlanView, what: string][] = [
+const FIELDS: [flag: string, field: keyof PlanUpdate, what: string][] = [
   ["--rate <n>", "rate_per_minute", "requests per minute (rolling window)"],
   ["--max-in-flight <n>", "max_in_flight", "submissions in flight at once"],
   ["--max-wall-time-ms <n>", "max_wall_time_ms", "highest wall-time limit a request may ask for"],
@@ -47,8 +36,8 @@ export function registerPlans(program: Command): void {
     .command("list")
     .description("list the plans (the default plan always)")
     .action(async (_opts: unknown, cmd: Command) => {
-      const list = await client(cmd).request<PlanView[]>("GET", "/plans");
-      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], COLUMNS));
+      const list = await client(cmd).call("get", "/admin/plans");
+      print(cmd, list, () => table(list, COLUMNS));
     });
 
   plans
@@ -56,8 +45,8 @@ export function registerPlans(program: Command): void {
     .description("show one plan")
     .argument("<name>")
     .action(async (name: string, _opts: unknown, cmd: Command) => {
-      const p = await client(cmd).request<PlanView>("GET", `/plans/${encodeURIComponent(name)}`);
-      print(cmd, p, () => table([p as unknown as Record<string, unknown>], COLUMNS));
+      const p = await client(cmd).call("get", "/admin/plans/{name}", { params: { name } });
+      print(cmd, p, () => table([p], COLUMNS));
     });
 
   const set = plans
@@ -66,12 +55,12 @@ export function registerPlans(program: Command): void {
     .argument("<name>");
   for (const [flag, , what] of FIELDS) set.option(flag, what);
   set.action(async (name: string, opts: Record<string, string | undefined>, cmd: Command) => {
-    const body: Record<string, number> = {};
+    const body: PlanUpdate = {};
     for (const [flag, field] of FIELDS) {
       const value = opts[optionKey(flag)];
       if (value !== undefined) body[field] = wholeNumber(flag, value);
     }
-    const p = await client(cmd).request<PlanView>("PUT", `/plans/${encodeURIComponent(name)}`, body);
-    print(cmd, p, () => `plan ${p.name} set\n\n${table([p as unknown as Record<string, unknown>], COLUMNS)}`);
+    const p = await client(cmd).call("put", "/admin/plans/{name}", { params: { name }, body });
+    print(cmd, p, () => `plan ${p.name} set\n\n${table([p], COLUMNS)}`);
   });
 }

@@ -3,13 +3,6 @@ import type { Command } from "commander";
 import { client } from "../admin-client.ts";
 import { print, table } from "../output.ts";
 
-interface Project {
-  id: string;
-  name: string;
-  account_id: string;
-  created_at: string;
-}
-
 export function registerProjects(program: Command): void {
   const projects = program.command("projects").description("projects (API keys and webhook endpoints belong to one)");
 
@@ -19,7 +12,7 @@ export function registerProjects(program: Command): void {
     .argument("<name>", "project name")
     .option("-a, --account <account_id>", "account the project belongs to (default: a new account)")
     .action(async (name: string, opts: { account?: string }, cmd: Command) => {
-      const p = await client(cmd).request<Project>("POST", "/projects", { name, ...(opts.account ? { account_id: opts.account } : {}) });
+      const p = await client(cmd).call("post", "/admin/projects", { body: { name, ...(opts.account ? { account_id: opts.account } : {}) } });
       print(cmd, p, () => `created project ${p.id} (${p.name}) in account ${p.account_id}`);
     });
 
@@ -27,8 +20,8 @@ export function registerProjects(program: Command): void {
     .command("list")
     .description("list projects")
     .action(async (_opts: unknown, cmd: Command) => {
-      const list = await client(cmd).request<Project[]>("GET", "/projects");
-      print(cmd, list, () => table(list as unknown as Record<string, unknown>[], ["id", "name", "account_id", "created_at"]));
+      const list = await client(cmd).call("get", "/admin/projects");
+      print(cmd, list, () => table(list, ["id", "name", "account_id", "created_at"]));
     });
 
   projects
@@ -36,7 +29,7 @@ export function registerProjects(program: Command): void {
     .description("show one project")
     .argument("<project_id>")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const p = await client(cmd).request<Project>("GET", `/projects/${encodeURIComponent(id)}`);
-      print(cmd, p, () => table([p as unknown as Record<string, unknown>], ["id", "name", "account_id", "created_at"]));
+      const p = await client(cmd).call("get", "/admin/projects/{id}", { params: { id } });
+      print(cmd, p, () => table([p], ["id", "name", "account_id", "created_at"]));
     });
 }

@@ -12,7 +12,7 @@ export function registerSubmissions(program: Command): void {
     .argument("<submission_id>")
     .option("-r, --reason <text>", "why (shown in the record's error_message; at most 200 characters)")
     .action(async (id: string, opts: { reason?: string }, cmd: Command) => {
-      const r = await client(cmd).request<{ id: string }>("POST", `/submissions/${encodeURIComponent(id)}/cancel`, opts.reason ? { reason: opts.reason } : undefined);
+      const r = await client(cmd).call("post", "/admin/submissions/{id}/cancel", { params: { id }, body: opts.reason ? { reason: opts.reason } : undefined });
       print(cmd, r, () => `cancelled ${r.id}: it ended as error, and its run was stopped at its node`);
     });
 }

@@ -2,22 +2,8 @@
 // submissions against the quota, and totals.
 import type { Command } from "commander";
 import { client } from "../admin-client.ts";
+import type { Schemas } from "../admin-client.ts";
 import { print, table } from "../output.ts";
-
-interface Usage {
-  key_id: string;
-  name: string;
-  project_id: string;
-  fingerprint: string;
-  requests_last_minute: number;
-  rate_limit_per_min: number;
-  in_flight: number;
-  max_in_flight: number;
-  rejected_429: number;
-  rejected_rate_limit: number;
-  rejected_concurrency: number;
-  totals: { requests: number; submissions: number; completed: number; errors: number };
-}
 
 export function registerUsage(program: Command): void {
   program
@@ -27,9 +13,9 @@ export function registerUsage(program: Command): void {
     .option("-p, --project <project_id>", "only this project's keys")
     .action(async (keyId: string | undefined, opts: { project?: string }, cmd: Command) => {
       const c = client(cmd);
-      const list = keyId
-        ? [await c.request<Usage>("GET", `/keys/${encodeURIComponent(keyId)}/usage`)]
-        : await c.request<Usage[]>("GET", `/usage${opts.project ? `?project=${encodeURIComponent(opts.project)}` : ""}`);
+      const list: Schemas["KeyUsage"][] = keyId
+        ? [await c.call("get", "/admin/keys/{id}/usage", { params: { id: keyId } })]
+        : await c.call("get", "/admin/usage", { query: { project: opts.project || undefined } });
       print(cmd, keyId ? list[0] : list, () =>
         table(
           list.map((u) => ({

@@ -2,45 +2,11 @@
 // enable, disable, deliveries. Endpoints belong to a project, so every command takes --project.
 import type { Command } from "commander";
 import { CliError, EXIT, client } from "../admin-client.ts";
+import type { Schemas } from "../admin-client.ts";
 import { print, table } from "../output.ts";
 
-interface EndpointView {
-  id: string;
-  project_id: string;
-  url: string;
-  active: boolean;
-  description: string;
-  created_at: string;
-  updated_at: string;
-  secrets: { created_at: string; expires_at: string | null }[];
-  secret?: string;
-  previous_secrets_expire_at?: string | null;
-}
-
-interface TestView {
-  endpoint_id: string;
-  webhook_id: string;
-  delivered: boolean;
-  status: number | null;
-  latency_ms: number;
-  error: string | null;
-}
-
-interface DeliveryLogView {
-  submission_id: string;
-  project_id: string;
-  endpoints: {
-    endpoint_id: string;
-    state: string;
-    attempts: number;
-    next_attempt_at: string | null;
-    log: { attempt: number; started_at: string; status: number | null; latency_ms: number; outcome: string; error: string | null }[];
-  }[];
-}
-
-const path = (project: string, rest = "") => `/projects/${encodeURIComponent(project)}/webhooks${rest}`;
-const rows = (eps: EndpointView[]) =>
-  eps.map((e) => ({ ...e, active: e.active ? "yes" : "no", secrets: e.secrets.length })) as unknown as Record<string, unknown>[];
+const rows = (eps: Schemas["WebhookEndpoint"][]) =>
+  eps.map((e) => ({ ...e, active: e.active ? "yes" : "no", secrets: e.secrets.length }));
 const COLUMNS = ["id", "url", "active", "secrets", "created_at"];
 
 function secretNotice(secret: string, what: string): string[] {
@@ -72,9 +38,9 @@ function endpoints(hooks: Command): void {
         ...(opts.description ? { description: opts.description } : {}),
         ...(opts.inactive ? { active: false } : {}),
       };
-      const e = await client(cmd).request<EndpointView>("POST", path(opts.project), body);
+      const e = await client(cmd).call("post", "/admin/projects/{id}/webhooks", { params: { id: opts.project }, body });
       print(cmd, e, () =>
-        [`added endpoint ${e.id} (${e.active ? "active" : "inactive"}) to project ${e.project_id}: ${e.url}`, ...secretNotice(e.secret ?? "", "signing secret")].join("\n"),
+        [`added endpoint ${e.id} (${e.active ? "active" : "inactive"}) to project ${e.project_id}: ${e.url}`, ...secretNotice(e.secret, "signing secret")].join("\n"),
       );
     });
 
@@ -83,7 +49,7 @@ function endpoints(hooks: Command): void {
     .description("list a project's endpoints (never their secrets)")
     .requiredOption("-p, --project <project_id>", "project")
     .action(async (opts: { project: string }, cmd: Command) => {
-      const list = await client(cmd).request<EndpointView[]>("GET", path(opts.project));
+      const list = await client(cmd).call("get", "/admin/projects/{id}/webhooks", { params: { id: opts.project } });
       print(cmd, list, () => table(rows(list), COLUMNS));
     });
 
@@ -93,7 +59,7 @@ function endpoints(hooks: Command): void {
     .requiredOption("-p, --project <project_id>", "project")
     .argument("<endpoint_id>")
     .action(async (id: string, opts: { project: string }, cmd: Command) => {
-      const e = await client(cmd).request<EndpointView>("GET", path(opts.project, `/${encodeURIComponent(id)}`));
+      const e = await client(cmd).call("get", "/admin/projects/{id}/webhooks/{wid}", { params: { id: opts.project, wid: id } });
       print(cmd, e, () =>
         [table(rows([e]), COLUMNS), "", ...e.secrets.map((s, i) => `secret ${i + 1}: created ${s.created_at}${s.expires_at ? `, signs until ${s.expires_at}` : " (current)"}`)].join("\n"),
       );
@@ -106,7 +72,7 @@ function endpoints(hooks: Command): void {
     .requiredOption("-p, --project <project_id>", "project")
     .argument("<endpoint_id>")
     .action(async (id: string, opts: { project: string }, cmd: Command) => {
-      const r = await client(cmd).request<{ id: string }>("DELETE", path(opts.project, `/${encodeURIComponent(id)}`));
+      const r = await client(cmd).call("delete", "/admin/projects/{id}/webhooks/{wid}", { params: { id: opts.project, wid: id } });
       print(cmd, r, () => `removed endpoint ${r.id}`);
     });
 
@@ -117,7 +83,7 @@ function endpoints(hooks: Command): void {
       .requiredOption("-p, --project <project_id>", "project")
       .argument("<endpoint_id>")
       .action(async (id: string, opts: { project: string }, cmd: Command) => {
-        const e = await client(cmd).request<EndpointView>("PATCH", path(opts.project, `/${encodeURIComponent(id)}`), { active });
+        const e = await client(cmd).call("patch", "/admin/projects/{id}/webhooks/{wid}", { params: { id: opts.project, wid: id }, body: { active } });
         print(cmd, e, () => `endpoint ${e.id} is now ${e.active ? "active" : "inactive"}`);
       });
   }
@@ -134,13 +100,13 @@ function secretsAndDeliveries(hooks: Command): void {
     .action(async (id: string, opts: { project: string; grace: string; secret?: string }, cmd: Command) => {
       const grace = Number(opts.grace);
       if (!Number.isInteger(grace) || grace < 0) throw new CliError("--grace must be a whole number of seconds ≥ 0", EXIT.failure);
-      const e = await client(cmd).request<EndpointView>("POST", path(opts.project, `/${encodeURIComponent(id)}/rotate`), {
-        grace_seconds: grace, ...(opts.secret ? { secret: opts.secret } : {}),
+      const e = await client(cmd).call("post", "/admin/projects/{id}/webhooks/{wid}/rotate", {
+        params: { id: opts.project, wid: id }, body: { grace_seconds: grace, ...(opts.secret ? { secret: opts.secret } : {}) },
       });
       print(cmd, e, () =>
         [
           `rotated the signing secret of ${e.id}; ${e.previous_secrets_expire_at ? `the previous secret keeps signing until ${e.previous_secrets_expire_at} (deliveries carry both signatures)` : "the previous secret no longer signs"}`,
-          ...secretNotice(e.secret ?? "", "new secret"),
+          ...secretNotice(e.secret, "new secret"),
         ].join("\n"),
       );
     });
@@ -151,7 +117,7 @@ function secretsAndDeliveries(hooks: Command): void {
     .requiredOption("-p, --project <project_id>", "project")
     .argument("<endpoint_id>")
     .action(async (id: string, opts: { project: string }, cmd: Command) => {
-      const r = await client(cmd).request<TestView>("POST", path(opts.project, `/${encodeURIComponent(id)}/test`));
+      const r = await client(cmd).call("post", "/admin/projects/{id}/webhooks/{wid}/test", { params: { id: opts.project, wid: id } });
       print(cmd, r, () =>
         r.delivered
           ? `delivered test event ${r.webhook_id} to ${r.endpoint_id}: HTTP ${r.status} in ${r.latency_ms} ms`
@@ -167,12 +133,14 @@ function secretsAndDeliveries(hooks: Command): void {
     .argument("<submission_id>")
     .option("-e, --endpoint <endpoint_id>", "only this endpoint")
     .action(async (sub: string, opts: { project: string; endpoint?: string }, cmd: Command) => {
-      const rest = opts.endpoint ? `/${encodeURIComponent(opts.endpoint)}/deliveries/${encodeURIComponent(sub)}` : `/deliveries/${encodeURIComponent(sub)}`;
-      const log = await client(cmd).request<DeliveryLogView>("GET", path(opts.project, rest));
+      const c = client(cmd);
+      const log = opts.endpoint
+        ? await c.call("get", "/admin/projects/{id}/webhooks/{wid}/deliveries/{sub}", { params: { id: opts.project, wid: opts.endpoint, sub } })
+        : await c.call("get", "/admin/projects/{id}/webhooks/deliveries/{sub}", { params: { id: opts.project, sub } });
       print(cmd, log, () => {
         const attempts = log.endpoints.flatMap((e) =>
           e.log.map((a) => ({ endpoint: e.endpoint_id, ...a, status: a.status ?? "-", error: a.error ?? "" })),
-        ) as unknown as Record<string, unknown>[];
+        );
         const states = log.endpoints.map((e) => `${e.endpoint_id}: ${e.state} after ${e.attempts} attempt(s)${e.next_attempt_at ? `, next at ${e.next_attempt_at}` : ""}`);
         return [`submission ${log.submission_id}`, ...states, "", table(attempts, ["endpoint", "attempt", "started_at", "status", "latency_ms", "outcome", "error"])].join("\n");
       });

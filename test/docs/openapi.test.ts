@@ -1,4 +1,4 @@
-// The OpenAPI document: docs/openapi.json and the SDK's generated types are what `npm run openapi`
+// The OpenAPI document: docs/openapi.json and the types generated from it (the SDK's, the CLI's) are what `npm run openapi`
 // makes from the zod schemas today, the document is valid OpenAPI 3.1 (a real validator), and it
 // describes every public endpoint, header and the webhooks.
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { generated } from "../../scripts/openapi.ts";
 import { DOCUMENT, assertSchema, templateOf } from "../edge/openapi-check.ts";
 
 describe("docs/openapi.json", () => {
-  it("is current: npm run openapi would not change it or client/src/api.gen.ts", async () => {
+  it("is current: npm run openapi would not change it, client/src/api.gen.ts or cli/admin-api.gen.ts", async () => {
     for (const { path, text } of await generated()) {
       assert.equal(readFileSync(path, "utf8"), text, `${path} is stale: run npm run openapi`);
     }

@@ -2,12 +2,15 @@
 // is (scripts/stack/), with the test timers; `useStack()` gives a test file one of each.
 import { writeFileSync } from "node:fs";
 import { after, before } from "../hooks.ts";
-import { LOCAL_TEST_VARS, admin, cleanup, startEdge as startStackEdge, startFleet, type Edge, type EdgeOptions, type Fleet } from "../../scripts/stack/index.ts";
+import { LOCAL_TEST_VARS, cleanup, startEdge as startStackEdge, startFleet, type Edge, type EdgeOptions, type Fleet } from "../../scripts/stack/index.ts";
+import { admin } from "./checked-admin.ts";
 
 export {
-  Client, ROOT, admin, cleanup, freePort, request, sleep, startFleet, tempDir,
+  Client, ROOT, cleanup, freePort, request, sleep, startFleet, tempDir,
   type Edge, type Fleet, type Res,
 } from "../../scripts/stack/index.ts";
+/** The operator client, its answers validated against docs/openapi.json (checked-admin.ts). */
+export { admin } from "./checked-admin.ts";
 
 export const TEST_VARS = LOCAL_TEST_VARS;
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { ROOT } from "./harness.ts";
+import { ROOT } from "../../scripts/stack/index.ts";
 
 export const DOCUMENT = JSON.parse(readFileSync(join(ROOT, "docs", "openapi.json"), "utf8"));
 
@@ -69,4 +69,22 @@ export function assertSchema(component: string, value: unknown): void {
   let validate = compiled.get(ref);
   if (!validate) compiled.set(ref, (validate = ajv.compile({ $ref: ref })));
   assert.ok(validate(value), `${component}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`);
+}
+
+/** Asserts that `body` is one of the success (2xx) JSON answers of the operation `operationId`. */
+export function assertOperationAnswer(operationId: string, body: unknown): void {
+  const found = Object.entries<Record<string, { operationId?: string; responses: Record<string, { content?: Record<string, unknown> }> }>>(DOCUMENT.paths)
+    .flatMap(([template, methods]) => Object.entries(methods).map(([method, op]) => ({ template, method, op })))
+    .find((x) => x.op.operationId === operationId);
+  assert.ok(found, `${operationId} is not an operation of the document`);
+  const statuses = Object.keys(found.op.responses).filter((s) => s.startsWith("2") && found.op.responses[s]!.content?.["application/json"]);
+  const failures: string[] = [];
+  for (const status of statuses) {
+    const ref = `openapi.json#/${pointer("paths", found.template, found.method, "responses", status, "content", "application/json", "schema")}`;
+    let validate = compiled.get(ref);
+    if (!validate) compiled.set(ref, (validate = ajv.compile({ $ref: ref })));
+    if (validate(body)) return;
+    failures.push(`${status}: ${ajv.errorsText(validate.errors)}`);
+  }
+  assert.fail(`${operationId}: not a documented answer (${failures.join("; ") || "no JSON success answer"})\n${JSON.stringify(body).slice(0, 500)}`);
 }

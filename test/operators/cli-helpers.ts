@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "../edge/harness.ts";
 import type { Edge } from "../edge/harness.ts";
+import { assertCommandAnswer } from "./cli-operations.ts";
 
 export interface CliResult {
   code: number;
@@ -11,7 +12,14 @@ export interface CliResult {
   json: any;
 }
 
-export function cli(edge: Edge | null, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the CLI; what a successful --json admin command prints is checked against docs/openapi.json (cli-operations.ts). */
+export async function cli(edge: Edge | null, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const result = await run(edge, args, env);
+  if (result.code === 0 && args.includes("--json") && result.json !== undefined) assertCommandAnswer(args, result.json);
+  return result;
+}
+
+function run(edge: Edge | null, args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(join(ROOT, "cli", "codecell"), args, {
       cwd: ROOT,

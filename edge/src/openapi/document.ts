@@ -6,6 +6,11 @@ import { z } from "zod";
 import { EXAMPLES, FIELD_DOCS, requestComponents } from "./requests.ts";
 import { NATIVE_ROUTES, TAGS } from "./routes.ts";
 import { COMPAT_ROUTES } from "./compat.ts";
+import { ADMIN_ROUTES } from "./admin-routes.ts";
+import { ADMIN_FLEET_ROUTES } from "./admin-fleet-routes.ts";
+import { ADMIN_WEBHOOK_ROUTES } from "./admin-webhook-routes.ts";
+import { ADMIN_PARAMETERS } from "./admin-requests.ts";
+import { throttled } from "./admin-responses.ts";
 import type { ResponseDoc, RouteDoc } from "./routes.ts";
 import { components, errorBody } from "./schemas.ts";
 import "./event-stream.ts";
@@ -13,7 +18,7 @@ import { HEADERS, PARAMETERS, RATE_HEADERS, WEBHOOKS } from "./document-parts.ts
 
 type Json = Record<string, unknown>;
 
-const ROUTES = [...NATIVE_ROUTES, ...COMPAT_ROUTES];
+const ROUTES = [...NATIVE_ROUTES, ...COMPAT_ROUTES, ...ADMIN_ROUTES, ...ADMIN_FLEET_ROUTES, ...ADMIN_WEBHOOK_ROUTES];
 
 export const API_VERSION = "1.1.0";
 const REF = (id: string) => `#/components/schemas/${id}`;
@@ -51,8 +56,11 @@ function schemaRef(schema: z.ZodType): Json {
 
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [HEADERS[n]!.name, { $ref: `#/components/headers/${n}` }]));
 
+/** The operators' API (tag `admin`): the operator token instead of an API key, no rate limit. */
+const isAdmin = (route: RouteDoc) => route.tag === "admin";
+
 function response(route: RouteDoc, status: number, doc: ResponseDoc): Json {
-  const headers = [...(doc.headers ?? []), ...(route.open || status === 401 ? [] : RATE_HEADERS)];
+  const headers = [...(doc.headers ?? []), ...(route.open || isAdmin(route) || status === 401 ? [] : RATE_HEADERS)];
   return {
     description: doc.description,
     ...(headers.length ? { headers: headerRefs(headers) } : {}),
@@ -62,7 +70,11 @@ function response(route: RouteDoc, status: number, doc: ResponseDoc): Json {
 
 function operation(route: RouteDoc): Json {
   const responses: Record<number, ResponseDoc> = { ...route.responses };
-  if (!route.open) {
+  if (isAdmin(route)) {
+    responses[401] ??= { description: "Missing or invalid operator token", schema: errorBody };
+    responses[429] ??= { description: "Too many wrong operator tokens; retry after Retry-After seconds", schema: throttled, headers: ["RetryAfter"] };
+    responses[503] ??= { description: "The admin API is disabled: OPERATOR_TOKEN is not configured or too weak", schema: errorBody };
+  } else if (!route.open) {
     responses[401] ??= { description: "Missing or invalid X-API-Key", schema: errorBody };
     responses[429] ??= { description: "Rate limit or in-flight cap reached; retry after Retry-After seconds", schema: errorBody, headers: ["RetryAfter"] };
   }
@@ -71,9 +83,9 @@ function operation(route: RouteDoc): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    ...(route.open ? { security: [] } : {}),
+    ...(route.open ? { security: [] } : isAdmin(route) ? { security: [{ OperatorToken: [] }] } : {}),
     ...(route.parameters ? { parameters: route.parameters.map((p) => ({ $ref: `#/components/parameters/${p}` })) } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaRef(route.body) } } } } : {}),
+    ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { "application/json": { schema: schemaRef(route.body) } } } } : {}),
     responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, response(route, Number(status), doc)])),
   };
 }
@@ -89,7 +101,7 @@ export function buildOpenApi(): Json {
       title: "codecell API",
       version: API_VERSION,
       summary: "Sandboxed code execution",
-      description: "Submit a program, get its verdict and output with the evidence behind it. Every endpoint except this document needs an API key (X-API-Key) and counts against the key's rate limit (RateLimit-* headers). Errors are JSON {error, message?}.",
+      description: "Submit a program, get its verdict and output with the evidence behind it. Every endpoint except this document needs an API key (X-API-Key) and counts against the key's rate limit (RateLimit-* headers). Errors are JSON {error, message?}. The operations tagged admin are the operators' API: they need the operator token (Authorization: Bearer) instead, and are not rate limited.",
     },
     tags: Object.entries(TAGS).filter(([name]) => ROUTES.some((r) => r.tag === name)).map(([name, description]) => ({ name, description })),
     security: [{ ApiKey: [] }],
@@ -97,8 +109,11 @@ export function buildOpenApi(): Json {
     webhooks: WEBHOOKS,
     components: {
       schemas,
-      securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key of a project (sk_live_…); operators create them (codecell keys create)" } },
-      parameters: PARAMETERS,
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key of a project (sk_live_…); operators create them (codecell keys create)" },
+        OperatorToken: { type: "http", scheme: "bearer", description: "The edge's OPERATOR_TOKEN (Authorization: Bearer …): the admin API only" },
+      },
+      parameters: { ...PARAMETERS, ...ADMIN_PARAMETERS },
       headers: Object.fromEntries(Object.entries(HEADERS).map(([id, { name: _name, ...h }]) => [id, h])),
     },
   };

@@ -11,6 +11,7 @@ export const TAGS = {
   Reference: "What the service offers",
   Service: "Health and readiness",
   Compatibility: "Judge0 CE and Piston v2 request shapes (docs/migrating.md)",
+  admin: "The operators' API: projects, API keys, plans, usage, webhook endpoints, fleet nodes and enrollment tokens. Authenticated by the operator token (Authorization: Bearer $OPERATOR_TOKEN), not by an API key, and not rate limited; wrong tokens are throttled per address. The codecell CLI is built on it (docs/operators.md).",
 };
 
 export interface ResponseDoc {
@@ -23,7 +24,7 @@ export interface ResponseDoc {
 }
 
 export interface RouteDoc {
-  method: "get" | "post";
+  method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
   operationId: string;
   summary: string;
@@ -34,6 +35,8 @@ export interface RouteDoc {
   /** Names of components.parameters (document.ts). */
   parameters?: string[];
   body?: z.ZodType;
+  /** The body may be left out (every field of it is optional). */
+  bodyOptional?: true;
   responses: Record<number, ResponseDoc>;
 }
 

@@ -1,5 +1,6 @@
-// A plan's shape and the fleet node's own maxima, apart from KV and config (plans/plans.ts) so that
-// request validation stays pure (unit tested under Node).
+// A plan's shape, the fleet node's own maxima and the body that changes a plan, apart from KV and
+// config (plans/plans.ts) so that request validation stays pure (unit tested under Node).
+import { z } from "zod";
 
 /** What a fleet node allows at most; a plan (and so a request) may only narrow it. */
 export const NODE_MAXIMA = {
@@ -23,3 +24,19 @@ export interface Plan {
 export const DEFAULT_CAPS: Plan = {
   name: "default", rate_per_minute: 60, max_in_flight: 10, ...NODE_MAXIMA, max_tests: 50, max_batch: 20,
 };
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/** The body of PUT /admin/plans/:name: every field optional, merged over the plan as it is (or the default). */
+export const planUpdateSchema = z.strictObject({
+  rate_per_minute: int(1, 1_000_000).optional(),
+  max_in_flight: int(1, 100_000).optional(),
+  max_wall_time_ms: int(1, NODE_MAXIMA.max_wall_time_ms).optional(),
+  max_cpu_time_ms: int(1, NODE_MAXIMA.max_cpu_time_ms).optional(),
+  max_memory_mb: int(1, NODE_MAXIMA.max_memory_mb).optional(),
+  max_processes: int(1, NODE_MAXIMA.max_processes).optional(),
+  max_output_kb: int(1, NODE_MAXIMA.max_output_kb).optional(),
+  max_tests: int(1, 100).optional(),
+  max_batch: int(1, 100).optional(),
+});
+export type PlanUpdate = z.infer<typeof planUpdateSchema>;

@@ -1,7 +1,6 @@
 // Plans: named sets of caps an API key is held to, stored in KV as `plan:<name>`. A key's KV record
 // names its plan; a key without one has "default", whose values are the config's (today's numbers)
 // unless an operator stored `plan:default`. The caps can only narrow what a fleet node allows.
-import { z } from "zod";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import type { KeyQuota } from "../contracts/key.ts";
@@ -14,21 +13,8 @@ export const DEFAULT_PLAN = "default";
 export const PLAN_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const PLAN_NAME_RULE = "a plan name is 1-63 characters of a-z, 0-9, '_' and '-', starting with a letter or digit";
 
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
-
-/** The body of PUT /admin/plans/:name: every field optional, merged over the plan as it is (or the default). */
-export const planUpdateSchema = z.strictObject({
-  rate_per_minute: int(1, 1_000_000).optional(),
-  max_in_flight: int(1, 100_000).optional(),
-  max_wall_time_ms: int(1, NODE_MAXIMA.max_wall_time_ms).optional(),
-  max_cpu_time_ms: int(1, NODE_MAXIMA.max_cpu_time_ms).optional(),
-  max_memory_mb: int(1, NODE_MAXIMA.max_memory_mb).optional(),
-  max_processes: int(1, NODE_MAXIMA.max_processes).optional(),
-  max_output_kb: int(1, NODE_MAXIMA.max_output_kb).optional(),
-  max_tests: int(1, 100).optional(),
-  max_batch: int(1, 100).optional(),
-});
-export type PlanUpdate = z.infer<typeof planUpdateSchema>;
+export { planUpdateSchema } from "./plan-caps.ts";
+export type { PlanUpdate } from "./plan-caps.ts";
 
 export function defaultPlan(env: Env): Plan {
   const cfg = config(env);

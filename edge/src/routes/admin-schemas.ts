@@ -19,7 +19,21 @@ export const createWebhookSchema = z.strictObject({
   url: z.string().min(1).max(2048),
   secret: z.string().max(200).optional(),
   active: z.boolean().optional(),
+  description: z.string().max(200).optional(),
 });
+
+export const updateWebhookSchema = z.strictObject({
+  url: z.string().min(1).max(2048).optional(),
+  active: z.boolean().optional(),
+  description: z.string().max(200).optional(),
+});
+
+export const rotateWebhookSchema = z.strictObject({
+  secret: z.string().max(200).optional(),
+  grace_seconds: z.number().int().min(0).max(30 * 86_400).optional(),
+});
+
+export const cancelSubmissionSchema = z.strictObject({ reason: z.string().max(200).optional() });
 
 export const registerNodeSchema = z.strictObject({
   url: z.string().url().max(2048),

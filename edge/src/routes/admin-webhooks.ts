@@ -13,13 +13,13 @@
 //   GET    /admin/projects/:id/webhooks/:wid/deliveries/:sub   delivery log of a submission for this endpoint
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
-import { z } from "zod";
 import type { Env } from "../env.ts";
 import { HttpError, json, readJsonObject } from "../lib/http.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import { randomId } from "../lib/keys.ts";
 import { webhookDelivery } from "../stubs.ts";
 import { parseWith } from "../submit/validate.ts";
+import { createWebhookSchema, rotateWebhookSchema, updateWebhookSchema } from "./admin-schemas.ts";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../webhooks/attempt-policy.ts";
 import { generateSecret, secretKey } from "../webhooks/signing.ts";
 import { sendOnce } from "../webhooks/send-attempt.ts";
@@ -32,22 +32,6 @@ const BODY_LIMIT = 16 * 1024;
 /** Endpoints per project: a submission fans out to each of them. */
 const MAX_ENDPOINTS = 20;
 const DEFAULT_GRACE_SECONDS = 24 * 3600;
-
-const createSchema = z.strictObject({
-  url: z.string().min(1).max(2048),
-  secret: z.string().max(200).optional(),
-  active: z.boolean().optional(),
-  description: z.string().max(200).optional(),
-});
-const updateSchema = z.strictObject({
-  url: z.string().min(1).max(2048).optional(),
-  active: z.boolean().optional(),
-  description: z.string().max(200).optional(),
-});
-const rotateSchema = z.strictObject({
-  secret: z.string().max(200).optional(),
-  grace_seconds: z.number().int().min(0).max(30 * 86_400).optional(),
-});
 
 async function body(request: IRequest): Promise<Record<string, unknown>> {
   const req = request as unknown as Request;
@@ -92,7 +76,7 @@ async function endpoint(request: IRequest, env: Env): Promise<StoredEndpoint> {
 
 async function create(request: IRequest, env: Env): Promise<Response> {
   const p = await project(env, request.params.id ?? "");
-  const b = parseWith(createSchema, await body(request));
+  const b = parseWith(createWebhookSchema, await body(request));
   const url = checkedUrl(env, b.url);
   const secret = checkedSecret(b.secret);
   if ((await projectEndpoints(env.KEYS, p.id)).length >= MAX_ENDPOINTS) {
@@ -119,7 +103,7 @@ async function show(request: IRequest, env: Env): Promise<Response> {
 
 async function update(request: IRequest, env: Env): Promise<Response> {
   const ep = await endpoint(request, env);
-  const b = parseWith(updateSchema, await body(request));
+  const b = parseWith(updateWebhookSchema, await body(request));
   if (b.url !== undefined) ep.url = checkedUrl(env, b.url);
   const now = new Date().toISOString();
   if (b.active === true && !ep.active) ep.active_since = now;
@@ -138,7 +122,7 @@ async function remove(request: IRequest, env: Env): Promise<Response> {
 
 async function rotate(request: IRequest, env: Env): Promise<Response> {
   const ep = await endpoint(request, env);
-  const b = parseWith(rotateSchema, await body(request));
+  const b = parseWith(rotateWebhookSchema, await body(request));
   const secret = checkedSecret(b.secret);
   const now = Date.now();
   const grace = b.grace_seconds ?? DEFAULT_GRACE_SECONDS;

@@ -10,8 +10,7 @@ import type { Env } from "../env.ts";
 import { HttpError, json, readJsonObject } from "../lib/http.ts";
 import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sha256Hex } from "../lib/keys.ts";
 import { parseWith } from "../submit/validate.ts";
-import { createKeySchema, createProjectSchema, createWebhookSchema, registerNodeSchema } from "./admin-schemas.ts";
-import { z } from "zod";
+import { cancelSubmissionSchema, createKeySchema, createProjectSchema, registerNodeSchema } from "./admin-schemas.ts";
 import { webhooksRouter } from "./admin-webhooks.ts";
 import { listPlans, putPlan, showPlan } from "./admin-plans.ts";
 import { DEFAULT_PLAN, loadPlan, planOf } from "../plans/plans.ts";
@@ -197,8 +196,6 @@ async function deleteKey(request: IRequest, env: Env): Promise<Response> {
   await dashboard(env).keysChanged().catch(() => {});
   return json(200, { deleted: true, revoked: true, key_id: m.key_id, cancelled_submissions: cancelled });
 }
-
-const cancelSubmissionSchema = z.object({ reason: z.string().max(200).optional() }).strict();
 
 /** An operator ends a submission still in flight: it ends `error` with the reason, its run stops at its node. */
 async function cancelSubmission(request: IRequest, env: Env): Promise<Response> {
