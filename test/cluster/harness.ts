@@ -4,21 +4,20 @@
 // and serving TLS with a certificate from the cluster's CA, exactly as an operator runs a fleet.
 // Nothing between edge and node goes over loopback. Every process, namespace, link and cgroup made
 // here is removed by teardown(), and by an exit handler if the test process ends another way.
-import { randomBytes } from "node:crypto";
 import { Client, admin, cleanup, sleep, startEdge, tempDir } from "../edge/harness.ts";
 import type { Edge, Res } from "../edge/harness.ts";
 import { cli } from "../operators/cli-helpers.ts";
 import type { CliResult } from "../operators/cli-helpers.ts";
-import { killGroup, killPid, removeCgroupTree, waitGone } from "./processes.ts";
+import { killGroup, killPid, removeCgroupTree } from "./processes.ts";
 import { claimProcessGroup, createNetwork, destroyNetwork, pidsIn, sweepStaleNetworks } from "./network.ts";
 import type { ClusterNetwork, NodeHost } from "./network.ts";
 import { startReceiver, type Receiver } from "../webhook-receiver.ts";
 import { makePki } from "./pki.ts";
 import type { Pki } from "./pki.ts";
-import { fetchMetric, nodeAgent } from "./node-agent.ts";
-import type { NodeAgent } from "./node-agent.ts";
+import { clusterNode, type ClusterNode } from "./cluster-node.ts";
 
 export { sleep };
+export type { ClusterNode };
 
 /** Edge timing for the cluster: heartbeats every second, unhealthy after 3 missed (a loaded 2-core CI machine delays some). */
 export const HEARTBEAT_MS = 1_000;
@@ -29,23 +28,6 @@ export const HEARTBEAT_MISSES = 3;
  * left just before it).
  */
 export const UNHEALTHY_BOUND_MS = HEARTBEAT_MS * (HEARTBEAT_MISSES + 1);
-
-export interface ClusterNode {
-  name: string;
-  host: NodeHost;
-  /** What the edge calls (gRPC-Web over TLS). */
-  url: string;
-  stateDir: string;
-  agent: NodeAgent | null;
-  /** Starts the enrollment command on the node's host (it starts the node and enrolls it). */
-  start(): Promise<void>;
-  /** systemd's stop: SIGTERM to the enrollment command, which drains the node and leaves. */
-  stop(): Promise<number | null>;
-  /** Power loss: SIGKILL to the enrollment command and the node. */
-  kill(): Promise<void>;
-  /** Sum of codecell_fleet_runs_total from the node's /metrics (over TLS, through the bridge). */
-  runs(): Promise<number>;
-}
 
 export interface Hook {
   submission: string;
@@ -135,6 +117,51 @@ export function sweepStaleClusters(): number[] {
   return swept;
 }
 
+/** The edge's settings for the cluster, its webhooks going to the receiver at `hookPort`. */
+function edgeVars(hookPort: number): Record<string, string> {
+  return {
+    NODE_HEARTBEAT_MS: String(HEARTBEAT_MS), NODE_HEARTBEAT_MISSES: String(HEARTBEAT_MISSES), RATE_LIMIT_PER_MIN: "100000",
+    MAX_IN_FLIGHT: "100", SYNC_HOLD_MS: "20000", QUEUE_CAPACITY: "500", WATCHDOG_MS: "1000", WATCHDOG_FAILURES: "3",
+    WEBHOOK_DEV_ALLOW: `127.0.0.1:${hookPort}`,
+  };
+}
+
+/** Polls the edge's node list until `pred` holds; past `ms`, fails with the list and the nodes' last log lines. */
+async function waitNodes(cluster: Cluster, pred: (nodes: any[]) => boolean, what: string, ms: number): Promise<any[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const list = await cluster.listNodes();
+    if (pred(list)) return list;
+    if (Date.now() > deadline) {
+      const logs = cluster.nodes.map((n) => `--- ${n.name}:\n${n.agent?.log().slice(-3000) ?? "(not running)"}`).join("\n");
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(list.map((n) => [n.name, n.state, n.in_flight, n.last_error]))}\n${logs}`);
+    }
+    await sleep(100);
+  }
+}
+
+/** Webhook deliveries, each pushed onto `hooks`. */
+function hookReceiver(hooks: Hook[]): Promise<Receiver> {
+  return startReceiver((hit, res) => {
+    try {
+      const json = JSON.parse(hit.body);
+      hooks.push({ submission: json.id, body: json });
+    } catch {}
+    res.writeHead(204).end();
+  });
+}
+
+/** The cluster's project, its API key, and its webhook endpoint on the receiver at `hookPort`. */
+async function clusterProject(ops: ReturnType<typeof admin>, hookPort: number): Promise<{ projectId: string; key: { key: string } }> {
+  const project = await ops.call("POST", "/admin/projects", { name: "cluster" });
+  if (project.status !== 201) throw new Error(`create project: ${project.status} ${project.text}`);
+  const projectId = project.json.id as string;
+  const key = await ops.newKey(projectId);
+  const hook = await ops.call("POST", `/admin/projects/${projectId}/webhooks`, { url: `http://127.0.0.1:${hookPort}/results` });
+  if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${hook.text}`);
+  return { projectId, key };
+}
+
 export async function startCluster(opts: { nodes?: number; vars?: Record<string, string> } = {}): Promise<Cluster> {
   const count = opts.nodes ?? 3;
   sweepStaleClusters();
@@ -159,76 +186,28 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
   try {
     const pki = makePki(pkiDir, [network.edgeAddress, ...network.hosts.map((h) => h.address)]);
     const hooks: Hook[] = [];
-    receiver = await startReceiver((hit, res) => {
-      try {
-        const json = JSON.parse(hit.body);
-        hooks.push({ submission: json.id, body: json });
-      } catch {}
-      res.writeHead(204).end();
-    });
+    receiver = await hookReceiver(hooks);
     const hookPort = receiver.port;
     const caEnv = { NODE_EXTRA_CA_CERTS: pki.caCert };
     const started = await startEdge({
       ip: network.edgeAddress,
       tls: pki.certs.get(network.edgeAddress)!,
       env: caEnv,
-      vars: {
-        NODE_HEARTBEAT_MS: String(HEARTBEAT_MS), NODE_HEARTBEAT_MISSES: String(HEARTBEAT_MISSES), RATE_LIMIT_PER_MIN: "100000",
-        MAX_IN_FLIGHT: "100", SYNC_HOLD_MS: "20000", QUEUE_CAPACITY: "500", WATCHDOG_MS: "1000", WATCHDOG_FAILURES: "3",
-        WEBHOOK_DEV_ALLOW: `127.0.0.1:${hookPort}`, ...opts.vars,
-      },
+      vars: { ...edgeVars(hookPort), ...opts.vars },
     });
     edge = started;
     if (started.proc.pid) claimProcessGroup(network, started.proc.pid);
     const runCli = (args: string[], env: Record<string, string> = {}) =>
       cli(started, ["--json", ...args], { ...caEnv, CODECELL_URL: started.base, CODECELL_OPERATOR_TOKEN: started.operatorToken, ...env });
     const ops = admin(started);
-    const project = await ops.call("POST", "/admin/projects", { name: "cluster" });
-    if (project.status !== 201) throw new Error(`create project: ${project.status} ${project.text}`);
-    const projectId = project.json.id as string;
-    const key = await ops.newKey(projectId);
-    const hook = await ops.call("POST", `/admin/projects/${projectId}/webhooks`, { url: `http://127.0.0.1:${hookPort}/results` });
-    if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${hook.text}`);
+    const { projectId, key } = await clusterProject(ops, hookPort);
 
     for (const [i, host] of network.hosts.entries()) {
       const name = `n${i + 1}`;
       // One enrollment token per host, as an operator would hand out (kept for the node's restarts).
       const t = await runCli(["nodes", "token", "create", "--name", name, "--ttl", "86400"]);
       if (t.code !== 0) throw new Error(`token for ${name}: ${t.stderr}`);
-      const stateDir = tempDir(`cluster-${name}`);
-      const tls = pki.certs.get(host.address)!;
-      const fleetToken = randomBytes(24).toString("hex");
-      const node: ClusterNode = {
-        name, host, stateDir, agent: null, url: `https://${host.address}:50052`,
-        async start() {
-          node.agent = nodeAgent({
-            host, name, edgeUrl: started.base, enrollToken: t.json.token, stateDir, tls, caCert: pki.caCert,
-            cgroupParent: `${cgroupRoot}/${name}`, fleetToken,
-          });
-        },
-        async stop() {
-          const a = node.agent;
-          if (!a) return null;
-          process.kill(a.proc.pid!, "SIGTERM");
-          const code = await Promise.race([a.exited, sleep(60_000).then(() => "timeout" as const)]);
-          if (code === "timeout") {
-            await node.kill();
-            throw new Error(`${name}: the enrollment command did not exit within 60 s of SIGTERM\n${a.log()}`);
-          }
-          node.agent = null;
-          return code;
-        },
-        async kill() {
-          const a = node.agent;
-          if (!a) return;
-          a.killNow();
-          await Promise.race([a.exited, sleep(5_000)]);
-          await waitGone(pidsIn(host), 5_000);
-          node.agent = null;
-        },
-        runs: () => fetchMetric(node.url, pki.caCert, fleetToken, "codecell_fleet_runs_total"),
-      };
-      nodes.push(node);
+      nodes.push(clusterNode({ name, host, edgeUrl: started.base, enrollToken: t.json.token, pki, cgroupParent: `${cgroupRoot}/${name}` }));
     }
     const cluster: Cluster = {
       edge: started, network, pki, nodes, client: new ClusterClient(started.base, key.key), projectId, hooks,
@@ -238,18 +217,7 @@ export async function startCluster(opts: { nodes?: number; vars?: Record<string,
         if (r.status !== 200) throw new Error(`GET /admin/nodes: ${r.status} ${r.text}`);
         return r.json;
       },
-      async waitNodes(pred, what, ms = 60_000) {
-        const deadline = Date.now() + ms;
-        for (;;) {
-          const list = await cluster.listNodes();
-          if (pred(list)) return list;
-          if (Date.now() > deadline) {
-            const logs = nodes.map((n) => `--- ${n.name}:\n${n.agent?.log().slice(-3000) ?? "(not running)"}`).join("\n");
-            throw new Error(`timed out waiting for ${what}: ${JSON.stringify(list.map((n) => [n.name, n.state, n.in_flight, n.last_error]))}\n${logs}`);
-          }
-          await sleep(100);
-        }
-      },
+      waitNodes: (pred, what, ms = 60_000) => waitNodes(cluster, pred, what, ms),
       async teardown() {
         await Promise.all(nodes.map((n) => n.kill()));
         await started.stop();

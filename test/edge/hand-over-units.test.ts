@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 // Loaded by a path the root typecheck does not follow: the store's types need the Workers types,
 // which the edge's own project (tsc -p edge) has and this one does not.
 const AFTER_TERMINAL = "../../edge/src/submission/after-terminal.ts";
-const { handOver } = (await import(AFTER_TERMINAL)) as { handOver: (work: unknown, meta: unknown) => Promise<void> };
+const { handOver } = (await import(AFTER_TERMINAL)) as { handOver: (env: unknown, store: unknown, meta: unknown, done: Set<string>) => Promise<void> };
 
 const ENDED = Date.parse("2026-01-01T00:00:10Z");
 const endpoint = (id: string, createdAt: string) => ({ id, project_id: "p", url: "https://x.example/h", active: true, created_at: createdAt, secrets: [] });
@@ -41,16 +41,18 @@ function setup() {
     bareRecord: () => null,
     record: () => ({ id: "s1", job_status: "completed" }),
   };
-  const work = { env, store, watchdogMs: 1000, done: new Set(), setAlarm: () => {}, wipe: () => {} };
   const meta = { id: "s1", project_id: "p", key_hash: "k", pool: "default", language: "python", created_ms: ENDED - 1000 };
-  return { work, meta, enqueued, whenEnqueued };
+  return { env, store, meta, enqueued, whenEnqueued };
 }
 
 describe("hand-overs after the end", () => {
   it("hands the record to the webhooks while the releases are still unanswered, to the endpoints active at the end", { timeout: 10_000 }, async () => {
-    const { work, meta, enqueued, whenEnqueued } = setup();
-    void handOver(work, meta);
+    const { env, store, meta, enqueued, whenEnqueued } = setup();
+    const done = new Set<string>();
+    void handOver(env, store, meta, done);
     await whenEnqueued; // never, if the hand-off waited for the releases
     assert.deepEqual(enqueued.map((e) => e.endpoint_ids), [["early"]], "the endpoint created after the end is not a target");
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual([...done], ["hooks"], "the hand-off is remembered as done, the unanswered releases are not");
   });
 });

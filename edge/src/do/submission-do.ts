@@ -11,7 +11,8 @@ import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ScopedKv } from "../lib/scoped-kv.ts";
 import { Deadlines } from "../submission/deadlines.ts";
-import { Submission, type ShardHost } from "../submission/submission.ts";
+import type { ShardHost } from "../submission/shard-host.ts";
+import { Submission } from "../submission/submission.ts";
 
 export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #host: ShardHost;

@@ -4,7 +4,7 @@
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import type { Env } from "../env.ts";
 import { fleetRegistry } from "../stubs.ts";
-import type { Run } from "./store.ts";
+import type { Run } from "./stored.ts";
 
 const CANCEL_TIMEOUT_MS = 5_000;
 

@@ -2,45 +2,12 @@
 // submission's prefix (scoped-kv.ts): meta, record, run and release markers; code, stdin and output
 // as chunked blobs (its events: event-log.ts). A lookup of an unknown id writes nothing.
 import type { ResultRecord } from "../../../proto/record.ts";
-import type { RecordFormat } from "../contracts/submission.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
 import type { ScopedKv, SyncKv } from "../lib/scoped-kv.ts";
 import type { RunOptions } from "../contracts/submission.ts";
-
-export interface Meta {
-  id: string;
-  account_id: string;
-  project_id: string;
-  key_hash: string;
-  language: string;
-  created_ms: number;
-  /** Absent in submissions made before pools. */
-  pool?: string;
-  /** Present when the request used a field of record schema 1.1. */
-  format?: RecordFormat;
-}
-
-export interface Run {
-  node_id: string;
-  node_url: string;
-  dispatched_ms: number;
-  failures: number;
-  last_error: string | null;
-}
-
-/** What is still to be handed back once terminal: the run slot (scheduler) and the key's concurrency unit (KeyDO). */
-export interface Pending {
-  run_slot?: boolean;
-  concurrency_unit?: boolean;
-  /** Names in records written before the scheduler left the registry: `fleet` = run slot, `key` = concurrency unit. */
-  fleet?: boolean;
-  key?: boolean;
-}
-
-/** The webhook hand-off still to do: its targets are the endpoints active at `ended_ms` (webhook-handoff.ts). */
-export interface HooksPending {
-  ended_ms: number;
-}
+import { newRecord } from "./record.ts";
+import type { HooksPending, Meta, Pending, Run } from "./stored.ts";
+import type { TerminalMarks } from "./terminal-steps.ts";
 
 export class SubmissionStore {
   #storage: DurableObjectStorage;
@@ -86,6 +53,15 @@ export class SubmissionStore {
     this.#blobs.put(name, value);
   }
 
+  /** A new submission: what it is, its record, its input. */
+  accept(meta: Meta, input: { code: string; stdin: string; options?: RunOptions }): void {
+    this.kv.put("meta", meta);
+    this.kv.put("record", newRecord(meta.id, meta.language, meta.created_ms, meta.format));
+    this.putBlob("code", input.code);
+    this.putBlob("stdin", input.stdin);
+    if (input.options) this.putBlob("options", JSON.stringify(input.options));
+  }
+
   meta(): Meta | undefined {
     return this.kv.get<Meta>("meta");
   }
@@ -120,6 +96,17 @@ export class SubmissionStore {
   updateRun(patch: Partial<Run>): void {
     const run = this.run();
     if (run) this.kv.put("run", { ...run, ...patch });
+  }
+
+  /** The run is taken from its node and goes back to the queue: forgotten, and counted. */
+  requeued(): void {
+    this.kv.delete("run");
+    this.kv.put("refusals", (this.kv.get<number>("refusals") ?? 0) + 1);
+  }
+
+  /** The marks a terminal submission keeps until its hand-overs are recorded and its retention ends. */
+  terminalMarks(): TerminalMarks {
+    return { release: this.kv.get<Pending>("release"), hooks: this.kv.get<HooksPending>("hooks"), expire: this.kv.get<number>("expire") };
   }
 
   /**

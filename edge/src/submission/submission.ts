@@ -1,60 +1,41 @@
-// One submission inside its shard (do/submission-do.ts): the record and its transitions, the
-// synchronous waiters, the Execute call to the fleet node over gRPC-Web, and a watchdog wake-up
-// while the run is in flight so that a dead node, a dropped stream, an evicted object or an edge
-// restart still ends in `completed` or `error`. It never re-sends Execute for a run that may have
-// started: recovery is GetResult only, so a program is never run twice.
-//
-// Writes per submission: one commit when it is accepted (meta, record, input, the queued event,
-// the run and its wake-up), one when it ends (the record, the output and the events). The node's
-// started and output events are shown at once (memory) and written with the end, or at once while
-// a client follows the event stream; after an eviction mid-run the watchdog learns the outcome by
-// GetResult. A synchronous submit is held in memory, wake-ups included, and written once, when it
-// ends: its client holds the call open and learns the id only with the answer, so until then
-// there is nobody to whom it must survive (were the object lost, the call fails and nothing was
-// promised). It is written at once if the hold expires first (the 408 names the id) or a client
-// follows its events.
+// One submission inside its shard (do/submission-do.ts): its record and transitions, the
+// synchronous waiters, the Execute call to its node, and a wake-up while it is not terminal so
+// that a dead node, a dropped stream, an evicted object or an edge restart still ends in
+// `completed` or `error` (never by sending Execute again for a run that may have started). What
+// the wake-up finds decides the next step (run-steps.ts, terminal-steps.ts); this class carries it
+// out. Its writes, and why a synchronous submit is held in memory: docs/edge.md.
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError, fleetMethods, serverStream } from "../../../proto/grpc-web/client.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
 import type { CreateInput, CreateResult, HopTimes } from "../contracts/submission.ts";
-import type { Config, Env } from "../env.ts";
-import { completedRecord, errorRecord, isoMs, newRecord } from "./record.ts";
-import { asGrpcError, runErrorKind, undeliverable } from "./run-errors.ts";
+import { completedRecord, errorRecord, isoMs } from "./record.ts";
+import { asGrpcError } from "./run-errors.ts";
 import type { ScopedKv } from "../lib/scoped-kv.ts";
 import { Waiters } from "./waiters.ts";
 import { metrics, scheduler } from "../stubs.ts";
 import { SPILLS_METRIC } from "./budgets.ts";
 import { runKey } from "../scheduling/run-key.ts";
-import { afterTerminal, handOver, type TerminalWork } from "./after-terminal.ts";
+import { handOver } from "./after-terminal.ts";
 import { SubmissionEvents, heartbeatMs, streamFormat } from "./events.ts";
 import { enqueueInPools } from "./queue-pool.ts";
 import { cancelAtNode } from "./cancel-at-node.ts";
-import { requeueRun } from "./requeue.ts";
+import { requeue } from "./requeue.ts";
 import { executeRequest } from "./run-request.ts";
-import { checkQueued, checkRun, type WatchdogWork } from "./watchdog.ts";
-import { SubmissionStore, type Meta, type Run } from "./store.ts";
+import { lossStep, overdue, queuedStep, streamStep, watchInterval, type Step } from "./run-steps.ts";
+import { askNode } from "./watchdog.ts";
+import { SubmissionStore } from "./store.ts";
+import { newMeta, type Meta, type Run } from "./stored.ts";
+import { afterHandOvers, type HandOver } from "./terminal-steps.ts";
+import type { ShardHost } from "./shard-host.ts";
+import { WakeUp } from "./wake-up.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
 const routineWake = (ms: number) => Math.ceil((Date.now() + ms) / 1000) * 1000;
 /** How long the hand-overs after a synchronous answer wait for the answer to leave. */
 const HAND_OVER_DELAY_MS = 2;
-/** Dispatches of one submission at most: a node lost mid-run is replaced once. */
-const MAX_ATTEMPTS = 2;
-
-/** What a submission needs of the shard hosting it. */
-export interface ShardHost {
-  env: Env;
-  cfg: Config;
-  storage: DurableObjectStorage;
-  waitUntil(p: Promise<unknown>): void;
-  /** This submission's next wake-up (its alarm()). */
-  setAlarm(id: string, at: number): void;
-  /** Deletes the submission's wake-up and forgets its live instance. */
-  dropped(id: string): void;
-}
 
 export class Submission {
   readonly id: string;
@@ -71,10 +52,8 @@ export class Submission {
   /** A synchronous create() waits for the terminal record (the key's object then frees its unit itself). */
   #createWaiting = false;
   /** Hand-overs done by this instance after the terminal commit (after-terminal.ts). */
-  readonly #handedOver = new Set<"release" | "hooks">();
-  /** While the submission is held in memory: its wake-up as a timer. */
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt: number | null = null;
+  readonly #handedOver = new Set<HandOver>();
+  readonly #wakeUp: WakeUp;
   /** When this instance learnt that the run started at its node (the run's deadline counts from it). */
   #startedMs: number | null = null;
 
@@ -83,6 +62,7 @@ export class Submission {
     this.#host = host;
     this.#store = new SubmissionStore(host.storage, kv);
     this.#events = new SubmissionEvents(kv, heartbeatMs(host.env), () => this.#spill());
+    this.#wakeUp = new WakeUp((at) => host.setAlarm(id, at), () => void this.alarm());
   }
 
   /** Nothing of it is stored (an unknown id). */
@@ -116,19 +96,12 @@ export class Submission {
     // Accepted: everything below is one synchronous block, so one commit (none yet when synchronous).
     const store = this.#store;
     if (input.wait_ms > 0) store.buffer();
-    const meta: Meta = {
-      id: input.id, account_id: input.account_id, project_id: input.project_id, key_hash: input.key_hash,
-      language: input.language, created_ms: now, pool: placed.pool, ...(input.format ? { format: input.format } : {}),
-    };
+    const meta = newMeta(input, now, placed.pool);
     const node = r.kind === "dispatched" ? r.node : this.#dispatchedEarly;
     // The Execute call leaves before the writes below, so that the output gate (outgoing messages
     // wait until pending writes are durable) does not hold it for the commit.
     if (node) this.#launch(node, meta, executeRequest(meta, input.code, input.stdin, input.options));
-    store.kv.put("meta", meta);
-    store.kv.put("record", newRecord(input.id, input.language, now, input.format));
-    store.putBlob("code", input.code);
-    store.putBlob("stdin", input.stdin);
-    if (input.options) store.putBlob("options", JSON.stringify(input.options));
+    store.accept(meta, input);
     this.#events.queued(r.kind === "queued" ? r.position : 0);
     this.#events.flush();
     if (node) this.#recordRun(node);
@@ -206,39 +179,47 @@ export class Submission {
   }
 
   async #watchdog(): Promise<void> {
-    const cfg = this.#host.cfg;
     const rec = this.#store.bareRecord();
     const meta = this.#store.meta();
     if (!rec || !meta) return this.#wipe();
-    if (isTerminal(rec.job_status)) return afterTerminal(this.#terminalWork(), meta);
-    const now = Date.now();
+    if (isTerminal(rec.job_status)) return this.#afterTerminal(meta);
+    await this.#follow(await this.#check(meta, rec, Date.now()), meta);
+    if (!this.#isDone()) this.#wake(Date.now() + watchInterval(this.#host.cfg.watchdogMs, this.#stream !== null));
+  }
+
+  /** What the wake-up learns (run-steps.ts): from the scheduler while queued; past its deadline, or from its node, once dispatched. */
+  async #check(meta: Meta, rec: ResultRecord, now: number): Promise<Step> {
+    const cfg = this.#host.cfg;
     const run = this.#store.run();
-    if (!run) await checkQueued(this.#watchdogWork(), meta, now);
-    else {
-      const overdue = this.#overdue(meta, now);
-      if (overdue) await this.#fail(overdue);
-      else await checkRun(this.#watchdogWork(), meta, run);
-    }
-    if (!this.#isDone()) {
-      // Without a live stream we learn the outcome only by polling, so poll faster.
-      const interval = this.#stream ? cfg.watchdogMs : Math.min(cfg.watchdogMs, 1_000);
-      this.#wake(Date.now() + interval);
+    if (!run) return queuedStep(await this.#scheduler().poll(meta.id), meta.created_ms, now, cfg.queueTimeoutMs, this.#store.run() !== undefined);
+    const late = overdue(meta.created_ms, this.#startedMs ?? (rec.started_at ? Date.parse(rec.started_at) : null), now, cfg);
+    if (late) return { kind: "fail", why: late };
+    return askNode(this.#host.env, cfg, meta.id, run, this.#stream !== null);
+  }
+
+  /** Carries out a step (run-steps.ts). */
+  async #follow(step: Step, meta: Meta): Promise<void> {
+    if (step.update) this.#store.updateRun(step.update);
+    switch (step.kind) {
+      case "wait": return step.at === undefined ? undefined : this.#wake(step.at);
+      case "start": return this.#startRun(step.node);
+      case "fail": return this.#fail(step.why);
+      case "lost": return this.#lost(step.run, step.why);
+      case "requeue": return this.#requeue(step.nodeId, step.reason);
+      case "complete": return this.#complete(step.result);
+      case "running": return this.#markRunning(step.startedAt, true);
+      case "expire":
+        if (await this.#scheduler().cancel(meta.id)) await this.#fail(step.why);
     }
   }
 
-  /**
-   * Why the run is past its deadline, or null. The run's own budget (MAX_RUN_MS) counts from its
-   * start at the node; before it started, it is waiting (the edge's queue, then the node's own)
-   * and the queue's budget (QUEUE_TIMEOUT_MS, from acceptance) applies.
-   */
-  #overdue(meta: Meta, now: number): string | null {
-    const cfg = this.#host.cfg;
-    const rec = this.#store.bareRecord();
-    const startedMs = this.#startedMs ?? (rec?.started_at ? Date.parse(rec.started_at) : NaN);
-    if (Number.isFinite(startedMs)) {
-      return now - startedMs > cfg.maxRunMs ? `the run did not end within ${Math.round(cfg.maxRunMs / 1000)} s of its start; it was cancelled` : null;
-    }
-    return now - meta.created_ms > cfg.queueTimeoutMs ? `the run did not start within ${Math.round(cfg.queueTimeoutMs / 1000)} s; it was cancelled` : null;
+  /** The wake-up once terminal: the hand-overs not yet done, their marks cleared, the wipe at the end of retention. */
+  async #afterTerminal(meta: Meta): Promise<void> {
+    await handOver(this.#host.env, this.#store, meta, this.#handedOver);
+    const step = afterHandOvers(this.#store.terminalMarks(), this.#handedOver, Date.now(), this.#host.cfg.watchdogMs);
+    for (const mark of step.clear) this.#store.kv.delete(mark);
+    if (step.next.kind === "wipe") return this.#wipe();
+    this.#wake(step.next.at);
   }
 
   // ---- the run ----
@@ -264,46 +245,44 @@ export class Submission {
   async #runStream(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>): Promise<void> {
     const abort = new AbortController();
     this.#stream = abort;
-    const format = streamFormat(meta.format);
-    const sentAt = Date.now();
-    let firstAt = 0;
-    let completion: Promise<void> | null = null;
     try {
-      for await (const ev of serverStream(node, fleetMethods.execute, req, abort.signal)) {
-        if (!firstAt) this.#hops.node_first_event = (firstAt = Date.now()) - sentAt;
-        if (ev.completed) this.#hops.node_run = Date.now() - firstAt;
-        if (completion) continue;
-        this.#events.fromNode(ev, format);
-        if (ev.started) this.#markRunning(ev.started.startedAt, false);
-        if (ev.completed?.result) {
-          // The stream is read to its end (the trailers follow at once), not aborted, so that the
-          // connection to the node is reused for the next run.
-          this.#stream = null;
-          completion = this.#complete(ev.completed.result).catch((e: unknown) => {
-            // The watchdog's wake-up (already set) asks the node again.
-            console.error("submission could not record its result", this.id, message(e));
-          });
-        }
-      }
-      await completion;
+      await this.#readStream(node, meta, req, abort.signal);
       if (!this.#isDone()) throw new GrpcError(-1, "stream ended without a result");
     } catch (e) {
       if (this.#isDone() || abort.signal.aborted) return;
       const err = asGrpcError(e);
-      if (err.tooLarge) return this.#fail(undeliverable(node.id, err));
-      const kind = runErrorKind(err, this.#store.bareRecord()?.job_status === "pending");
-      if (kind === "elsewhere") {
-        console.warn("run refused before it started; requeued", meta.id, node.id, err.statusName, err.message);
-        return this.#requeue(node.id, `${err.statusName}: ${err.message}`);
-      }
-      if (kind === "refused") return this.#fail(`fleet node ${node.id} refused the run (${err.statusName}): ${err.message}`);
-      // Broken stream: the watchdog asks the node (GetResult) right away.
-      console.warn("execute stream broke", meta.id, err.statusName, err.message);
-      this.#store.updateRun({ last_error: err.message });
-      this.#wake(Date.now() + 50);
+      const step = streamStep(err, this.#store.bareRecord()?.job_status === "pending", node.id, Date.now());
+      if (step.kind === "requeue") console.warn("run refused before it started; requeued", meta.id, node.id, err.statusName, err.message);
+      if (step.kind === "wait") console.warn("execute stream broke", meta.id, err.statusName, err.message);
+      await this.#follow(step, meta);
     } finally {
       if (this.#stream === abort) this.#stream = null;
     }
+  }
+
+  /** The node's events as they come, until the result is recorded. */
+  async #readStream(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>, signal: AbortSignal): Promise<void> {
+    const format = streamFormat(meta.format);
+    const sentAt = Date.now();
+    let firstAt = 0;
+    let completion: Promise<void> | null = null;
+    for await (const ev of serverStream(node, fleetMethods.execute, req, signal)) {
+      if (!firstAt) this.#hops.node_first_event = (firstAt = Date.now()) - sentAt;
+      if (ev.completed) this.#hops.node_run = Date.now() - firstAt;
+      if (completion) continue;
+      this.#events.fromNode(ev, format);
+      if (ev.started) this.#markRunning(ev.started.startedAt, false);
+      if (ev.completed?.result) {
+        // The stream is read to its end (the trailers follow at once), not aborted, so that the
+        // connection to the node is reused for the next run.
+        this.#stream = null;
+        completion = this.#complete(ev.completed.result).catch((e: unknown) => {
+          // The watchdog's wake-up (already set) asks the node again.
+          console.error("submission could not record its result", this.id, message(e));
+        });
+      }
+    }
+    await completion;
   }
 
   /**
@@ -313,12 +292,10 @@ export class Submission {
    * only the current run's node). A result the node did deliver, even IE, always stands.
    */
   async #lost(run: Run, why: string): Promise<void> {
-    const attempts = this.#store.kv.get<number>("attempts") ?? 1;
-    if (attempts >= MAX_ATTEMPTS) {
-      return this.#fail(`${why}; fleet nodes lost this submission's run ${attempts} times, so it is not dispatched again`);
-    }
+    const step = lossStep(this.#store.kv.get<number>("attempts") ?? 1, why);
+    if (step.kind === "fail") return this.#fail(step.why);
     console.warn("fleet node lost mid-run; dispatching again", this.id, run.node_id, why);
-    this.#store.kv.put("attempts", attempts + 1);
+    this.#store.kv.put("attempts", step.attempts);
     this.#stream?.abort();
     this.#startedMs = null;
     // Should the node still be running it (stalled rather than gone), it stops there.
@@ -326,12 +303,12 @@ export class Submission {
     await this.#requeue(run.node_id, why);
   }
 
-  /** A node refused before the program started, or was lost: back to the queue (requeue.ts). */
-  #requeue(nodeId: string, reason: string): Promise<void> {
-    return requeueRun({
-      env: this.#host.env, cfg: this.#host.cfg, store: this.#store,
-      setAlarm: (at) => this.#wake(at), startRun: (n) => this.#startRun(n), fail: (why) => this.#fail(why),
-    }, nodeId, reason);
+  /** A node refused before the program started, or was lost: back to the queue, within the queue's time budget. */
+  async #requeue(nodeId: string, reason: string): Promise<void> {
+    const meta = this.#store.meta();
+    if (!meta) return;
+    this.#store.requeued();
+    await this.#follow(await requeue(this.#host.env, this.#host.cfg, meta, nodeId, reason), meta);
   }
 
   /** `persist`: written now (the watchdog learnt it); from the stream it is written with the end. */
@@ -366,8 +343,7 @@ export class Submission {
     if (!meta) return;
     const now = Date.now();
     const answering = this.#createWaiting;
-    this.#clearTimer();
-    this.#timerAt = null;
+    this.#wakeUp.cancel();
     this.#store.commitTerminal(rec, now, now + this.#host.cfg.retentionMs, answering);
     this.#events.completed(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
@@ -377,28 +353,13 @@ export class Submission {
     // A synchronous answer is on its way: the hand-overs wait a moment so that the scheduler's
     // release (and its commit) does not go before it.
     if (answering) await new Promise((resolve) => setTimeout(resolve, HAND_OVER_DELAY_MS));
-    await handOver(this.#terminalWork(), meta);
+    await handOver(this.#host.env, this.#store, meta, this.#handedOver);
   }
 
   // ---- helpers ----
 
-  /** The next wake-up: the shard's (durable), or a timer while the submission is held in memory. */
   #wake(at: number): void {
-    if (!this.#store.buffered) {
-      this.#host.setAlarm(this.id, at);
-      return;
-    }
-    this.#clearTimer();
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => {
-      this.#timerAt = null;
-      void this.alarm();
-    }, Math.max(0, at - Date.now()));
-  }
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#wakeUp.set(at, this.#store.buffered);
   }
 
   /** Its event frames reached their memory budget (budgets.ts): it is written now, and they go to storage. */
@@ -412,24 +373,7 @@ export class Submission {
   #persist(): void {
     if (!this.#store.buffered) return;
     this.#store.persist();
-    this.#clearTimer();
-    if (this.#timerAt !== null) this.#host.setAlarm(this.id, this.#timerAt);
-    this.#timerAt = null;
-  }
-
-  #watchdogWork(): WatchdogWork {
-    return {
-      env: this.#host.env, cfg: this.#host.cfg, store: this.#store, streaming: this.#stream !== null,
-      scheduler: () => this.#scheduler(), startRun: (n) => this.#startRun(n), fail: (why) => this.#fail(why),
-      lost: (run, why) => this.#lost(run, why), complete: (r) => this.#complete(r), markRunning: (at) => this.#markRunning(at, true),
-    };
-  }
-
-  #terminalWork(): TerminalWork {
-    return {
-      env: this.#host.env, store: this.#store, watchdogMs: this.#host.cfg.watchdogMs, done: this.#handedOver,
-      setAlarm: (at) => this.#wake(at), wipe: () => this.#wipe(),
-    };
+    this.#wakeUp.persisted();
   }
 
   #scheduler() {

@@ -1,0 +1,45 @@
+// What a submission stores beside its record and blobs (store.ts reads and writes them). Plain
+// shapes without the Workers types, so that the pure decisions over them (run-steps.ts,
+// terminal-steps.ts) load in Node too.
+import type { CreateInput, RecordFormat } from "../contracts/submission.ts";
+
+export interface Meta {
+  id: string;
+  account_id: string;
+  project_id: string;
+  key_hash: string;
+  language: string;
+  created_ms: number;
+  /** Absent in submissions made before pools. */
+  pool?: string;
+  /** Present when the request used a field of record schema 1.1. */
+  format?: RecordFormat;
+}
+
+export interface Run {
+  node_id: string;
+  node_url: string;
+  dispatched_ms: number;
+  failures: number;
+  last_error: string | null;
+}
+
+/** What is still to be handed back once terminal: the run slot (scheduler) and the key's concurrency unit (KeyDO). */
+export interface Pending {
+  run_slot?: boolean;
+  concurrency_unit?: boolean;
+  /** Names in records written before the scheduler left the registry: `fleet` = run slot, `key` = concurrency unit. */
+  fleet?: boolean;
+  key?: boolean;
+}
+
+/** The webhook hand-off still to do: its targets are the endpoints active at `ended_ms` (webhooks/hand-off.ts). */
+export interface HooksPending {
+  ended_ms: number;
+}
+
+/** What a new submission is, accepted at `createdMs` into `pool`. */
+export function newMeta(input: CreateInput, createdMs: number, pool: string): Meta {
+  const { id, account_id, project_id, key_hash, language, format } = input;
+  return { id, account_id, project_id, key_hash, language, created_ms: createdMs, pool, ...(format ? { format } : {}) };
+}
