@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Client, sleep, startEdge, startFleet, useStack } from "./harness.ts";
 
-const VARS = { QUEUE_CAPACITY: "1" };
+// The rate limit is not under test here: polling a slow machine's runs must not meet 429s.
+const VARS = { QUEUE_CAPACITY: "1", RATE_LIMIT_PER_MIN: "1000" };
 
 async function client(): Promise<Client> {
   return new Client(stack.edge.base, (await stack.ops.newKey()).key);
