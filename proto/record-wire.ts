@@ -6,8 +6,8 @@ import {
   type Evidence as WireEvidence,
   type ExecutionResult as WireResult,
 } from "./gen/codecell/fleet/v1/fleet.ts";
-import type { AppliedLimits, Encoding, Evidence, ExecutionRecord, OutputIntegrity, OutputMismatch, TestRecord, Verdict } from "./record.ts";
-import type { Mismatch as WireMismatch, RunLimits as WireLimits, TestResult as WireTest } from "./gen/codecell/fleet/v1/fleet.ts";
+import type { AppliedLimits, CheckerEvidence, Encoding, Evidence, ExecutionRecord, OutputIntegrity, OutputMismatch, TestRecord, Verdict } from "./record.ts";
+import type { CheckerEvidence as WireChecker, Mismatch as WireMismatch, RunLimits as WireLimits, TestResult as WireTest } from "./gen/codecell/fleet/v1/fleet.ts";
 import { toBase64 } from "./base64.ts";
 
 const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
@@ -66,6 +66,7 @@ export function executionToWire(o: ExecutionRecord): WireExecution {
       collectionErrors: e.collection_errors,
       mismatch: e.mismatch ? mismatchToWire(e.mismatch) : undefined,
       limits: e.limits ? limitsToWire(e.limits) : undefined,
+      checker: e.checker ? checkerToWire(e.checker) : undefined,
     },
   };
 }
@@ -94,6 +95,14 @@ function mismatchFromWire(m: WireMismatch): OutputMismatch {
   };
 }
 
+function checkerToWire(c: CheckerEvidence): WireChecker {
+  return { exitCode: c.exit_code ?? undefined, cause: c.cause, message: c.message, points: c.points ?? undefined };
+}
+
+function checkerFromWire(c: WireChecker): CheckerEvidence {
+  return { exit_code: c.exitCode ?? null, cause: c.cause, message: c.message, points: c.points ?? null };
+}
+
 export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
   if (!e) return null;
   const c = e.cgroup;
@@ -118,6 +127,7 @@ export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
     collection_errors: [...e.collectionErrors],
     ...(e.limits ? { limits: limitsFromWire(e.limits) } : {}),
     ...(e.mismatch ? { mismatch: mismatchFromWire(e.mismatch) } : {}),
+    ...(e.checker ? { checker: checkerFromWire(e.checker) } : {}),
   };
 }
 
@@ -150,7 +160,7 @@ export function outputText(text: string, bytes: Uint8Array | undefined, encoding
 
 const NO_EVIDENCE: Evidence = evidenceFromWire({
   verdictCause: "", verdictActor: "", isolationMode: "", controlsApplied: [], controlsMissing: [], cgroup: undefined,
-  timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined, limits: undefined,
+  timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined, limits: undefined, checker: undefined,
 })!;
 
 /** One test's outcome as the record lists it (record.ts TestRecord). */

@@ -16,7 +16,7 @@ export type Verdict = (typeof VERDICTS)[number];
 export const OUTPUT_INTEGRITY = ["complete", "truncated_by_judge_limit", "crash_mid_write", "write_error"] as const;
 export type OutputIntegrity = (typeof OUTPUT_INTEGRITY)[number];
 
-export type VerdictActor = "runtime" | "kernel" | "supervisor" | "judge";
+export type VerdictActor = "runtime" | "kernel" | "supervisor" | "judge" | "checker";
 
 /** How text fields travel in a request and in its record: as is, or base64 (binary-safe). */
 export type Encoding = "utf8" | "base64";
@@ -38,6 +38,18 @@ export interface OutputMismatch {
   expected: string;
   actual: string;
   message: string;
+}
+
+/** What a custom checker said about one run (docs/languages.md, "Custom checkers"). */
+export interface CheckerEvidence {
+  /** Its exit code; null when a signal or a limit ended it, or it never ran (it did not compile). */
+  exit_code: number | null;
+  /** How its own run ended: normal_exit, nonzero_exit, cpu_timeout, oom_kill, compile_error, ... */
+  cause: string;
+  /** The first 4 KiB of its stderr, or what went wrong with it. */
+  message: string;
+  /** Exit code 7 (testlib's `_points`): the points it printed; else null. */
+  points: number | null;
 }
 
 export type JobStatus = "pending" | "running" | "completed" | "error";
@@ -85,6 +97,8 @@ export interface Evidence {
   limits?: AppliedLimits;
   /** Set when the verdict is WA. */
   mismatch?: OutputMismatch;
+  /** Set when a custom checker judged the run (or failed to). */
+  checker?: CheckerEvidence;
 }
 
 /** The execution half of the result record: what one sandboxed run produced. */

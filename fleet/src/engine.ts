@@ -29,6 +29,8 @@ export interface EngineRequest {
   version?: string;
   /** How output is judged; `expected` judges a run without tests. */
   check?: EngineCheck;
+  /** A custom checker judges each run instead of `check.compare` (judge/custom-checker.ts). */
+  checker?: EngineChecker;
   /** Test cases: compile once, one fresh sandbox run per test. */
   tests?: EngineTest[];
   stopOnFirstFailure?: boolean;
@@ -48,6 +50,17 @@ export interface EngineCheck {
   /** Tolerance of `float`; absent: the checker's default. */
   floatEpsilon?: number;
   expected?: Uint8Array | string;
+}
+
+/** A testlib-style checker: its own program, compiled once, run after each test in its own sandbox. */
+export interface EngineChecker {
+  /** Canonical name or alias, as the request's own. */
+  language: string;
+  code: string;
+  files?: EngineFile[];
+  version?: string;
+  /** Narrows the node's checker limits (CHECKER_LIMITS); never widens them. */
+  limits?: Partial<Limits>;
 }
 
 export interface EngineTest {

@@ -17,6 +17,15 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
   // Output checks run in worker threads, started on the first check (judge/check-pool.ts).
   const checks = new CheckPool();
+  /** A language (the program's or its checker's) and the version asked for, else the error to throw. */
+  const resolve = (requested: string, version = "") => {
+    const language = findLanguage(requested, LANGUAGES);
+    const detected = language && toolchains.get(language.name);
+    if (!language || !detected) throw new UnsupportedLanguageError(requested, [...toolchains.keys()]);
+    const selected = selectVersion(detected, version);
+    if (!selected) throw new UnknownVersionError(language.name, version, detected.versions.map((v) => v.info.version));
+    return { language, selected };
+  };
   return {
     slots,
     queue: sandbox.queue,
@@ -34,16 +43,10 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       };
     },
     async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
-      const language = findLanguage(request.language, LANGUAGES);
-      const detected = language && toolchains.get(language.name);
-      if (!language || !detected) {
-        throw new UnsupportedLanguageError(request.language, [...toolchains.keys()]);
-      }
-      const selected = selectVersion(detected, request.version ?? "");
-      if (!selected) {
-        throw new UnknownVersionError(language.name, request.version ?? "", detected.versions.map((v) => v.info.version));
-      }
-      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, checks, request, signal);
+      const { language, selected } = resolve(request.language, request.version);
+      const checker = request.checker ? resolve(request.checker.language, request.checker.version) : undefined;
+      const checkerTarget = checker ? { language: checker.language, toolchain: checker.selected.toolchain } : undefined;
+      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, checks, request, signal, checkerTarget);
       return { ...outcome, version: selected.info.version };
     },
     async close() {

@@ -53,6 +53,9 @@ export async function judgeRun(
 /** Runs the prepared program once in a fresh sandbox; `test` tags its output events. */
 export type RunOnce = (stdin: Uint8Array | string, test: number) => Promise<RunOutcome>;
 
+/** Judges one run some other way than judgeRun's compare (a custom checker: custom-checker.ts). */
+export type JudgeRun = (ran: RunOutcome, stdin: Uint8Array | string, expected: Uint8Array | string | undefined) => Promise<ExecutionRecord>;
+
 export interface JudgedTests {
   result: ExecutionRecord;
   tests: TestOutcome[];
@@ -61,13 +64,13 @@ export interface JudgedTests {
 }
 
 /** Runs every test (or up to the first failure when asked), each reported as it finishes. */
-export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: EngineRequest, signal?: AbortSignal): Promise<JudgedTests> {
+export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: EngineRequest, signal?: AbortSignal, judge?: JudgeRun): Promise<JudgedTests> {
   const tests: TestOutcome[] = [];
   for (const [index, test] of (request.tests ?? []).entries()) {
     const ran = await runOnce(test.stdin, index);
     const outcome: TestOutcome = {
       name: test.name || `test-${index + 1}`,
-      result: await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check),
+      result: judge ? await judge(ran, test.stdin, test.expected) : await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check),
       stdoutBytes: ran.stdoutBytes,
       stderrBytes: ran.stderrBytes,
     };

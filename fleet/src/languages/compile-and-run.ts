@@ -4,10 +4,12 @@
 // tenant's share) is staged on the host for this request only and bound the same way: it never
 // takes room in the run's work dir. The request's files sit beside the main source at compile and
 // run time; names the language uses itself (the source's, the artifact's) are refused up front.
-// With tests, judge/tests.ts runs the prepared program once per test.
+// With tests, judge/tests.ts runs the prepared program once per test. A custom checker is
+// prepared the same way, once, after the program (judge/custom-checker.ts).
 import type { EngineRequest, ExecuteOutcome } from "../engine.ts";
 import type { OutputChecks } from "../judge/check-pool.ts";
-import { judgeRun, runTests, type RunOnce } from "../judge/tests.ts";
+import { checkerJudge, checkerLimits, checkerNotPrepared, checkerRequest } from "../judge/custom-checker.ts";
+import { judgeRun, runTests, type JudgeRun, type RunOnce } from "../judge/tests.ts";
 import type { Sandbox, StagedFile } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sandbox/input-files.ts";
@@ -29,6 +31,12 @@ export interface PreparedProgram {
   limits: Limits;
 }
 
+/** A language and the toolchain of the version chosen, resolved by the engine (node-engine.ts). */
+export interface LanguageTarget {
+  language: LanguageSpec;
+  toolchain: Toolchain;
+}
+
 export async function compileAndRun(
   sandbox: Sandbox,
   language: LanguageSpec,
@@ -37,6 +45,7 @@ export async function compileAndRun(
   checks: OutputChecks,
   request: EngineRequest,
   signal?: AbortSignal,
+  checkerTarget?: LanguageTarget,
 ): Promise<ExecuteOutcome> {
   const outcome = (result: ExecutionRecord, compileCacheHit = false, extra: Partial<ExecuteOutcome> = {}): ExecuteOutcome => ({
     language: language.name,
@@ -49,8 +58,15 @@ export async function compileAndRun(
   const runLimits = narrowLimits(RUN_LIMITS, request.limits);
   const prepared = await prepare(sandbox, language, toolchain, cache, request, runLimits, signal);
   if ("failed" in prepared) return outcome(prepared.failed);
+  let checker: Prepared | undefined;
   try {
     const { program, compileCacheHit } = prepared;
+    if (request.checker && checkerTarget) {
+      const { language: checkerLanguage, toolchain: checkerToolchain } = checkerTarget;
+      checker = await prepare(sandbox, checkerLanguage, checkerToolchain, cache, checkerRequest(request, request.checker), checkerLimits(request.checker), signal);
+      if ("failed" in checker) return outcome(checkerNotPrepared(checker.failed), compileCacheHit);
+    }
+    const judge: JudgeRun | undefined = checker && !("failed" in checker) ? checkerJudge(sandbox, checker.program, signal) : undefined;
     const { onOutput } = request;
     const runOnce: RunOnce = (stdin, test) =>
       sandbox.run(
@@ -63,14 +79,16 @@ export async function compileAndRun(
         signal,
       );
     if (request.tests?.length) {
-      const judged = await runTests(runOnce, checks, request, signal);
+      const judged = await runTests(runOnce, checks, request, signal, judge);
       return outcome(judged.result, compileCacheHit, { tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes });
     }
     const ran = await runOnce(request.stdin, 0);
-    const result = await judgeRun(checks, ran.result, ran.stdoutBytes, request.check?.expected, request.check);
+    const expected = request.check?.expected;
+    const result = judge ? await judge(ran, request.stdin, expected) : await judgeRun(checks, ran.result, ran.stdoutBytes, expected, request.check);
     return outcome(result, compileCacheHit, { stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes });
   } finally {
     prepared.release();
+    if (checker && !("failed" in checker)) checker.release();
   }
 }
 

@@ -1,6 +1,6 @@
 // An ExecuteRequest as the engine's request: proto defaults (0, "") become "the node's default".
 import type { ExecuteRequest, RunLimits } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { EngineRequest } from "../engine.ts";
+import type { EngineChecker, EngineRequest } from "../engine.ts";
 import type { CompareMode } from "../../../proto/submission-rules.ts";
 import type { Limits } from "../sandbox/run-spec.ts";
 
@@ -17,9 +17,20 @@ export function requestedLimits(limits: RunLimits | undefined): Partial<Limits> 
   return picked;
 }
 
+function toEngineChecker(checker: NonNullable<ExecuteRequest["checker"]>): EngineChecker {
+  return {
+    language: checker.language,
+    code: checker.code,
+    limits: requestedLimits(checker.limits),
+    ...(checker.files.length ? { files: checker.files.map((file) => ({ path: file.path, content: file.content })) } : {}),
+    ...(checker.version ? { version: checker.version } : {}),
+  };
+}
+
 export function toEngineRequest(request: ExecuteRequest, language: string): EngineRequest {
   const check = request.check;
   return {
+    ...(request.checker ? { checker: toEngineChecker(request.checker) } : {}),
     language,
     code: request.code,
     stdin: request.stdinBytes ?? request.stdin,

@@ -170,6 +170,27 @@ export interface ExecuteRequest {
     | undefined;
   /** The program's stderr is written into its stdout: one stream, in the order written. */
   mergeStderr: boolean;
+  /**
+   * A custom checker judges each run instead of `check.compare` (docs/languages.md, "Custom
+   * checkers"). Absent: the built-in compare. Not together with a non-empty check.compare.
+   */
+  checker: Checker | undefined;
+}
+
+/**
+ * A testlib-style checker: compiled once per submission (through the compile cache), then run in
+ * its own sandbox after each test as `checker input.txt output.txt answer.txt`.
+ */
+export interface Checker {
+  /** Canonical language name or alias, as ExecuteRequest.language. */
+  language: string;
+  code: string;
+  /** Files beside the checker's source (testlib.h), at compile and run time. */
+  files: SourceFile[];
+  /** Toolchain version; empty: the language's default. */
+  version: string;
+  /** The checker's run limits (the key's plan); a zero field is the node's checker default. */
+  limits: RunLimits | undefined;
 }
 
 export interface RunLimits {
@@ -307,7 +328,24 @@ export interface Evidence {
     | Mismatch
     | undefined;
   /** The limits the run was held to. */
-  limits: RunLimits | undefined;
+  limits:
+    | RunLimits
+    | undefined;
+  /** What the custom checker said about this run (requests with a checker, when it ran). */
+  checker: CheckerEvidence | undefined;
+}
+
+export interface CheckerEvidence {
+  /** The checker's exit code; absent when a signal or a limit ended it. */
+  exitCode?:
+    | number
+    | undefined;
+  /** How its own run ended: normal_exit, nonzero_exit, cpu_timeout, oom_kill, compile_error, ... */
+  cause: string;
+  /** The first 4 KiB of its stderr (testlib's verdict line), or what went wrong. */
+  message: string;
+  /** Exit code 7 (testlib's _points): the points it printed. */
+  points?: number | undefined;
 }
 
 export interface Mismatch {
@@ -447,6 +485,7 @@ function createBaseExecuteRequest(): ExecuteRequest {
     streamOutput: false,
     compileLimits: undefined,
     mergeStderr: false,
+    checker: undefined,
   };
 }
 
@@ -508,6 +547,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.mergeStderr !== false) {
       writer.uint32(152).bool(message.mergeStderr);
+    }
+    if (message.checker !== undefined) {
+      Checker.encode(message.checker, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -677,6 +719,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.mergeStderr = reader.bool();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.checker = Checker.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -717,6 +767,114 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
       ? RunLimits.fromPartial(object.compileLimits)
       : undefined;
     message.mergeStderr = object.mergeStderr ?? false;
+    message.checker = (object.checker !== undefined && object.checker !== null)
+      ? Checker.fromPartial(object.checker)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseChecker(): Checker {
+  return { language: "", code: "", files: [], version: "", limits: undefined };
+}
+
+export const Checker: MessageFns<Checker> = {
+  encode(message: Checker, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.language !== "") {
+      writer.uint32(10).string(message.language);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    for (const v of message.files) {
+      SourceFile.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.version !== "") {
+      writer.uint32(34).string(message.version);
+    }
+    if (message.limits !== undefined) {
+      RunLimits.encode(message.limits, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Checker {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChecker();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.files.push(SourceFile.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.limits = RunLimits.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Checker>): Checker {
+    return Checker.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Checker>): Checker {
+    const message = createBaseChecker();
+    message.language = object.language ?? "";
+    message.code = object.code ?? "";
+    message.files = object.files?.map((e) => SourceFile.fromPartial(e)) || [];
+    message.version = object.version ?? "";
+    message.limits = (object.limits !== undefined && object.limits !== null)
+      ? RunLimits.fromPartial(object.limits)
+      : undefined;
     return message;
   },
 };
@@ -1878,6 +2036,7 @@ function createBaseEvidence(): Evidence {
     collectionErrors: [],
     mismatch: undefined,
     limits: undefined,
+    checker: undefined,
   };
 }
 
@@ -1918,6 +2077,9 @@ export const Evidence: MessageFns<Evidence> = {
     }
     if (message.limits !== undefined) {
       RunLimits.encode(message.limits, writer.uint32(98).fork()).join();
+    }
+    if (message.checker !== undefined) {
+      CheckerEvidence.encode(message.checker, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -2031,6 +2193,14 @@ export const Evidence: MessageFns<Evidence> = {
             message.limits = RunLimits.decode(reader, reader.uint32());
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.checker = CheckerEvidence.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2070,6 +2240,100 @@ export const Evidence: MessageFns<Evidence> = {
     message.limits = (object.limits !== undefined && object.limits !== null)
       ? RunLimits.fromPartial(object.limits)
       : undefined;
+    message.checker = (object.checker !== undefined && object.checker !== null)
+      ? CheckerEvidence.fromPartial(object.checker)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCheckerEvidence(): CheckerEvidence {
+  return { exitCode: undefined, cause: "", message: "", points: undefined };
+}
+
+export const CheckerEvidence: MessageFns<CheckerEvidence> = {
+  encode(message: CheckerEvidence, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exitCode !== undefined) {
+      writer.uint32(8).int32(message.exitCode);
+    }
+    if (message.cause !== "") {
+      writer.uint32(18).string(message.cause);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    if (message.points !== undefined) {
+      writer.uint32(33).double(message.points);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckerEvidence {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckerEvidence();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.exitCode = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cause = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.points = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CheckerEvidence>): CheckerEvidence {
+    return CheckerEvidence.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CheckerEvidence>): CheckerEvidence {
+    const message = createBaseCheckerEvidence();
+    message.exitCode = object.exitCode ?? undefined;
+    message.cause = object.cause ?? "";
+    message.message = object.message ?? "";
+    message.points = object.points ?? undefined;
     return message;
   },
 };
