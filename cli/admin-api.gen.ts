@@ -207,6 +207,9 @@ export interface components {
       max_output_kb?: number;
       max_tests?: number;
       max_batch?: number;
+      checker_wall_time_ms?: number;
+      checker_cpu_time_ms?: number;
+      checker_memory_mb?: number;
     };
     CancelSubmissionRequest: {
       reason?: string;
@@ -437,6 +440,12 @@ export interface components {
       max_output_kb: number;
       max_tests: number;
       max_batch: number;
+      /** @description A custom checker's wall limit; absent: 5000 */
+      checker_wall_time_ms?: number;
+      /** @description A custom checker's CPU limit; absent: 5000 */
+      checker_cpu_time_ms?: number;
+      /** @description A custom checker's memory limit; absent: 256 */
+      checker_memory_mb?: number;
     };
     Node: {
       id: string;

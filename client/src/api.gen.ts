@@ -168,6 +168,18 @@ export interface components {
       merge_stderr?: boolean;
       /** @description Compiler options from the language's allow-list (at most 32) */
       compiler_options?: string[];
+      /** @description A testlib-style checker {language, code, files?, version?} judging each run instead of `compare`: run as `checker input.txt output.txt answer.txt`; exit 0 AC, 1 WA, 2 presentation error, 7 points; anything else is its own failure (WA, cause checker_failed) */
+      checker?: {
+        language: string;
+        code: string;
+        files?: ({
+            path: string;
+            content: string;
+            /** @enum {string} */
+            encoding?: "utf8" | "base64";
+          })[];
+        version?: string;
+      };
     };
     BatchRequest: {
       submissions: components["schemas"]["SubmitRequest"][];
@@ -237,9 +249,15 @@ export interface components {
       actual: string;
       message: string;
     };
+    CheckerEvidence: {
+      exit_code: number | null;
+      cause: string;
+      message: string;
+      points: number | null;
+    };
     Evidence: {
       verdict_cause: string;
-      /** @description runtime, kernel, supervisor or judge */
+      /** @description runtime, kernel, supervisor, judge or checker (a custom checker's verdict, or its own failure) */
       verdict_actor: string;
       isolation_mode: string;
       controls_applied: string[];
@@ -269,6 +287,7 @@ export interface components {
       collection_errors: string[];
       limits?: components["schemas"]["AppliedLimits"];
       mismatch?: components["schemas"]["OutputMismatch"];
+      checker?: components["schemas"]["CheckerEvidence"];
     };
     TestRecord: {
       name: string;

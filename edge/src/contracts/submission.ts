@@ -37,6 +37,16 @@ export interface RunOptions {
   tests?: { name: string; stdin_b64: string; expected_b64?: string }[];
   stop_on_first_failure?: boolean;
   binary_output?: boolean;
+  /** A custom checker (language canonical), with the run limits the key's plan gives it. */
+  checker?: CheckerOptions;
+}
+
+export interface CheckerOptions {
+  language: string;
+  code: string;
+  version?: string;
+  files?: { path: string; content_b64: string }[];
+  limits: { wall_time_ms: number; cpu_time_ms: number; memory_bytes: number };
 }
 
 /** How a schema 1.1 record is written: output encoding, whether it names its version, and lists tests. */

@@ -59,7 +59,10 @@ export const throttled = named("OperatorThrottled", z.object({
 export const plan = named("Plan", z.object({
   name: z.string(), rate_per_minute: int(), max_in_flight: int(), max_wall_time_ms: int(), max_cpu_time_ms: int(),
   max_memory_mb: int(), max_processes: int(), max_output_kb: int(), max_tests: int(), max_batch: int(),
-}), "The rate, in-flight cap and request caps a key is held to");
+  checker_wall_time_ms: int().optional().meta({ description: "A custom checker's wall limit; absent: 5000" }),
+  checker_cpu_time_ms: int().optional().meta({ description: "A custom checker's CPU limit; absent: 5000" }),
+  checker_memory_mb: int().optional().meta({ description: "A custom checker's memory limit; absent: 256" }),
+}), "The rate, in-flight cap and request caps a key is held to, and the run limits of a submission's custom checker");
 
 export const node = named("Node", z.object({
   id: z.string(), name: z.string(), url: z.string(), pool: z.string(), node_id: z.string().nullable(), version: z.string().nullable(),

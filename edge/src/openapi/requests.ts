@@ -35,6 +35,7 @@ export const FIELD_DOCS: Record<string, Record<string, string>> = {
     merge_stderr: "true: the program's stderr is written into its stdout (one stream, in the order written); stderr stays empty",
     compiler_options: "Compiler options from the language's allow-list (at most 32)",
     compile_limits: "Narrow the compile step's limits (compiled languages): each at most the node's compile default",
+    checker: "A testlib-style checker {language, code, files?, version?} judging each run instead of `compare`: run as `checker input.txt output.txt answer.txt`; exit 0 AC, 1 WA, 2 presentation error, 7 points; anything else is its own failure (WA, cause checker_failed)",
   },
 };
 

@@ -34,9 +34,13 @@ export const outputMismatch = named("OutputMismatch", z.object({
   line: int(), column: nullable(int()), token: nullable(int()), expected: z.string(), actual: z.string(), message: z.string(),
 }), "Where the output first differs from the expected output (WA)");
 
+export const checkerEvidence = named("CheckerEvidence", z.object({
+  exit_code: nullable(int()), cause: z.string(), message: z.string(), points: nullable(z.number()),
+}), "What the custom checker said about the run: its exit code, how its run ended, the first 4 KiB of its stderr, the points of exit code 7");
+
 export const evidence = named("Evidence", z.object({
   verdict_cause: z.string(),
-  verdict_actor: z.string().meta({ description: "runtime, kernel, supervisor or judge" }),
+  verdict_actor: z.string().meta({ description: "runtime, kernel, supervisor, judge or checker (a custom checker's verdict, or its own failure)" }),
   isolation_mode: z.string(),
   controls_applied: z.array(z.string()),
   controls_missing: z.array(z.string()),
@@ -50,6 +54,7 @@ export const evidence = named("Evidence", z.object({
   collection_errors: z.array(z.string()),
   limits: appliedLimits.optional(),
   mismatch: outputMismatch.optional(),
+  checker: checkerEvidence.optional(),
 }), "Why the verdict is what it is: the cgroup's counters, timing, the controls applied");
 
 export const testRecord = named("TestRecord", z.object({

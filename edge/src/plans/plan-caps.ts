@@ -1,6 +1,7 @@
 // A plan's shape, the fleet node's own maxima and the body that changes a plan, apart from KV and
 // config (plans/plans.ts) so that request validation stays pure (unit tested under Node).
 import { z } from "zod";
+import { CHECKER_LIMIT_DEFAULTS } from "../../../proto/checker-rules.ts";
 
 /** What a fleet node allows at most; a plan (and so a request) may only narrow it. */
 export const NODE_MAXIMA = {
@@ -18,6 +19,19 @@ export interface Plan {
   max_output_kb: number;
   max_tests: number;
   max_batch: number;
+  /** A custom checker's run limits (absent: CHECKER_LIMIT_DEFAULTS, which a node never exceeds). */
+  checker_wall_time_ms?: number;
+  checker_cpu_time_ms?: number;
+  checker_memory_mb?: number;
+}
+
+/** The run limits a checker gets under `plan`. */
+export function checkerLimits(plan: Plan): { wall_time_ms: number; cpu_time_ms: number; memory_mb: number } {
+  return {
+    wall_time_ms: plan.checker_wall_time_ms ?? CHECKER_LIMIT_DEFAULTS.wall_time_ms,
+    cpu_time_ms: plan.checker_cpu_time_ms ?? CHECKER_LIMIT_DEFAULTS.cpu_time_ms,
+    memory_mb: plan.checker_memory_mb ?? CHECKER_LIMIT_DEFAULTS.memory_mb,
+  };
 }
 
 /** The caps a submission is checked against when no plan is given: the default plan's. */
@@ -38,5 +52,8 @@ export const planUpdateSchema = z.strictObject({
   max_output_kb: int(1, NODE_MAXIMA.max_output_kb).optional(),
   max_tests: int(1, 100).optional(),
   max_batch: int(1, 100).optional(),
+  checker_wall_time_ms: int(1, CHECKER_LIMIT_DEFAULTS.wall_time_ms).optional(),
+  checker_cpu_time_ms: int(1, CHECKER_LIMIT_DEFAULTS.cpu_time_ms).optional(),
+  checker_memory_mb: int(1, CHECKER_LIMIT_DEFAULTS.memory_mb).optional(),
 });
 export type PlanUpdate = z.infer<typeof planUpdateSchema>;

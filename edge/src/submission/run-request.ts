@@ -25,6 +25,15 @@ export function runRequestFields(o: RunOptions | undefined): DeepPartial<Execute
     tests: (o.tests ?? []).map((t) => ({ name: t.name, stdin: bytes(t.stdin_b64), expectedOutput: maybeBytes(t.expected_b64) })),
     stopOnFirstFailure: o.stop_on_first_failure ?? false,
     binaryOutput: o.binary_output ?? false,
+    ...(o.checker ? { checker: checkerFields(o.checker) } : {}),
+  };
+}
+
+function checkerFields(c: NonNullable<RunOptions["checker"]>): DeepPartial<ExecuteRequest>["checker"] {
+  return {
+    language: c.language, code: c.code, version: c.version ?? "",
+    files: (c.files ?? []).map((f) => ({ path: f.path, content: bytes(f.content_b64) })),
+    limits: { wallTimeMs: c.limits.wall_time_ms, cpuTimeMs: c.limits.cpu_time_ms, memoryBytes: c.limits.memory_bytes },
   };
 }
 

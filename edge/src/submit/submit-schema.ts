@@ -2,14 +2,16 @@
 // then what zod cannot say (base64, paths, sizes, the plan's caps), then the RunOptions they become
 // for the ExecuteRequest. Every refusal is a 400 naming the field.
 import { z } from "zod";
-import { fromBase64, toBase64 } from "../../../proto/base64.ts";
-import { mainSourceFileName, takenNameProblem } from "../../../proto/source-names.ts";
+import { toBase64 } from "../../../proto/base64.ts";
+import { mainSourceFileName } from "../../../proto/source-names.ts";
 import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
-import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, MAX_FILES, MAX_FILES_TOTAL_BYTES, argsProblem, filePathProblem, fileTreeProblem } from "../../../proto/submission-rules.ts";
+import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, argsProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
 import { HttpError } from "../lib/http.ts";
 import { NODE_MAXIMA } from "../plans/plan-caps.ts";
+import { checkerOptions, checkerShape } from "./checker-input.ts";
+import { bad, checkedFiles, decode } from "./request-files.ts";
 import type { Plan } from "../plans/plan-caps.ts";
 
 export const MAX_COMPILER_OPTIONS = 32;
@@ -48,6 +50,7 @@ export const extendedShape = {
   args: z.array(z.string()).optional(),
   merge_stderr: z.boolean().optional(),
   compiler_options: z.array(z.string().min(1).max(256)).optional(),
+  checker: checkerShape.optional(),
 };
 
 export const EXTENDED_FIELDS = Object.keys(extendedShape);
@@ -66,15 +69,6 @@ export interface ExtendedInput {
   format?: RecordFormat;
 }
 
-const bad = (field: string, message: string) => new HttpError(400, { error: `invalid ${field}`, message });
-
-function decode(field: string, text: string, enc: "utf8" | "base64"): Uint8Array {
-  if (enc === "utf8") return new TextEncoder().encode(text);
-  const bytes = fromBase64(text);
-  if (!bytes) throw bad(field, `${field} is not valid base64 (RFC 4648 standard alphabet, padded, no whitespace)`);
-  return bytes;
-}
-
 function capped(field: string, bytes: Uint8Array, max: number): Uint8Array {
   if (bytes.length > max) throw bad(field, `${field} is ${bytes.length} bytes; at most ${max} bytes are allowed`);
   return bytes;
@@ -87,31 +81,9 @@ function aboveCap(field: string, value: number, cap: number, plan: Plan): HttpEr
   });
 }
 
-const PATH_RULE = "a file path is a relative path of at most 8 segments of [A-Za-z0-9._-], each at most 255 bytes, without '.' or '..' segments";
-
 function files(body: Body, language: string | null, code: string): RunOptions["files"] {
-  const list = body.files;
-  if (!list) return undefined;
-  if (list.length > MAX_FILES) throw bad("files", `files has ${list.length} entries; at most ${MAX_FILES} are allowed`);
-  const main = language ? mainSourceFileName(language, code) : null;
-  const seen = new Set<string>();
-  let total = 0;
-  const out = list.map((f, i) => {
-    const field = `files[${i}]`;
-    const problem = filePathProblem(f.path);
-    if (problem) throw bad(`${field}.path`, `${field}.path: ${problem.replace(/^files: /, "")} (${PATH_RULE})`);
-    if (seen.has(f.path)) throw bad(`${field}.path`, `${field}.path '${f.path}' appears twice`);
-    const taken = language ? takenNameProblem(f.path, language, main) : null;
-    if (taken) throw bad(`${field}.path`, `${field}.path: ${taken}`);
-    seen.add(f.path);
-    const content = decode(`${field}.content`, f.content, f.encoding ?? "utf8");
-    total += content.length;
-    if (total > MAX_FILES_TOTAL_BYTES) throw bad("files", `the files' contents exceed ${MAX_FILES_TOTAL_BYTES} bytes in all`);
-    return { path: f.path, content_b64: toBase64(content) };
-  });
-  const tree = fileTreeProblem(out.map((f) => f.path));
-  if (tree) throw bad("files", tree);
-  return out;
+  if (!body.files) return undefined;
+  return checkedFiles(body.files, "files", language, language ? mainSourceFileName(language, code) : null);
 }
 
 function args(list: string[] | undefined): string[] | undefined {
@@ -163,10 +135,12 @@ function limits(body: Body, plan: Plan): RunOptions["limits"] {
   return Object.values(out).some((v) => v > 0) ? out : undefined;
 }
 
-function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests"> {
+function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests" | "checker"> {
   if (body.expected_output !== undefined && body.tests) {
     throw bad("expected_output", "expected_output cannot be combined with tests; give each test its own expected_output");
   }
+  // A checker judges every run, with or without an expected output: no compare beside it.
+  const checker = body.checker ? checkerOptions(body.checker, body, plan) : undefined;
   const judged = body.expected_output !== undefined || (body.tests ?? []).some((t) => t.expected_output !== undefined);
   if (!judged && body.compare !== undefined) throw bad("compare", "compare applies only with expected_output (top level or in tests)");
   if (!judged && body.float_epsilon !== undefined) throw bad("float_epsilon", "float_epsilon applies only with expected_output (top level or in tests)");
@@ -175,10 +149,12 @@ function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOption
   }
   const expected = (field: string, text: string | undefined) =>
     text === undefined ? undefined : toBase64(capped(field, decode(field, text, enc), MAX_EXPECTED_OUTPUT_BYTES));
-  const check = judged
-    ? { compare: body.compare ?? "lines", float_epsilon: body.float_epsilon ?? 1e-6, expected_b64: expected("expected_output", body.expected_output) }
-    : undefined;
-  if (!body.tests) return { check };
+  const check = checker
+    ? body.expected_output !== undefined ? { compare: "", float_epsilon: 0, expected_b64: expected("expected_output", body.expected_output) } : undefined
+    : judged
+      ? { compare: body.compare ?? "lines", float_epsilon: body.float_epsilon ?? 1e-6, expected_b64: expected("expected_output", body.expected_output) }
+      : undefined;
+  if (!body.tests) return { check, checker };
   if (body.tests.length > plan.max_tests) {
     throw new HttpError(400, {
       error: "tests above the plan's cap", message: `tests has ${body.tests.length} entries; the plan '${plan.name}' allows at most ${plan.max_tests}`,
@@ -189,7 +165,7 @@ function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOption
     stdin_b64: toBase64(capped(`tests[${i}].stdin`, decode(`tests[${i}].stdin`, t.stdin ?? "", enc), MAX_STDIN_BYTES)),
     expected_b64: expected(`tests[${i}].expected_output`, t.expected_output),
   }));
-  return { check, tests };
+  return { check, tests, checker };
 }
 
 function utf8Text(bytes: Uint8Array): string | null {
@@ -210,10 +186,14 @@ function checkTestsBudget(options: RunOptions): void {
   const count = options.tests?.length ?? 0;
   if (count === 0) return;
   const wall = options.limits?.wall_time_ms || NODE_MAXIMA.max_wall_time_ms;
-  if (count * wall > TESTS_WALL_BUDGET_MS) {
+  // A checker runs after each test, in the same slot: its wall limit (the plan's) counts too.
+  const checkerWall = options.checker?.limits.wall_time_ms ?? 0;
+  const perTest = wall + checkerWall;
+  if (count * perTest > TESTS_WALL_BUDGET_MS) {
+    const each = checkerWall ? `(limits.wall_time_ms ${wall} + the checker's ${checkerWall})` : `limits.wall_time_ms ${wall}`;
     throw new HttpError(400, {
       error: "tests exceed the wall-time budget",
-      message: `${count} tests × limits.wall_time_ms ${wall} = ${count * wall} ms; a submission's tests may take at most ${TESTS_WALL_BUDGET_MS} ms of wall time in all: lower limits.wall_time_ms or split the tests`,
+      message: `${count} tests × ${each} = ${count * perTest} ms; a submission's tests may take at most ${TESTS_WALL_BUDGET_MS} ms of wall time in all: lower limits.wall_time_ms or split the tests`,
     });
   }
 }
