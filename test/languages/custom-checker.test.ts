@@ -3,6 +3,9 @@
 // number; testlib's exit codes (PE, points); a checker's own failure (exit 3, a crash, a limit, a
 // compile error) is WA `checker_failed` by actor `checker`, never IE, and the engine stays ready.
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { EngineChecker, EngineRequest, ExecuteOutcome } from "../../fleet/src/engine.ts";
 import { requireKernel } from "../helpers.ts";
@@ -11,7 +14,7 @@ import {
   CPP_TESTLIB_CHECKER, PYTHON_PERMUTATION_CHECKER, REVERSE_PROGRAM, WRONG_PROGRAM, exitingChecker, permutationTest, testlibHeader,
 } from "./fixtures/checkers.ts";
 
-const { engine } = useEngine("codecell-custom-checker-");
+const { engine, stateDir } = useEngine("codecell-custom-checker-");
 
 const TESTS = [permutationTest(3, "three"), permutationTest(5, "five")].map((t) => ({ name: t.name!, stdin: t.stdin, expected: t.expected_output }));
 
@@ -51,6 +54,19 @@ describe("permutation checkers", { concurrency: 1 }, () => {
       assert.equal(outcome.result.exit_code, 0, "the program's own exit status stays in the record");
     });
   }
+
+  it("the checker is compiled once per submission and cached like a program: the next submission compiles nothing", async (t) => {
+    if (!requireKernel(t)) return;
+    const entries = () => readdirSync(join(stateDir, "compile-cache")).filter((name) => !name.startsWith(".")).length;
+    const checker = { language: "c", code: `#include <stdio.h>\nint main(void) { fputs("ok\\n", stderr); return 0; } /* ${randomUUID()} */\n` };
+    const before = entries();
+    const first = await judge(checker);
+    assert.equal(first.result.verdict, "AC", first.result.error_message ?? "");
+    assert.equal(entries(), before + 1, "one artifact for two tests: the checker's (the program is Python)");
+    const second = await judge(checker);
+    assert.equal(second.result.verdict, "AC", second.result.error_message ?? "");
+    assert.equal(entries(), before + 1, "the second submission took the checker from the cache");
+  });
 
   it("the testlib.h stand-in is about the size of testlib.h", () => {
     const size = Buffer.byteLength(testlibHeader());
