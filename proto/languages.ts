@@ -14,12 +14,12 @@ const ALIASES: Record<string, string> = {
   rust: "rust", rs: "rust",
 };
 
-/** Canonical name for an accepted value, or null. Case-sensitive like the spec's list. */
+/** Canonical name for an accepted value, or null. Case-sensitive, as docs/api.md lists them. */
 export function canonicalLanguage(value: string): string | null {
   return Object.hasOwn(ALIASES, value) ? (ALIASES[value] ?? null) : null;
 }
 
-/** Canonical names in the spec's order, keeping only those in `available`. */
+/** Canonical names in the documented order (docs/api.md), keeping only those in `available`. */
 export function orderLanguages(available: Iterable<string>): string[] {
   const set = new Set(available);
   return CANONICAL_LANGUAGES.filter((l) => set.has(l));

@@ -15,7 +15,7 @@ describe("errors of docs/api.md and bad input (never a 5xx)", () => {
     assertJsonError(lang, 400, /cobol/);
     assert.match(lang.json.error, /python/);
     assert.match(lang.json.error, /\bc\b/);
-    // Accepted by the spec but not offered by any ready node (when the machine lacks one).
+    // Accepted by the API but not offered by any ready node (when the machine lacks one).
     const available: string[] = (await c.call("GET", "/api/languages")).json;
     assert.deepEqual(lang.json.available, available);
     const aliases: Record<string, string> = { "c++": "cpp", js: "javascript", ts: "typescript", rs: "rust", go: "go", java: "java" };
@@ -28,7 +28,7 @@ describe("errors of docs/api.md and bad input (never a 5xx)", () => {
     assertJsonError(await c.submit({ language: "py", code: "#".repeat(64 * 1024 + 1) }), 400, /code too large/);
     assert.equal((await c.submit({ language: "py", code: "#".repeat(64 * 1024) })).status, 202);
     assertJsonError(await c.submit({ language: "py", code: "print(1)", stdin: "x".repeat(262_145) }), 400, /stdin too large/);
-    // Exactly the spec's 256 KiB (262 144 bytes) is accepted and reaches the program whole.
+    // Exactly the documented 256 KiB (262 144 bytes) is accepted and reaches the program whole.
     const full = await c.submit({ language: "py", code: "import sys\nprint(len(sys.stdin.buffer.read()))", stdin: "x".repeat(262_144) }, { wait: true });
     assert.equal(full.status, 200, full.text);
     assert.equal(full.json.stdout, "262144\n");

@@ -1,4 +1,4 @@
-// The edge's pure helpers at their edges, with the spec's numbers written out: key format and
+// The edge's pure helpers at their edges, with the documented numbers written out: key format and
 // comparison, the rolling rate window, request validation (public and admin schemas).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -72,7 +72,7 @@ describe("the rolling rate window", () => {
 });
 
 describe("request validation at its limits", () => {
-  it("the spec's sizes: code 65 536 bytes, stdin 262 144 bytes, body 2 MiB", () => {
+  it("the documented sizes: code 65 536 bytes, stdin 262 144 bytes, body 2 MiB", () => {
     assert.deepEqual([MAX_CODE_BYTES, MAX_STDIN_BYTES, MAX_SUBMIT_BODY_BYTES], [65_536, 262_144, 2_097_152]);
     assert.equal(parseSubmit({ language: "py", code: "x".repeat(65_536) }).code.length, 65_536);
     refused(() => parseSubmit({ language: "py", code: "x".repeat(65_537) }), /code too large: 65537 bytes \(maximum 65536 bytes\)/);

@@ -108,7 +108,7 @@ describe("result record mapping", () => {
     },
     startedAt: new Date("2026-01-01T00:00:00.000Z"), completedAt: new Date("2026-01-01T00:00:10.010Z"), compileCacheHit: false,
   };
-  it("maps every field to the spec's snake_case record", () => {
+  it("maps every field to the documented snake_case record", () => {
     const base = newRecord("id-1", "python", Date.parse("2025-12-31T23:59:59.999Z"));
     assert.equal(base.created_at, "2025-12-31T23:59:59.999Z");
     const r = completedRecord(base, result, 0);

@@ -1,4 +1,4 @@
-// Limits at their exact edges, on the real kernel, with the spec's numbers written out (never the
+// Limits at their exact edges, on the real kernel, with the documented numbers written out (never the
 // constants under test): 64 processes, 1 MiB of captured output per stream, MLE only with the
 // OOM killer's own counter.
 import assert from "node:assert/strict";
