@@ -177,5 +177,11 @@ export function testFromWire(t: WireTest, encoding: Encoding = "utf8"): TestReco
     name: t.name, verdict: e.verdict, stdout: e.stdout, stderr: e.stderr, exit_code: e.exit_code, signal: e.signal,
     time_ms: Math.round(e.wall_time_secs * 1000), memory_bytes: e.memory_peak_bytes, output_integrity: e.output_integrity,
     evidence: e.evidence ?? NO_EVIDENCE,
+    ...(r.score !== undefined ? { score: r.score } : {}),
   };
+}
+
+/** The record's score fields, present when the node scored the request. */
+export function scoreFromWire(r: Pick<WireResult, "score" | "maxScore">): { score?: number; max_score?: number } {
+  return r.score !== undefined ? { score: r.score, max_score: r.maxScore ?? 0 } : {};
 }

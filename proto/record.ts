@@ -135,6 +135,9 @@ export interface ResultRecord extends Nullable<ExecutionRecord> {
   version?: string;
   /** Per-test outcomes of a request with test cases; the top-level verdict is the first failing test's, else AC. */
   tests?: TestRecord[];
+  /** Scored requests (a test with points): the points the tests earned, and the most there were. */
+  score?: number;
+  max_score?: number;
 }
 
 /** One test case's outcome (record schema 1.1). */
@@ -149,6 +152,8 @@ export interface TestRecord {
   memory_bytes: number;
   output_integrity: OutputIntegrity;
   evidence: Evidence;
+  /** Scored requests: the points this test earned. */
+  score?: number;
 }
 
 export function isTerminal(status: JobStatus): boolean {

@@ -91,3 +91,9 @@ export function compareProblem(compare: string, floatEpsilon: number): string | 
   if (floatEpsilon !== 0 && !(floatEpsilon > 0 && floatEpsilon <= 1)) return `check.float_epsilon ${floatEpsilon} is outside (0, 1]`;
   return null;
 }
+
+/** A test's points (docs/languages.md, "Scoring"): a finite number, 0 or more. */
+export function pointsProblem(points: number | undefined, index: number): string | null {
+  if (points === undefined || (Number.isFinite(points) && points >= 0)) return null;
+  return `tests[${index}].points ${points} is not a number of 0 or more`;
+}

@@ -132,11 +132,12 @@ export interface components {
       compare?: "exact" | "lines" | "tokens" | "float" | "identical" | "unordered" | "float_abs" | "float_rel" | "tokens_ci";
       /** @description compare=float: tolerance (absolute or relative, whichever is looser); float_abs: |a−e| ≤ ε; float_rel: |a−e| ≤ ε·|e|. > 0 and ≤ 1, default 1e-6 */
       float_epsilon?: number;
-      /** @description Test cases run one by one against one compiled program, each in a fresh sandbox */
+      /** @description Test cases run one by one against one compiled program, each in a fresh sandbox; a test's `points` (≥ 0) makes the request scored (record score and max_score; a test without points is then worth 0) */
       tests?: {
           name?: string;
           stdin?: string;
           expected_output?: string;
+          points?: number;
         }[];
       /** @description Stop after the first failing test (default false) */
       stop_on_first_failure?: boolean;
@@ -300,6 +301,8 @@ export interface components {
       memory_bytes: number;
       output_integrity: components["schemas"]["OutputIntegrity"];
       evidence: components["schemas"]["Evidence"];
+      /** @description Scored requests (a test with points): the points this test earned */
+      score?: number;
     };
     ResultRecord: {
       /** Format: uuid */
@@ -331,6 +334,10 @@ export interface components {
       version?: string;
       /** @description Per-test outcomes; the verdict is the first failing test's, else AC */
       tests?: components["schemas"]["TestRecord"][];
+      /** @description Scored requests (a test with points): the points the tests earned */
+      score?: number;
+      /** @description Scored requests: the sum of every test's points, run or not */
+      max_score?: number;
     };
     Error: {
       /** @description What went wrong, naming the field */
@@ -451,6 +458,10 @@ export interface components {
       version?: string;
       /** @description Per-test outcomes; the verdict is the first failing test's, else AC */
       tests?: components["schemas"]["TestRecord"][];
+      /** @description Scored requests (a test with points): the points the tests earned */
+      score?: number;
+      /** @description Scored requests: the sum of every test's points, run or not */
+      max_score?: number;
       /**
        * @description Present on a test delivery (POST …/webhooks/{id}/test)
        * @constant
@@ -512,6 +523,8 @@ export interface components {
         memory_bytes: number;
         output_integrity: components["schemas"]["OutputIntegrity"];
         evidence: components["schemas"]["Evidence"];
+        /** @description Scored requests (a test with points): the points this test earned */
+        score?: number;
         index: number;
       };
     }) | {

@@ -4,6 +4,7 @@ import type { ExecutionRecord, Limits } from "./sandbox/run-spec.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 import type { CompareMode } from "../../proto/submission-rules.ts";
 import type { SlotQueue } from "./sandbox/slot-queue.ts";
+import type { Score } from "./judge/score.ts";
 
 export interface EngineRequest {
   /** Canonical name or alias (docs/api.md); the result carries the canonical name. */
@@ -67,12 +68,16 @@ export interface EngineTest {
   name: string;
   stdin: Uint8Array | string;
   expected?: Uint8Array | string;
+  /** What the test is worth (judge/score.ts); any test with points makes the request scored. */
+  points?: number;
 }
 
 /** One test's run, judged. */
 export interface TestOutcome {
   name: string;
   result: ExecutionRecord;
+  /** Scored requests: the points earned out of `points` (judge/score.ts). */
+  score?: Score;
   stdoutBytes: Uint8Array;
   stderrBytes: Uint8Array;
 }
@@ -121,6 +126,8 @@ export interface ExecuteOutcome {
   stderrBytes?: Uint8Array;
   /** Per-test outcomes, in order, when the request had tests (absent tests were not run). */
   tests?: TestOutcome[];
+  /** Scored requests: the points the tests earned and the most there were (judge/score.ts). */
+  score?: Score;
 }
 
 export interface Engine {

@@ -61,6 +61,23 @@ describe("custom checkers over native gRPC", { skip: !usingRealEngine && "needs 
     assert.equal(wrong.evidence.checker.exit_code, 1);
   });
 
+  test("points: each test's score on the wire (a checker's partial points absolute), the sum and max_score on the result", async () => {
+    const halving = {
+      language: "python",
+      code: 'import sys\ninp, out, ans = (open(f).read() for f in sys.argv[1:4])\nif "half" in inp:\n    sys.stderr.write("points 7.5 half\\n")\n    sys.exit(7)\nsys.exit(0 if out.split() == ans.split() else 1)\n',
+    };
+    const tests = [["a", "a", 10], ["half", "half", 20], ["b", "c", 70]].map(([stdin, expected, points]) => ({ stdin: bytes(String(stdin)), expected_output: bytes(String(expected)), points }));
+    const { messages, error } = await execute({ language: "python", code: "import sys\nsys.stdout.write(sys.stdin.read())", tests, checker: halving });
+    assert.equal(error, undefined);
+    const result = completed(messages);
+    assert.deepEqual(result.tests.map((t: WireMessage) => [t.result.verdict, t.result.score, t.result.max_score]), [["VERDICT_AC", 10, 10], ["VERDICT_WA", 7.5, 20], ["VERDICT_WA", 0, 70]]);
+    assert.deepEqual([result.score, result.max_score], [17.5, 100]);
+    const events = messages.filter((m) => m.event === "test").map((m) => m.test.result.result.score);
+    assert.deepEqual(events, [10, 7.5, 0], "each TestFinished event carries its test's score");
+    const unscored = completed((await execute({ ...py, checker })).messages);
+    assert.deepEqual([unscored.score, unscored.max_score, unscored.tests[0].result.score], [undefined, undefined, undefined], "no points: no score");
+  });
+
   test("a checker that exits 3 is WA checker_failed; the node stays ready and the next submission is AC", async () => {
     const failed = completed((await execute({ ...py, checker: exitingChecker(3, "FAIL broken answer\n") })).messages);
     assert.equal(failed.verdict, "VERDICT_WA");

@@ -34,7 +34,7 @@ export interface RunOptions {
   compiler_options?: string[];
   version?: string;
   check?: { compare: string; float_epsilon: number; expected_b64?: string };
-  tests?: { name: string; stdin_b64: string; expected_b64?: string }[];
+  tests?: { name: string; stdin_b64: string; expected_b64?: string; points?: number }[];
   stop_on_first_failure?: boolean;
   binary_output?: boolean;
   /** A custom checker (language canonical), with the run limits the key's plan gives it. */

@@ -27,7 +27,7 @@ export const FIELD_DOCS: Record<string, Record<string, string>> = {
     expected_output: "Judge a single run against this output with `compare` (not together with tests)",
     compare: "How output is compared: exact, lines (default), tokens, float, identical (bytes), unordered (lines in any order), float_abs, float_rel or tokens_ci (ASCII case-insensitive tokens); see docs/api.md",
     float_epsilon: "compare=float: tolerance (absolute or relative, whichever is looser); float_abs: |a−e| ≤ ε; float_rel: |a−e| ≤ ε·|e|. > 0 and ≤ 1, default 1e-6",
-    tests: "Test cases run one by one against one compiled program, each in a fresh sandbox",
+    tests: "Test cases run one by one against one compiled program, each in a fresh sandbox; a test's `points` (≥ 0) makes the request scored (record score and max_score; a test without points is then worth 0)",
     stop_on_first_failure: "Stop after the first failing test (default false)",
     limits: "Narrow the plan's limits for this run; above a cap → 400 naming the field and the cap",
     files: "Additional files beside the main source (relative paths, at most 32, 1 MiB in total)",

@@ -68,6 +68,7 @@ export const testRecord = named("TestRecord", z.object({
   memory_bytes: int(),
   output_integrity: outputIntegrity,
   evidence,
+  score: z.number().optional().meta({ description: "Scored requests (a test with points): the points this test earned" }),
 }), "One test case's outcome");
 
 export const resultRecord = named("ResultRecord", z.object({
@@ -93,6 +94,8 @@ export const resultRecord = named("ResultRecord", z.object({
   encoding: encoding.optional().meta({ description: "Encoding of stdout/stderr here and in tests (present when the request asked for base64)" }),
   version: z.string().optional().meta({ description: "Toolchain version that ran the program" }),
   tests: z.array(testRecord).optional().meta({ description: "Per-test outcomes; the verdict is the first failing test's, else AC" }),
+  score: z.number().optional().meta({ description: "Scored requests (a test with points): the points the tests earned" }),
+  max_score: z.number().optional().meta({ description: "Scored requests: the sum of every test's points, run or not" }),
 }), "The record of one submission; execution fields are null until it is completed");
 
 export const errorBody = named("Error", z.object({

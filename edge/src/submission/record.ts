@@ -4,7 +4,7 @@
 import type { ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { SCHEMA_VERSION, SCHEMA_VERSION_EXTENDED } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
-import { executionFromWire, testFromWire } from "../../../proto/record-wire.ts";
+import { executionFromWire, scoreFromWire, testFromWire } from "../../../proto/record-wire.ts";
 import type { RecordFormat } from "../contracts/submission.ts";
 
 /** ISO 8601 UTC with milliseconds, e.g. 2026-11-21T20:36:37.123Z. */
@@ -45,6 +45,7 @@ export function completedRecord(base: ResultRecord, r: ExecutionResult, nowMs: n
     ...(encoding === "base64" ? { encoding } : {}),
     ...(format && (format.named_version || format.tests) && version ? { version } : {}),
     ...(format?.tests ? { tests: r.tests.map((t) => testFromWire(t, encoding)) } : {}),
+    ...(format?.tests ? scoreFromWire(r) : {}),
   };
 }
 

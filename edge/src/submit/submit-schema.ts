@@ -35,6 +35,7 @@ export const extendedShape = {
     name: z.string().min(1).max(100).optional(),
     stdin: z.string().optional(),
     expected_output: z.string().optional(),
+    points: z.number().min(0).optional(),
   })).min(1).optional(),
   stop_on_first_failure: z.boolean().optional(),
   limits: z.strictObject({
@@ -164,6 +165,7 @@ function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOption
     name: t.name ?? `test-${i + 1}`,
     stdin_b64: toBase64(capped(`tests[${i}].stdin`, decode(`tests[${i}].stdin`, t.stdin ?? "", enc), MAX_STDIN_BYTES)),
     expected_b64: expected(`tests[${i}].expected_output`, t.expected_output),
+    ...(t.points !== undefined ? { points: t.points } : {}),
   }));
   return { check, tests, checker };
 }

@@ -3,6 +3,7 @@
 import type { EngineCheck, EngineRequest, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord, RunOutcome } from "../sandbox/run-spec.ts";
 import type { OutputChecks } from "./check-pool.ts";
+import { scored, testScore, totalScore, type Score } from "./score.ts";
 
 /**
  * A run the kernel judged AC whose stdout differs from `expected` becomes WA (the judge's verdict,
@@ -61,16 +62,23 @@ export interface JudgedTests {
   tests: TestOutcome[];
   stdoutBytes: Uint8Array;
   stderrBytes: Uint8Array;
+  /** Scored requests (a test with points): judge/score.ts. */
+  score?: Score;
 }
 
 /** Runs every test (or up to the first failure when asked), each reported as it finishes. */
 export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: EngineRequest, signal?: AbortSignal, judge?: JudgeRun): Promise<JudgedTests> {
   const tests: TestOutcome[] = [];
-  for (const [index, test] of (request.tests ?? []).entries()) {
+  const cases = request.tests ?? [];
+  const scoring = scored(cases);
+  for (const [index, test] of cases.entries()) {
     const ran = await runOnce(test.stdin, index);
+    const result = judge ? await judge(ran, test.stdin, test.expected) : await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check);
+    const points = test.points ?? 0;
     const outcome: TestOutcome = {
       name: test.name || `test-${index + 1}`,
-      result: judge ? await judge(ran, test.stdin, test.expected) : await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check),
+      result,
+      ...(scoring ? { score: { score: testScore(result, points), max_score: points } } : {}),
       stdoutBytes: ran.stdoutBytes,
       stderrBytes: ran.stderrBytes,
     };
@@ -79,7 +87,8 @@ export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: 
     if (signal?.aborted) break;
     if (request.stopOnFirstFailure && outcome.result.verdict !== "AC") break;
   }
-  return { ...aggregate(tests), tests };
+  const judged = { ...aggregate(tests), tests };
+  return scoring ? { ...judged, score: totalScore(tests.map((test) => test.score?.score ?? 0), cases) } : judged;
 }
 
 /**

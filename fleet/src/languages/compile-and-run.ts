@@ -80,7 +80,9 @@ export async function compileAndRun(
       );
     if (request.tests?.length) {
       const judged = await runTests(runOnce, checks, request, signal, judge);
-      return outcome(judged.result, compileCacheHit, { tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes });
+      return outcome(judged.result, compileCacheHit, {
+        tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes, ...(judged.score ? { score: judged.score } : {}),
+      });
     }
     const ran = await runOnce(request.stdin, 0);
     const expected = request.check?.expected;

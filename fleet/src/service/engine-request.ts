@@ -57,6 +57,7 @@ export function toEngineRequest(request: ExecuteRequest, language: string): Engi
             name: test.name,
             stdin: test.stdin,
             ...(test.expectedOutput !== undefined ? { expected: test.expectedOutput } : {}),
+            ...(test.points !== undefined ? { points: test.points } : {}),
           })),
           stopOnFirstFailure: request.stopOnFirstFailure,
         }

@@ -4,6 +4,7 @@
 import type { ExecutionResult as WireResult, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { executionToWire } from "../../../proto/record-wire.ts";
 import type { ExecuteOutcome, TestOutcome } from "../engine.ts";
+import type { Score } from "../judge/score.ts";
 import type { ExecutionRecord } from "../sandbox/run-spec.ts";
 import { OutputBudget } from "./result-budget.ts";
 
@@ -40,6 +41,7 @@ export function resultToProto(outcome: ExecuteOutcome, times: RunTimes, sent?: {
     compileCacheHit: outcome.compileCacheHit,
     tests,
     version: outcome.version ?? "",
+    ...scoreToWire(outcome.score),
   });
 }
 
@@ -60,9 +62,12 @@ export function testToProto(test: TestOutcome, binaryOutput: boolean | undefined
       compileCacheHit: false,
       tests: [],
       version: "",
+      ...scoreToWire(test.score),
     }),
   };
 }
+
+const scoreToWire = (score: Score | undefined) => (score ? { score: score.score, maxScore: score.max_score } : {});
 
 /** Stands in for an outcome when the engine itself failed: the run still ends, as IE. */
 export function internalErrorOutcome(language: string, wallSecs: number): ExecuteOutcome {

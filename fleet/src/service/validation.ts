@@ -4,7 +4,7 @@ import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.
 import { compilerOptionsProblem } from "../../../proto/compiler-options.ts";
 import { resolveLanguage as resolve } from "../../../proto/languages.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, UUID_PATTERN } from "../../../proto/limits.ts";
-import { MAX_TESTS, argsProblem, compareProblem, fileTreeProblem, filesProblem } from "../../../proto/submission-rules.ts";
+import { MAX_TESTS, argsProblem, compareProblem, fileTreeProblem, filesProblem, pointsProblem } from "../../../proto/submission-rules.ts";
 import { resolveVersion as resolveRuntime } from "../../../proto/runtimes.ts";
 import type { LanguageInfo } from "../engine.ts";
 import { ServiceError, Status } from "./errors.ts";
@@ -77,6 +77,8 @@ function testsProblem(request: ExecuteRequest): string | null {
     if (test.stdin.byteLength > MAX_STDIN_BYTES) return `tests[${index}].stdin exceeds ${MAX_STDIN_BYTES} bytes`;
     if ((test.expectedOutput?.byteLength ?? 0) > MAX_EXPECTED_BYTES) return `tests[${index}].expected_output exceeds ${MAX_EXPECTED_BYTES} bytes`;
     if (Buffer.byteLength(test.name) > 256) return `tests[${index}].name is longer than 256 bytes`;
+    const points = pointsProblem(test.points, index);
+    if (points) return points;
   }
   if ((request.check?.expectedOutput?.byteLength ?? 0) > MAX_EXPECTED_BYTES) return `check.expected_output exceeds ${MAX_EXPECTED_BYTES} bytes`;
   return null;

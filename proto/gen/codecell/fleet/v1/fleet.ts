@@ -229,7 +229,14 @@ export interface Check {
 export interface TestCase {
   name: string;
   stdin: Uint8Array;
-  expectedOutput?: Uint8Array | undefined;
+  expectedOutput?:
+    | Uint8Array
+    | undefined;
+  /**
+   * What the test is worth (non-negative). When any test of a request has points, the result is
+   * scored (ExecutionResult.score, max_score) and a test without points is worth 0.
+   */
+  points?: number | undefined;
 }
 
 export interface ExecuteResponse {
@@ -310,6 +317,12 @@ export interface ExecutionResult {
     | undefined;
   /** Toolchain version that ran the program (Language.version). */
   version: string;
+  /**
+   * Scored requests only (a test with points): the points earned and the most there were; in a
+   * test's result, that test's points earned and what it was worth.
+   */
+  score?: number | undefined;
+  maxScore?: number | undefined;
 }
 
 export interface Evidence {
@@ -1141,7 +1154,7 @@ export const Check: MessageFns<Check> = {
 };
 
 function createBaseTestCase(): TestCase {
-  return { name: "", stdin: new Uint8Array(0), expectedOutput: undefined };
+  return { name: "", stdin: new Uint8Array(0), expectedOutput: undefined, points: undefined };
 }
 
 export const TestCase: MessageFns<TestCase> = {
@@ -1154,6 +1167,9 @@ export const TestCase: MessageFns<TestCase> = {
     }
     if (message.expectedOutput !== undefined) {
       writer.uint32(26).bytes(message.expectedOutput);
+    }
+    if (message.points !== undefined) {
+      writer.uint32(33).double(message.points);
     }
     return writer;
   },
@@ -1195,6 +1211,14 @@ export const TestCase: MessageFns<TestCase> = {
             message.expectedOutput = reader.bytes();
             continue;
           }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.points = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1215,6 +1239,7 @@ export const TestCase: MessageFns<TestCase> = {
     message.name = object.name ?? "";
     message.stdin = object.stdin ?? new Uint8Array(0);
     message.expectedOutput = object.expectedOutput ?? undefined;
+    message.points = object.points ?? undefined;
     return message;
   },
 };
@@ -1738,6 +1763,8 @@ function createBaseExecutionResult(): ExecutionResult {
     stdoutBytes: undefined,
     stderrBytes: undefined,
     version: "",
+    score: undefined,
+    maxScore: undefined,
   };
 }
 
@@ -1802,6 +1829,12 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
     }
     if (message.version !== "") {
       writer.uint32(162).string(message.version);
+    }
+    if (message.score !== undefined) {
+      writer.uint32(169).double(message.score);
+    }
+    if (message.maxScore !== undefined) {
+      writer.uint32(177).double(message.maxScore);
     }
     return writer;
   },
@@ -1979,6 +2012,22 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
             message.version = reader.string();
             continue;
           }
+          case 21: {
+            if (tag !== 169) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+          case 22: {
+            if (tag !== 177) {
+              break;
+            }
+
+            message.maxScore = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2018,6 +2067,8 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
     message.stdoutBytes = object.stdoutBytes ?? undefined;
     message.stderrBytes = object.stderrBytes ?? undefined;
     message.version = object.version ?? "";
+    message.score = object.score ?? undefined;
+    message.maxScore = object.maxScore ?? undefined;
     return message;
   },
 };
