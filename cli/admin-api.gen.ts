@@ -210,6 +210,7 @@ export interface components {
       checker_wall_time_ms?: number;
       checker_cpu_time_ms?: number;
       checker_memory_mb?: number;
+      tests_wall_budget_ms?: number;
     };
     CancelSubmissionRequest: {
       reason?: string;
@@ -446,6 +447,8 @@ export interface components {
       checker_cpu_time_ms?: number;
       /** @description A custom checker's memory limit; absent: 256 */
       checker_memory_mb?: number;
+      /** @description Wall time a submission's tests may use in all, counted as they run; absent: 120000 */
+      tests_wall_budget_ms?: number;
     };
     Node: {
       id: string;

@@ -13,7 +13,7 @@ import { toBase64 } from "./base64.ts";
 const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
   AC: WireVerdict.VERDICT_AC, RE: WireVerdict.VERDICT_RE, TLE: WireVerdict.VERDICT_TLE, MLE: WireVerdict.VERDICT_MLE,
   PLE: WireVerdict.VERDICT_PLE, FSE: WireVerdict.VERDICT_FSE, SIG: WireVerdict.VERDICT_SIG, IE: WireVerdict.VERDICT_IE,
-  WA: WireVerdict.VERDICT_WA,
+  WA: WireVerdict.VERDICT_WA, SKIPPED: WireVerdict.VERDICT_SKIPPED,
 };
 
 const INTEGRITY_TO_WIRE: Record<OutputIntegrity, WireIntegrity> = {

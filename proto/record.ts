@@ -8,9 +8,10 @@ export const SCHEMA_VERSION_EXTENDED = "1.1";
 
 /**
  * Verdicts (docs/api.md) in precedence order, strongest first. WA (wrong answer: the output differs
- * from the expected output) ranks below every verdict the kernel or the runtime proves.
+ * from the expected output) ranks below every verdict the kernel or the runtime proves. SKIPPED is
+ * a test's only (not run: the tests' wall-time budget was used up), never a record's.
  */
-export const VERDICTS = ["IE", "MLE", "PLE", "FSE", "TLE", "SIG", "RE", "WA", "AC"] as const;
+export const VERDICTS = ["IE", "MLE", "PLE", "FSE", "TLE", "SIG", "RE", "WA", "AC", "SKIPPED"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 export const OUTPUT_INTEGRITY = ["complete", "truncated_by_judge_limit", "crash_mid_write", "write_error"] as const;

@@ -9,7 +9,9 @@ export const MAX_FILE_PATH_DEPTH = 8;
 export const MAX_ARGS = 64;
 export const MAX_ARG_BYTES = 4096;
 /** A node's own cap on tests per request (a plan may allow fewer, never more). */
-export const MAX_TESTS = 50;
+export const MAX_TESTS = 100;
+/** A node's own wall-time budget for a request's tests, counted as they run (a plan may narrow it). */
+export const TESTS_WALL_BUDGET_MS = 120_000;
 /**
  * The output checkers (fleet/src/judge/checker.ts; docs/languages.md, "Judging"). Later rules are
  * appended: a request's rule names never change meaning.

@@ -12,7 +12,7 @@ export const RUN_EXIT = {
   internal: 6, usage: 64, refused: 65, unavailable: 69, unauthorized: 77, interrupted: 130,
 } as const;
 
-const BY_VERDICT: Record<Verdict, number> = { AC: 0, WA: 1, RE: 2, SIG: 2, TLE: 3, MLE: 4, PLE: 5, FSE: 5, IE: 6 };
+const BY_VERDICT: Record<Verdict, number> = { AC: 0, WA: 1, RE: 2, SIG: 2, TLE: 3, MLE: 4, PLE: 5, FSE: 5, IE: 6, SKIPPED: 3 };
 
 export function exitStatus(record: Pick<ResultRecord, "job_status" | "verdict">): number {
   if (record.job_status !== "completed" || !record.verdict) return RUN_EXIT.internal;

@@ -228,7 +228,7 @@ export interface components {
       submissions: components["schemas"]["Judge0SubmissionRequest"][];
     };
     /** @enum {string} */
-    Verdict: "IE" | "MLE" | "PLE" | "FSE" | "TLE" | "SIG" | "RE" | "WA" | "AC";
+    Verdict: "IE" | "MLE" | "PLE" | "FSE" | "TLE" | "SIG" | "RE" | "WA" | "AC" | "SKIPPED";
     /** @enum {string} */
     JobStatus: "pending" | "running" | "completed" | "error";
     /** @enum {string} */

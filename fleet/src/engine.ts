@@ -35,6 +35,8 @@ export interface EngineRequest {
   /** Test cases: compile once, one fresh sandbox run per test. */
   tests?: EngineTest[];
   stopOnFirstFailure?: boolean;
+  /** Wall time the tests may use in all (judge/tests-budget.ts); absent or 0: the node's budget. */
+  testsWallBudgetMs?: number;
   /** Captured output as the program writes it; `test` is the 0-based test index (0 without tests). */
   onOutput?: (stream: "stdout" | "stderr", data: Uint8Array, test: number) => void;
   /** A test finished (requests with tests), in order. */

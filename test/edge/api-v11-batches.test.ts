@@ -15,7 +15,7 @@ describe("plans", () => {
     const def = list.json.find((p: { name: string }) => p.name === "default");
     assert.deepEqual(def, {
       name: "default", rate_per_minute: 60, max_in_flight: 10, max_wall_time_ms: 10_000, max_cpu_time_ms: 10_000, max_memory_mb: 256,
-      max_processes: 64, max_output_kb: 1024, max_tests: 50, max_batch: 20,
+      max_processes: 64, max_output_kb: 1024, max_tests: 100, max_batch: 20,
     });
     const put = await stack.ops.call("PUT", "/admin/plans/small", { max_memory_mb: 64, max_tests: 2 });
     assert.equal(put.status, 201, put.text);

@@ -12,6 +12,7 @@ import {
   MAX_ATTEMPTS, lossStep, overdue, queuedStep, requeuedStep, requeueTooLate, resultStep, streamStep, unansweredStep, watchInterval,
 } from "../../edge/src/submission/run-steps.ts";
 import { afterHandOvers, releases } from "../../edge/src/submission/terminal-steps.ts";
+import { TESTS_RUN_SLACK_MS, testsRunMs } from "../../edge/src/submission/run-deadline.ts";
 import type { Run } from "../../edge/src/submission/stored.ts";
 
 const NOW = 1_000_000;
@@ -144,5 +145,17 @@ describe("once terminal", () => {
     assert.deepEqual(afterHandOvers({ expire: NOW + 1 }, new Set(["release", "hooks"]), NOW, 10_000), { clear: [], next: { kind: "wake", at: NOW + 1 } });
     assert.deepEqual(afterHandOvers({ release: { run_slot: true }, expire: NOW }, new Set(), NOW, 10_000), { clear: [], next: { kind: "wipe" } });
     assert.deepEqual(afterHandOvers({}, new Set(), NOW, 10_000).next, { kind: "wipe" });
+  });
+});
+
+describe("testsRunMs: the least time a run with tests is allowed from its start", () => {
+  it("0 without tests; else both compiles, the tests' budget, one more test and the slack", () => {
+    assert.equal(testsRunMs(undefined), 0);
+    assert.equal(testsRunMs({ tests: [] }), 0);
+    const test = { name: "t", stdin_b64: "" };
+    assert.equal(testsRunMs({ tests: [test] }), 30_000 + 120_000 + 10_000 + TESTS_RUN_SLACK_MS);
+    assert.equal(testsRunMs({ tests: [test], tests_wall_budget_ms: 1_000, limits: { wall_time_ms: 2_000, cpu_time_ms: 0, memory_bytes: 0, processes: 0, output_bytes: 0 } }), 30_000 + 1_000 + 2_000 + TESTS_RUN_SLACK_MS);
+    const checker = { language: "python", code: "", limits: { wall_time_ms: 5_000, cpu_time_ms: 5_000, memory_bytes: 0 } };
+    assert.equal(testsRunMs({ tests: [test], checker }), 30_000 + 30_000 + 5_000 + 120_000 + 10_000 + TESTS_RUN_SLACK_MS);
   });
 });

@@ -51,7 +51,7 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
       [{ ...c, files: [{ path: "big", content: Buffer.alloc(MiB + 1) }] }, /files total 1048577 bytes/],
       [{ ...py, args: ["ok", "a\0b"] }, /args\[1\] contains a NUL/],
       [{ ...py, args: Array(65).fill("x") }, /args has 65 entries/],
-      [{ ...py, tests: Array.from({ length: 51 }, () => ({ name: "", stdin: bytes("") })) }, /tests has 51 entries; at most 50/],
+      [{ ...py, tests: Array.from({ length: 101 }, () => ({ name: "", stdin: bytes("") })) }, /tests has 101 entries; at most 100/],
       [{ ...py, tests: [{ name: "a", stdin: bytes("") }], check: { compare: "lines", expected_output: bytes("1") } }, /check.expected_output is for a run without tests/],
       [{ ...py, check: { compare: "fuzzy" } }, /check.compare "fuzzy" is not one of exact, lines, tokens, float, identical, unordered, float_abs, float_rel, tokens_ci/],
       [{ ...py, check: { compare: "float", float_epsilon: 2 } }, /check.float_epsilon 2 is outside \(0, 1\]/],

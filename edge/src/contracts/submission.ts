@@ -36,6 +36,8 @@ export interface RunOptions {
   check?: { compare: string; float_epsilon: number; expected_b64?: string };
   tests?: { name: string; stdin_b64: string; expected_b64?: string; points?: number }[];
   stop_on_first_failure?: boolean;
+  /** The plan's budget for the tests' wall time, when narrower than the node's. */
+  tests_wall_budget_ms?: number;
   binary_output?: boolean;
   /** A custom checker (language canonical), with the run limits the key's plan gives it. */
   checker?: CheckerOptions;

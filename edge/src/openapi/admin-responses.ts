@@ -62,6 +62,7 @@ export const plan = named("Plan", z.object({
   checker_wall_time_ms: int().optional().meta({ description: "A custom checker's wall limit; absent: 5000" }),
   checker_cpu_time_ms: int().optional().meta({ description: "A custom checker's CPU limit; absent: 5000" }),
   checker_memory_mb: int().optional().meta({ description: "A custom checker's memory limit; absent: 256" }),
+  tests_wall_budget_ms: int().optional().meta({ description: "Wall time a submission's tests may use in all, counted as they run; absent: 120000" }),
 }), "The rate, in-flight cap and request caps a key is held to, and the run limits of a submission's custom checker");
 
 export const node = named("Node", z.object({

@@ -2,6 +2,7 @@
 // config (plans/plans.ts) so that request validation stays pure (unit tested under Node).
 import { z } from "zod";
 import { CHECKER_LIMIT_DEFAULTS } from "../../../proto/checker-rules.ts";
+import { MAX_TESTS, TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";
 
 /** What a fleet node allows at most; a plan (and so a request) may only narrow it. */
 export const NODE_MAXIMA = {
@@ -23,6 +24,8 @@ export interface Plan {
   checker_wall_time_ms?: number;
   checker_cpu_time_ms?: number;
   checker_memory_mb?: number;
+  /** Wall time a submission's tests may use in all (absent: the node's, TESTS_WALL_BUDGET_MS). */
+  tests_wall_budget_ms?: number;
 }
 
 /** The run limits a checker gets under `plan`. */
@@ -36,7 +39,7 @@ export function checkerLimits(plan: Plan): { wall_time_ms: number; cpu_time_ms: 
 
 /** The caps a submission is checked against when no plan is given: the default plan's. */
 export const DEFAULT_CAPS: Plan = {
-  name: "default", rate_per_minute: 60, max_in_flight: 10, ...NODE_MAXIMA, max_tests: 50, max_batch: 20,
+  name: "default", rate_per_minute: 60, max_in_flight: 10, ...NODE_MAXIMA, max_tests: 100, max_batch: 20,
 };
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -50,10 +53,11 @@ export const planUpdateSchema = z.strictObject({
   max_memory_mb: int(1, NODE_MAXIMA.max_memory_mb).optional(),
   max_processes: int(1, NODE_MAXIMA.max_processes).optional(),
   max_output_kb: int(1, NODE_MAXIMA.max_output_kb).optional(),
-  max_tests: int(1, 100).optional(),
+  max_tests: int(1, MAX_TESTS).optional(),
   max_batch: int(1, 100).optional(),
   checker_wall_time_ms: int(1, CHECKER_LIMIT_DEFAULTS.wall_time_ms).optional(),
   checker_cpu_time_ms: int(1, CHECKER_LIMIT_DEFAULTS.cpu_time_ms).optional(),
   checker_memory_mb: int(1, CHECKER_LIMIT_DEFAULTS.memory_mb).optional(),
+  tests_wall_budget_ms: int(1, TESTS_WALL_BUDGET_MS).optional(),
 });
 export type PlanUpdate = z.infer<typeof planUpdateSchema>;

@@ -4,7 +4,7 @@
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import type { KeyQuota } from "../contracts/key.ts";
-import { NODE_MAXIMA } from "./plan-caps.ts";
+import { DEFAULT_CAPS, NODE_MAXIMA } from "./plan-caps.ts";
 import type { Plan } from "./plan-caps.ts";
 
 export type { Plan } from "./plan-caps.ts";
@@ -19,7 +19,7 @@ export type { PlanUpdate } from "./plan-caps.ts";
 export function defaultPlan(env: Env): Plan {
   const cfg = config(env);
   return {
-    name: DEFAULT_PLAN, rate_per_minute: cfg.rateLimit, max_in_flight: cfg.maxInFlight, ...NODE_MAXIMA, max_tests: 50, max_batch: 20,
+    name: DEFAULT_PLAN, rate_per_minute: cfg.rateLimit, max_in_flight: cfg.maxInFlight, ...NODE_MAXIMA, max_tests: DEFAULT_CAPS.max_tests, max_batch: 20,
   };
 }
 

@@ -2,6 +2,7 @@
 // shapes without the Workers types, so that the pure decisions over them (run-steps.ts,
 // terminal-steps.ts) load in Node too.
 import type { CreateInput, RecordFormat } from "../contracts/submission.ts";
+import { testsRunMs } from "./run-deadline.ts";
 
 export interface Meta {
   id: string;
@@ -14,6 +15,8 @@ export interface Meta {
   pool?: string;
   /** Present when the request used a field of record schema 1.1. */
   format?: RecordFormat;
+  /** A run with tests: the least time from its start it is allowed (run-deadline.ts). */
+  tests_run_ms?: number;
 }
 
 export interface Run {
@@ -41,5 +44,6 @@ export interface HooksPending {
 /** What a new submission is, accepted at `createdMs` into `pool`. */
 export function newMeta(input: CreateInput, createdMs: number, pool: string): Meta {
   const { id, account_id, project_id, key_hash, language, format } = input;
-  return { id, account_id, project_id, key_hash, language, created_ms: createdMs, pool, ...(format ? { format } : {}) };
+  const testsRun = testsRunMs(input.options);
+  return { id, account_id, project_id, key_hash, language, created_ms: createdMs, pool, ...(format ? { format } : {}), ...(testsRun ? { tests_run_ms: testsRun } : {}) };
 }

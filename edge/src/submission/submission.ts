@@ -192,7 +192,8 @@ export class Submission {
     const cfg = this.#host.cfg;
     const run = this.#store.run();
     if (!run) return queuedStep(await this.#scheduler().poll(meta.id), meta.created_ms, now, cfg.queueTimeoutMs, this.#store.run() !== undefined);
-    const late = overdue(meta.created_ms, this.#startedMs ?? (rec.started_at ? Date.parse(rec.started_at) : null), now, cfg);
+    const limits = { ...cfg, maxRunMs: Math.max(cfg.maxRunMs, meta.tests_run_ms ?? 0) };
+    const late = overdue(meta.created_ms, this.#startedMs ?? (rec.started_at ? Date.parse(rec.started_at) : null), now, limits);
     if (late) return { kind: "fail", why: late };
     return askNode(this.#host.env, cfg, meta.id, run, this.#stream !== null);
   }

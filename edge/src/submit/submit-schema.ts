@@ -6,7 +6,7 @@ import { toBase64 } from "../../../proto/base64.ts";
 import { mainSourceFileName } from "../../../proto/source-names.ts";
 import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
-import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, argsProblem } from "../../../proto/submission-rules.ts";
+import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, TESTS_WALL_BUDGET_MS, argsProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
 import { HttpError } from "../lib/http.ts";
 import { NODE_MAXIMA } from "../plans/plan-caps.ts";
@@ -136,7 +136,7 @@ function limits(body: Body, plan: Plan): RunOptions["limits"] {
   return Object.values(out).some((v) => v > 0) ? out : undefined;
 }
 
-function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests" | "checker"> {
+function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests" | "checker" | "tests_wall_budget_ms"> {
   if (body.expected_output !== undefined && body.tests) {
     throw bad("expected_output", "expected_output cannot be combined with tests; give each test its own expected_output");
   }
@@ -167,7 +167,9 @@ function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOption
     expected_b64: expected(`tests[${i}].expected_output`, t.expected_output),
     ...(t.points !== undefined ? { points: t.points } : {}),
   }));
-  return { check, tests, checker };
+  // The tests' wall-time budget is the node's (it counts the time the tests use); a plan may narrow it.
+  const budget = plan.tests_wall_budget_ms !== undefined && plan.tests_wall_budget_ms < TESTS_WALL_BUDGET_MS ? { tests_wall_budget_ms: plan.tests_wall_budget_ms } : {};
+  return { check, tests, checker, ...budget };
 }
 
 function utf8Text(bytes: Uint8Array): string | null {
@@ -175,28 +177,6 @@ function utf8Text(bytes: Uint8Array): string | null {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return null;
-  }
-}
-
-/**
- * A submission's tests run one after another in one run slot: their wall limits together must fit
- * the budget, so that one submission cannot hold a slot for longer than the edge waits for a run.
- */
-export const TESTS_WALL_BUDGET_MS = 120_000;
-
-function checkTestsBudget(options: RunOptions): void {
-  const count = options.tests?.length ?? 0;
-  if (count === 0) return;
-  const wall = options.limits?.wall_time_ms || NODE_MAXIMA.max_wall_time_ms;
-  // A checker runs after each test, in the same slot: its wall limit (the plan's) counts too.
-  const checkerWall = options.checker?.limits.wall_time_ms ?? 0;
-  const perTest = wall + checkerWall;
-  if (count * perTest > TESTS_WALL_BUDGET_MS) {
-    const each = checkerWall ? `(limits.wall_time_ms ${wall} + the checker's ${checkerWall})` : `limits.wall_time_ms ${wall}`;
-    throw new HttpError(400, {
-      error: "tests exceed the wall-time budget",
-      message: `${count} tests × ${each} = ${count * perTest} ms; a submission's tests may take at most ${TESTS_WALL_BUDGET_MS} ms of wall time in all: lower limits.wall_time_ms or split the tests`,
-    });
   }
 }
 
@@ -229,7 +209,6 @@ export function extendedInput(body: Body, plan: Plan, language: string | null): 
     binary_output: enc === "base64" ? true : undefined,
   };
   for (const k of Object.keys(options) as (keyof RunOptions)[]) if (options[k] === undefined) delete options[k];
-  checkTestsBudget(options);
   return {
     code,
     // Base64 stdin that is UTF-8 text also travels as text, for nodes that predate stdin_bytes.

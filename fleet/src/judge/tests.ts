@@ -4,6 +4,8 @@ import type { EngineCheck, EngineRequest, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord, RunOutcome } from "../sandbox/run-spec.ts";
 import type { OutputChecks } from "./check-pool.ts";
 import { scored, testScore, totalScore, type Score } from "./score.ts";
+import { budgetClock, budgetExceeded, skippedTest, testsBudgetMs } from "./tests-budget.ts";
+import { TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";
 
 /**
  * A run the kernel judged AC whose stdout differs from `expected` becomes WA (the judge's verdict,
@@ -66,42 +68,53 @@ export interface JudgedTests {
   score?: Score;
 }
 
-/** Runs every test (or up to the first failure when asked), each reported as it finishes. */
+/**
+ * Runs every test (or up to the first failure when asked), each reported as it finishes, within
+ * the tests' wall-time budget: once it is used up, the tests left are SKIPPED (tests-budget.ts).
+ */
 export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: EngineRequest, signal?: AbortSignal, judge?: JudgeRun): Promise<JudgedTests> {
   const tests: TestOutcome[] = [];
   const cases = request.tests ?? [];
   const scoring = scored(cases);
+  const budgetMs = testsBudgetMs(request);
+  const usedUp = budgetClock(budgetMs);
+  const score = (result: ExecutionRecord, points = 0) => (scoring ? { score: { score: testScore(result, points), max_score: points } } : {});
   for (const [index, test] of cases.entries()) {
+    const name = test.name || `test-${index + 1}`;
+    if (usedUp()) {
+      const skipped = skippedTest(request, name, budgetMs);
+      tests.push({ ...skipped, ...score(skipped.result, test.points) });
+      request.onTest?.(index, tests.at(-1)!);
+      continue;
+    }
     const ran = await runOnce(test.stdin, index);
     const result = judge ? await judge(ran, test.stdin, test.expected) : await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check);
-    const points = test.points ?? 0;
-    const outcome: TestOutcome = {
-      name: test.name || `test-${index + 1}`,
-      result,
-      ...(scoring ? { score: { score: testScore(result, points), max_score: points } } : {}),
-      stdoutBytes: ran.stdoutBytes,
-      stderrBytes: ran.stderrBytes,
-    };
+    const outcome: TestOutcome = { name, result, ...score(result, test.points), stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes };
     tests.push(outcome);
     request.onTest?.(index, outcome);
     if (signal?.aborted) break;
     if (request.stopOnFirstFailure && outcome.result.verdict !== "AC") break;
   }
-  const judged = { ...aggregate(tests), tests };
+  const judged = { ...aggregate(tests, budgetMs), tests };
   return scoring ? { ...judged, score: totalScore(tests.map((test) => test.score?.score ?? 0), cases) } : judged;
 }
 
 /**
  * The overall outcome: the first failing test decides (else the last one run) verdict, output,
- * exit status, message and evidence; times are sums over the tests run, memory the peak.
+ * exit status, message and evidence; times are sums over the tests run, memory the peak. Tests
+ * SKIPPED (the budget used up) after tests that were all AC make it TLE (tests-budget.ts).
  */
-export function aggregate(tests: readonly TestOutcome[]): Omit<JudgedTests, "tests"> {
-  const deciding = tests.find((test) => test.result.verdict !== "AC") ?? tests.at(-1);
-  if (!deciding) throw new Error("aggregate needs at least one test");
+export function aggregate(tests: readonly TestOutcome[], budgetMs = TESTS_WALL_BUDGET_MS): Omit<JudgedTests, "tests"> {
+  const ran = tests.filter((test) => test.result.verdict !== "SKIPPED");
+  const skipped = tests.length - ran.length;
+  const failing = ran.find((test) => test.result.verdict !== "AC");
+  const deciding = failing ?? ran.at(-1);
+  if (!deciding) throw new Error("aggregate needs at least one test run");
   const sum = (pick: (result: ExecutionRecord) => number) => tests.reduce((total, test) => total + pick(test.result), 0);
+  const decided = !failing && skipped > 0 ? budgetExceeded(deciding.result, skipped, tests.length, budgetMs) : deciding.result;
   return {
     result: {
-      ...deciding.result,
+      ...decided,
       cpu_time_secs: sum((result) => result.cpu_time_secs),
       wall_time_secs: sum((result) => result.wall_time_secs),
       memory_peak_bytes: Math.max(...tests.map((test) => test.result.memory_peak_bytes)),

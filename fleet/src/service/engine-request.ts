@@ -60,6 +60,7 @@ export function toEngineRequest(request: ExecuteRequest, language: string): Engi
             ...(test.points !== undefined ? { points: test.points } : {}),
           })),
           stopOnFirstFailure: request.stopOnFirstFailure,
+          ...(request.testsWallBudgetMs ? { testsWallBudgetMs: request.testsWallBudgetMs } : {}),
         }
       : {}),
   };

@@ -6,7 +6,7 @@ import type { ApiContext } from "../../submit/api-context.ts";
 import { countRequest, rateHeaders } from "../../submit/api-context.ts";
 import type { Env } from "../../env.ts";
 import { HttpError, json, readJsonObject } from "../../lib/http.ts";
-import { TESTS_WALL_BUDGET_MS } from "../../submit/submit-schema.ts";
+import { TESTS_WALL_BUDGET_MS } from "../../../../proto/submission-rules.ts";
 import { fleetStatus } from "../../submit/submit-core.ts";
 import { countedRefusal } from "../../routes/counted-refusal.ts";
 import { awaitRecord, runtimes, submitNative } from "../core.ts";

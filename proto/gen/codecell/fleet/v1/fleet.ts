@@ -45,6 +45,8 @@ export const Verdict = {
   VERDICT_IE: 8,
   /** VERDICT_WA - Wrong answer: the program ended normally but its output differs from the expected output. */
   VERDICT_WA: 9,
+  /** VERDICT_SKIPPED - A test's only: not run, because the tests used up their wall-time budget. */
+  VERDICT_SKIPPED: 10,
   UNRECOGNIZED: -1,
 } as const;
 
@@ -61,6 +63,7 @@ export namespace Verdict {
   export type VERDICT_SIG = typeof Verdict.VERDICT_SIG;
   export type VERDICT_IE = typeof Verdict.VERDICT_IE;
   export type VERDICT_WA = typeof Verdict.VERDICT_WA;
+  export type VERDICT_SKIPPED = typeof Verdict.VERDICT_SKIPPED;
   export type UNRECOGNIZED = typeof Verdict.UNRECOGNIZED;
 }
 
@@ -174,7 +177,15 @@ export interface ExecuteRequest {
    * A custom checker judges each run instead of `check.compare` (docs/languages.md, "Custom
    * checkers"). Absent: the built-in compare. Not together with a non-empty check.compare.
    */
-  checker: Checker | undefined;
+  checker:
+    | Checker
+    | undefined;
+  /**
+   * Wall time the tests may use in all, counted as they run (each test's run and its checker);
+   * once used up, the remaining tests are not run (verdict SKIPPED). 0: the node's default
+   * (120 000 ms), which it only narrows.
+   */
+  testsWallBudgetMs: number;
 }
 
 /**
@@ -499,6 +510,7 @@ function createBaseExecuteRequest(): ExecuteRequest {
     compileLimits: undefined,
     mergeStderr: false,
     checker: undefined,
+    testsWallBudgetMs: 0,
   };
 }
 
@@ -563,6 +575,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.checker !== undefined) {
       Checker.encode(message.checker, writer.uint32(162).fork()).join();
+    }
+    if (message.testsWallBudgetMs !== 0) {
+      writer.uint32(168).uint32(message.testsWallBudgetMs);
     }
     return writer;
   },
@@ -740,6 +755,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.checker = Checker.decode(reader, reader.uint32());
             continue;
           }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.testsWallBudgetMs = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -783,6 +806,7 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.checker = (object.checker !== undefined && object.checker !== null)
       ? Checker.fromPartial(object.checker)
       : undefined;
+    message.testsWallBudgetMs = object.testsWallBudgetMs ?? 0;
     return message;
   },
 };
