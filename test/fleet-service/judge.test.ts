@@ -172,6 +172,21 @@ describe("judge fields over native gRPC", { skip: !usingRealEngine && "needs the
     assert.match(result.stderr, /ValueError/);
   });
 
+  test("tests_wall_budget_ms: once the tests used it up, the rest are SKIPPED, each with its TestFinished; the record is TLE", async () => {
+    const tests = Array.from({ length: 8 }, (_, i) => ({ name: `t${i}`, stdin: bytes(`${i}`), expected_output: bytes(`${i}`) }));
+    const code = "import sys, time\ntime.sleep(0.2)\nsys.stdout.write(sys.stdin.read())";
+    const { messages } = await execute({ language: "python", code, tests, tests_wall_budget_ms: 500, check: { compare: "lines" } });
+    const result = completed(messages);
+    const verdicts: string[] = result.tests.map((t: WireMessage) => t.result.verdict);
+    const ran = verdicts.filter((v) => v === "VERDICT_AC").length;
+    assert.ok(ran >= 1 && ran < 8, verdicts.join());
+    assert.deepEqual(verdicts, [...Array(ran).fill("VERDICT_AC"), ...Array(8 - ran).fill("VERDICT_SKIPPED")]);
+    assert.deepEqual(messages.filter((m) => m.event === "test").map((m) => m.test.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(result.tests[7].result.evidence.verdict_cause, "tests_wall_budget_exceeded");
+    assert.equal(result.verdict, "VERDICT_TLE");
+    assert.equal(result.error_message, `${8 - ran} of 8 tests were not run: the tests used up their wall-time budget of 0.5 s`);
+  });
+
   test("all 256 byte values: stdin_bytes in, stdout_bytes out (binary_output); without it no bytes field", async () => {
     const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
     const code = "import sys\nsys.stdout.buffer.write(sys.stdin.buffer.read())\nsys.stderr.buffer.write(b'\\xff')";
