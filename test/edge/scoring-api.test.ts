@@ -2,36 +2,24 @@
 // kernel sandbox. Tests with points make the record scored; one failing test earns nothing.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
-import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
-import type { Edge, Fleet } from "./harness.ts";
+import { before } from "../hooks.ts";
+import { Client, useStack } from "./harness.ts";
 
-let fleet: Fleet;
-let edge: Edge;
+const stack = useStack({ fleet: { env: { FLEET_SLOTS: "2" } }, edge: { vars: { SYNC_HOLD_MS: "60000" } } });
 let c: Client;
 
 /** A Python program that prints its stdin unchanged. */
 const ECHO = "import sys\nsys.stdout.write(sys.stdin.read())";
 
-before(async () => {
-  fleet = await startFleet({ env: { FLEET_SLOTS: "2" } });
-  edge = await startEdge({ vars: { SYNC_HOLD_MS: "60000" } });
-  const ops = admin(edge);
-  assert.equal((await ops.registerNode(fleet)).status, 201);
-  const p = await ops.call("POST", "/admin/projects", { name: "scoring" });
-  const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k" });
-  assert.equal(k.status, 201, k.text);
-  c = new Client(edge.base, k.json.key);
-});
-
-after(async () => {
-  await edge?.stop();
-  await fleet?.stop();
-  if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
-});
-
 describe("points through the API", () => {
+  // a suite hook: it runs once the file's stack (useStack) is up
+  before(async () => {
+    const p = await stack.ops.call("POST", "/admin/projects", { name: "scoring" });
+    const k = await stack.ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k" });
+    assert.equal(k.status, 201, k.text);
+    c = new Client(stack.edge.base, k.json.key);
+  });
+
   it("three tests with points, the second failing: each test its score, the record score and max_score", async () => {
     const tests = [
       { name: "one", stdin: "1\n", expected_output: "1\n", points: 10 },

@@ -3,43 +3,32 @@
 // whose tests use up their wall-time budget (a plan's small one) reports the rest SKIPPED.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
-import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
-import type { Edge, Fleet } from "./harness.ts";
+import { before } from "../hooks.ts";
+import { Client, useStack } from "./harness.ts";
 
-let fleet: Fleet;
-let edge: Edge;
+const stack = useStack({ fleet: { env: { FLEET_SLOTS: "2" } }, edge: { vars: { SYNC_HOLD_MS: "120000" } } });
 let c: Client;
 let tight: Client;
 
 const ECHO = "import sys\nsys.stdout.write(sys.stdin.read())";
 const SLEEPY = "import sys, time\ntime.sleep(0.3)\nsys.stdout.write(sys.stdin.read())";
 
-before(async () => {
-  fleet = await startFleet({ env: { FLEET_SLOTS: "2" } });
-  edge = await startEdge({ vars: { SYNC_HOLD_MS: "120000" } });
-  const ops = admin(edge);
-  assert.equal((await ops.registerNode(fleet)).status, 201);
-  const p = await ops.call("POST", "/admin/projects", { name: "test-sets" });
-  const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k" });
-  assert.equal(k.status, 201, k.text);
-  c = new Client(edge.base, k.json.key);
-  const plan = await ops.call("PUT", "/admin/plans/tight-budget", { tests_wall_budget_ms: 1000 });
-  assert.equal(plan.status, 201, plan.text);
-  assert.equal(plan.json.tests_wall_budget_ms, 1000);
-  const t = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "t", plan: "tight-budget" });
-  assert.equal(t.status, 201, t.text);
-  tight = new Client(edge.base, t.json.key);
-});
-
-after(async () => {
-  await edge?.stop();
-  await fleet?.stop();
-  if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
-});
-
 describe("test sets", () => {
+  // a suite hook: it runs once the file's stack (useStack) is up
+  before(async () => {
+    const ops = stack.ops;
+    const p = await ops.call("POST", "/admin/projects", { name: "test-sets" });
+    const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k" });
+    assert.equal(k.status, 201, k.text);
+    c = new Client(stack.edge.base, k.json.key);
+    const plan = await ops.call("PUT", "/admin/plans/tight-budget", { tests_wall_budget_ms: 1000 });
+    assert.equal(plan.status, 201, plan.text);
+    assert.equal(plan.json.tests_wall_budget_ms, 1000);
+    const t = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "t", plan: "tight-budget" });
+    assert.equal(t.status, 201, t.text);
+    tight = new Client(stack.edge.base, t.json.key);
+  });
+
   it("100 tests at the default limits are accepted and each judged", async () => {
     const tests = Array.from({ length: 100 }, (_, i) => ({ stdin: `${i}\n`, expected_output: `${i}\n` }));
     const r = await c.submit({ language: "python", code: ECHO, tests }, { wait: true });
