@@ -55,10 +55,12 @@ describe("plans", () => {
   });
 
   it("CLI: plans set and list; keys create --plan; a plan set by the CLI changes the key's caps", async () => {
-    const set = await cliJson(stack.edge, "plans", "set", "cli-plan", "--rate", "3", "--max-in-flight", "1", "--max-memory-mb", "32");
+    const set = await cliJson(stack.edge, "plans", "set", "cli-plan", "--rate", "3", "--max-in-flight", "1", "--max-memory-mb", "32", "--checker-memory-mb", "64", "--tests-wall-budget-ms", "30000");
     assert.equal(set.code, 0, set.stderr);
     assert.equal(set.json.rate_per_minute, 3);
     assert.equal(set.json.max_in_flight, 1);
+    assert.equal(set.json.checker_memory_mb, 64);
+    assert.equal(set.json.tests_wall_budget_ms, 30_000);
     const list = await cliJson(stack.edge, "plans", "list");
     assert.ok(list.json.some((p: { name: string }) => p.name === "cli-plan"));
     const human = await cli(stack.edge, ["--insecure", "plans", "list"]);
