@@ -35,7 +35,7 @@ chmod +x "$work/initramfs/init"
 cmd=${CGROUP2_VM_COMMAND:-"cd '$root' && export CI=true PATH='$root/node_modules/.bin:/usr/local/bin:/usr/bin:/bin' HOME=/root && sh scripts/vm/run-tests.sh ${files[*]}"}
 encoded=$(printf '%s' "$cmd" | base64 -w0)
 log="$work/console.log"
-timeout_secs=${CGROUP2_VM_TIMEOUT_SECS:-1500}
+timeout_secs=${CGROUP2_VM_TIMEOUT_SECS:-2700}
 start=$(date +%s)
 set +e
 timeout --kill-after=10 "$timeout_secs" qemu-system-x86_64 -accel tcg -cpu max -m 4096 -smp 2 -nic none -nographic -no-reboot \
