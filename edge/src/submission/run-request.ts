@@ -24,7 +24,7 @@ export function runRequestFields(o: RunOptions | undefined): DeepPartial<Execute
     ...(o.check ? { check: { compare: o.check.compare, floatEpsilon: o.check.float_epsilon, expectedOutput: maybeBytes(o.check.expected_b64) } } : {}),
     tests: (o.tests ?? []).map((t) => ({ name: t.name, stdin: bytes(t.stdin_b64), expectedOutput: maybeBytes(t.expected_b64), ...(t.points !== undefined ? { points: t.points } : {}) })),
     stopOnFirstFailure: o.stop_on_first_failure ?? false,
-    testsWallBudgetMs: o.tests_wall_budget_ms ?? 0,
+    ...(o.tests_wall_budget_ms !== undefined ? { testsWallBudgetMs: o.tests_wall_budget_ms } : {}),
     binaryOutput: o.binary_output ?? false,
     ...(o.checker ? { checker: checkerFields(o.checker) } : {}),
   };
