@@ -4,7 +4,12 @@ import type { ExecutionRecord, Limits } from "./sandbox/run-spec.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 import type { CompareMode } from "../../proto/submission-rules.ts";
 import type { SlotQueue } from "./sandbox/slot-queue.ts";
-import type { Score } from "./judge/score.ts";
+
+/** A scored request's points: earned, and the most there were (judge/score.ts). */
+export interface Score {
+  score: number;
+  max_score: number;
+}
 
 export interface EngineRequest {
   /** Canonical name or alias (docs/api.md); the result carries the canonical name. */

@@ -5,7 +5,8 @@
 // wrong answer for exceeding the budget (judgeRun in tests.ts): a check that runs too long never
 // stalls the node, and is never reported as the platform's failure.
 import { Worker } from "node:worker_threads";
-import type { CheckResult, CompareMode } from "./checker.ts";
+import type { CompareMode } from "../../../proto/submission-rules.ts";
+import type { CheckResult } from "./check-result.ts";
 
 /**
  * How long one output check may run in a worker. The checkers are linear: a check of the largest

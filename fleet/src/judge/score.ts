@@ -3,11 +3,9 @@
 // verdict (exit 7, `points <value>`) earns `value` (absolute, as testlib prints it) clamped to
 // [0, points], anything else (and a test not run) earns 0. Pure.
 import type { ExecutionRecord } from "../../../proto/record.ts";
+import type { Score } from "../engine.ts";
 
-export interface Score {
-  score: number;
-  max_score: number;
-}
+export type { Score };
 
 /** Whether a request's tests are scored: any of them has points. */
 export function scored(tests: readonly { points?: number }[]): boolean {

@@ -3,8 +3,7 @@
 // (result-budget.ts: the output a record carries is bounded, whatever the tests printed).
 import type { ExecutionResult as WireResult, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { executionToWire } from "../../../proto/record-wire.ts";
-import type { ExecuteOutcome, TestOutcome } from "../engine.ts";
-import type { Score } from "../judge/score.ts";
+import type { ExecuteOutcome, Score, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord } from "../sandbox/run-spec.ts";
 import { OutputBudget } from "./result-budget.ts";
 
