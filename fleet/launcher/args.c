@@ -103,6 +103,14 @@ static int set_merge_stderr(struct config *c, const struct option *o, char *v)
 	return 0;
 }
 
+static int set_stdout_inherit(struct config *c, const struct option *o, char *v)
+{
+	if (strcmp(v, "0") && strcmp(v, "1"))
+		return fail(o->control, EINVAL, "--stdout-inherit takes 0 or 1");
+	c->stdout_inherit = !strcmp(v, "1");
+	return 0;
+}
+
 /* --bind-ro, --bind-hidden, --file-ro HOST:PATH. A hidden bind's source is entered with chdir:
  * its path must be absolute. */
 static int add_bind(struct config *c, const struct option *o, char *v)
@@ -216,6 +224,7 @@ static const struct option options[] = {
 	{"--memory-limit", CTL_PROC_MASKS, set_size, AT(memory_limit), 0},
 	{"--output-cap", CTL_OUTPUT_DRAIN, set_output_cap, 0, 0},
 	{"--merge-stderr", CTL_EXEC, set_merge_stderr, 0, 0},
+	{"--stdout-inherit", CTL_EXEC, set_stdout_inherit, 0, 0},
 	{"--drainer-cgroup-procs", CTL_OUTPUT_DRAIN, add_path, LIST(drainer_cgroup_paths, n_drainer_cgroups)},
 	{"--drainer-return-procs", CTL_OUTPUT_DRAIN, add_path, LIST(drainer_return_paths, n_drainer_returns)},
 	{"--bind-ro", CTL_ROOT_FILESYSTEM, add_bind, 0, 0},

@@ -88,7 +88,7 @@ int drain_prepare(struct config *c)
 		if (d.return_fds[d.n_returns] < 0)
 			return fail(CTL_OUTPUT_DRAIN, errno, "open %s", c->drainer_return_paths[d.n_returns]);
 	}
-	for (int i = 0; i < 2; i++) {
+	for (int i = c->stdout_inherit ? 1 : 0; i < 2; i++) {
 		int target = i == 0 ? STDOUT_FILENO : STDERR_FILENO;
 		if (pipe2(pipes[i], O_CLOEXEC) < 0)
 			return fail(CTL_OUTPUT_DRAIN, errno, "pipe");
@@ -100,7 +100,7 @@ int drain_prepare(struct config *c)
 	}
 	/* One pipe for both: the program's writes to either stream arrive in the order written; the
 	 * stderr pipe has no writer left and ends at once. */
-	if (c->merge_stderr && dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+	if (c->merge_stderr && !c->stdout_inherit && dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
 		return fail(CTL_OUTPUT_DRAIN, errno, "merge stderr into stdout");
 	d.active = 1;
 	return 0;

@@ -129,6 +129,7 @@ struct config {
 	uint64_t output_cap;           /* --output-cap: bytes forwarded per stream */
 	int has_output_cap;            /* without it the program writes to fds 1/2 directly */
 	int merge_stderr;              /* --merge-stderr 1: the program's stderr is its stdout pipe */
+	int stdout_inherit;            /* --stdout-inherit 1: fd 1 as given (a pipe to an interactor) is not drained */
 	const char **drainer_cgroup_paths;
 	size_t n_drainer_cgroups;
 	const char **drainer_return_paths; /* --drainer-return-procs: rejoined before "done" */

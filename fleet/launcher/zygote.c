@@ -7,7 +7,11 @@
  *
  * Request frame on stdin: a 4-byte little-endian length, then that many bytes:
  *   NONCE \0 STDIN_PATH \0 ARG \0 ARG \0 ...      (STDIN_PATH empty: an empty stdin)
- * Each connection starts with the line "NONCE out\n", "NONCE err\n" or "NONCE ctl\n". */
+ * Each connection starts with the line "NONCE out\n", "NONCE err\n" or "NONCE ctl\n".
+ *
+ * An interactive pair: STDIN_PATH "|pair-a" then, in the next frame, "|pair-b". The zygote joins
+ * the two runs by two pipes: a's stdout is b's stdin and b's stdout is a's stdin (their "out"
+ * connections are closed unused; the supervisor passes --stdout-inherit 1). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -26,6 +30,23 @@
 
 #define MAX_REQUEST (1u << 20)
 #define NONCE_LEN 32
+#define PAIR_A "|pair-a"
+#define PAIR_B "|pair-b"
+
+/* The pipes of an interactive pair: a_to_b[1] and b_to_a[0] go to run a, the other ends wait in
+ * the zygote for run b's request. -1 when unused. */
+static int a_to_b[2] = {-1, -1}, b_to_a[2] = {-1, -1};
+
+static void close_pair(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (a_to_b[i] >= 0)
+			close(a_to_b[i]);
+		if (b_to_a[i] >= 0)
+			close(b_to_a[i]);
+		a_to_b[i] = b_to_a[i] = -1;
+	}
+}
 
 static int read_full(int fd, void *buf, size_t len)
 {
@@ -154,8 +175,17 @@ static int child_run(const char *socket_path, char *request, size_t len, char *a
 	int ctl = err < 0 ? -1 : connect_stream(socket_path, nonce, "ctl");
 	if (ctl < 0)
 		return 1; /* the supervisor sees the missing connections and reports it */
-	int in = high(stdin_memfd(stdin_path));
-	if (in < 0 || place(in, STDIN_FILENO) < 0 || place(out, STDOUT_FILENO) < 0 || place(err, STDERR_FILENO) < 0 ||
+	int in, to_peer = -1;
+	if (!strcmp(stdin_path, PAIR_A) || !strcmp(stdin_path, PAIR_B)) {
+		int a = !strcmp(stdin_path, PAIR_A);
+		in = a ? b_to_a[0] : a_to_b[0];
+		to_peer = a ? a_to_b[1] : b_to_a[1];
+		close(out); /* the supervisor reads an empty stdout: it goes to the peer */
+		out = to_peer;
+	} else {
+		in = high(stdin_memfd(stdin_path));
+	}
+	if (in < 0 || out < 0 || place(in, STDIN_FILENO) < 0 || place(out, STDOUT_FILENO) < 0 || place(err, STDERR_FILENO) < 0 ||
 	    place(ctl, STATUS_FD) < 0 || place(ctl, CONTROL_FD) < 0)
 		return 1;
 	/* argv[0] for the launcher, then the request's arguments. */
@@ -163,6 +193,31 @@ static int child_run(const char *socket_path, char *request, size_t len, char *a
 	int status = launcher_main((int)(count - 1), &fields[1], args_start, args_end);
 	linger();
 	return status;
+}
+
+static int open_pair(void)
+{
+	if (pipe2(a_to_b, O_CLOEXEC) < 0 || pipe2(b_to_a, O_CLOEXEC) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if ((a_to_b[i] = high(a_to_b[i])) < 0 || (b_to_a[i] = high(b_to_a[i])) < 0)
+			return -1;
+	return 0;
+}
+
+/* 'a' or 'b' for the runs of an interactive pair, 0 otherwise (STDIN_PATH is the second field). */
+static int pair_role(const char *request, size_t len)
+{
+	size_t first = strnlen(request, len);
+	if (first + 1 >= len)
+		return 0;
+	const char *stdin_path = request + first + 1;
+	size_t rest = len - first - 1;
+	if (strnlen(stdin_path, rest) == strlen(PAIR_A) && !memcmp(stdin_path, PAIR_A, strlen(PAIR_A)))
+		return 'a';
+	if (strnlen(stdin_path, rest) == strlen(PAIR_B) && !memcmp(stdin_path, PAIR_B, strlen(PAIR_B)))
+		return 'b';
+	return 0;
 }
 
 int zygote_main(const char *socket_path, char *args_start, char *args_end)
@@ -180,9 +235,22 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 		char *request = malloc(len);
 		if (!request || read_full(STDIN_FILENO, request, len) < 0)
 			return 1;
+		int pair = pair_role(request, len);
+		if (pair == 'a') {
+			close_pair(); /* an earlier pair whose b never came */
+			if (open_pair() < 0)
+				close_pair(); /* the child finds no pipes and fails; the supervisor reports it */
+		}
 		pid_t pid = fork();
 		if (pid == 0)
 			_exit(child_run(socket_path, request, len, args_start, args_end));
 		free(request);
+		if (pair == 'a') {
+			close(a_to_b[1]);
+			close(b_to_a[0]);
+			a_to_b[1] = b_to_a[0] = -1;
+		} else if (pair == 'b') {
+			close_pair();
+		}
 	}
 }

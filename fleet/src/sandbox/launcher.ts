@@ -24,6 +24,8 @@ export interface LauncherConfig {
   outputCap?: number;
   /** The program's stderr goes into its stdout (one stream, in the order written). */
   mergeStderr?: boolean;
+  /** fd 1 as the zygote wired it (an interactive pair's pipe) is the program's stdout, not drained. */
+  stdoutInherit?: boolean;
   /** `cgroup.procs` files the launcher joins to drain the output (the run's CPU accounting and share). */
   drainerProcsFiles?: string[];
   /** `cgroup.procs` files the launcher returns to before it reports `done` (the node's own cgroups). */
@@ -53,12 +55,19 @@ function bindOption(bind: { hostPath: string; sandboxPath: string; copy?: boolea
   return bind.hostPath === bind.sandboxPath ? "--bind-ro" : "--bind-hidden";
 }
 
+/**
+ * The stdin "paths" of an interactive pair's two runs, launched one right after the other: the
+ * zygote joins them by pipes (zygote.c). Not absolute, so never a staged file's path.
+ */
+export const PAIR_STDIN = { program: "|pair-a", interactor: "|pair-b" } as const;
+
 export function launcherArgs(config: LauncherConfig): string[] {
   const args = ["--uid", String(config.uid), "--gid", String(config.gid), "--hostname", config.hostname];
   if (config.netnsPath) args.push("--netns", config.netnsPath);
   for (const file of config.cgroupProcsFiles) args.push("--cgroup-procs", file);
   if (config.outputCap !== undefined) args.push("--output-cap", String(config.outputCap));
   if (config.mergeStderr) args.push("--merge-stderr", "1");
+  if (config.stdoutInherit) args.push("--stdout-inherit", "1");
   for (const file of config.drainerProcsFiles ?? []) args.push("--drainer-cgroup-procs", file);
   for (const file of config.drainerReturnProcsFiles ?? []) args.push("--drainer-return-procs", file);
   for (const file of config.initReturnProcsFiles ?? []) args.push("--init-return-procs", file);

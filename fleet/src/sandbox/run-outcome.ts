@@ -77,6 +77,7 @@ export function decideRun(run: LaunchedRun, faults: RunFaults): VerdictDecision 
     cancelled: watched.cancelled,
     exit: report.exit,
     wallTimeout,
+    idleTimeout: watched.idleKilled && !wallTimeout,
     // killed on a reading, or over the limit at the end (it exited between two readings)
     cpuTimeout: watched.cpuKilled || (!wallTimeout && report.started && watched.cpuWatch.programUsec(readings.cpuUsageUsec) >= limits.cpuTimeMs * 1000),
     oomKills: readings.oomKillEvents,

@@ -80,3 +80,11 @@ export interface RunOutcome {
   /** Bytes the program wrote beyond the capture cap, per stream. */
   discardedBytes: { stdout: number; stderr: number };
 }
+
+/** The program's and the interactor's runs of one interactive test (Sandbox.runInteractive). */
+export interface InteractiveOutcome {
+  program: RunOutcome;
+  interactor: RunOutcome;
+  /** The program's end was reported before the interactor's (the order rule: docs/languages.md). */
+  programEndedFirst: boolean;
+}

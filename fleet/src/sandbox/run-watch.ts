@@ -16,6 +16,8 @@ export interface WatchInput {
   readUsageUsec: () => number;
   judgeActions: string[];
   signal: AbortSignal | undefined;
+  /** Aborted when the run and its interactive peer both sat waiting on each other (idle-watch.ts). */
+  idle?: AbortSignal;
 }
 
 export interface WatchedRun {
@@ -26,6 +28,8 @@ export interface WatchedRun {
   cpuKilled: boolean;
   cpuUnreadable: string | undefined;
   cancelled: boolean;
+  /** Killed because it and its interactive peer were both waiting on each other. */
+  idleKilled: boolean;
   cpuWatch: CpuWatch;
 }
 
@@ -35,7 +39,7 @@ export async function watchRun(input: WatchInput): Promise<WatchedRun> {
   const { limits, onOutput } = spec;
   const stdout = new CappedCapture(launched.stdout, limits.outputBytes, onOutput && ((data) => onOutput("stdout", data)));
   const stderr = new CappedCapture(launched.stderr, limits.outputBytes, onOutput && ((data) => onOutput("stderr", data)));
-  const state = { wallTimerExpired: false, cpuKilled: false, cpuUnreadable: undefined as string | undefined, cancelled: false };
+  const state = { wallTimerExpired: false, cpuKilled: false, cpuUnreadable: undefined as string | undefined, cancelled: false, idleKilled: false };
   /** The launcher's streams have all closed: nothing is left to kill, and no action may change the verdict. */
   let ended = false;
   const stop = (action: string) => {
@@ -82,6 +86,12 @@ export async function watchRun(input: WatchInput): Promise<WatchedRun> {
   };
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
+  const onIdle = () => {
+    if (state.wallTimerExpired || state.cpuKilled || state.cancelled) return;
+    state.idleKilled = true;
+    stop("sigkill_on_idleness");
+  };
+  input.idle?.addEventListener("abort", onIdle, { once: true });
 
   await launched.finished;
   ended = true;
@@ -89,6 +99,7 @@ export async function watchRun(input: WatchInput): Promise<WatchedRun> {
   clearTimeout(wallTimer);
   cpuWatch.stop();
   signal?.removeEventListener("abort", onAbort);
+  input.idle?.removeEventListener("abort", onIdle);
   await Promise.all([stdout.done, stderr.done]);
   stdout.closeTap();
   stderr.closeTap();

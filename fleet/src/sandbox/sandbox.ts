@@ -1,7 +1,7 @@
 // The sandbox supervisor: slots, per-run cgroups, the launcher, the wall timer, output capture,
 // evidence and the verdict. One run = one call to `run()`.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, RunCgroup } from "./cgroup/driver.ts";
@@ -13,24 +13,26 @@ import { failedSetup } from "./failed-setup.ts";
 import { HeldSlots } from "./held-slots.ts";
 import { ia32Control, probeIa32Entry } from "./ia32.ts";
 import { Recovery } from "./recovery.ts";
-import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs, unlinkIfPresent } from "./housekeeping.ts";
+import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs } from "./housekeeping.ts";
 import { checkCpuLimit } from "./cpu-watch.ts";
 import { checkInputFiles } from "./input-files.ts";
 import { launcherConfig } from "./launcher-config.ts";
-import { LAUNCHER_PATH, LauncherZygote, launcherProblems } from "./launcher.ts";
+import { LAUNCHER_PATH, LauncherZygote, PAIR_STDIN, launcherProblems } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { launcherPolicyProblem } from "./policy.ts";
-import { writeNewFileNoFollowAsync } from "./nofollow.ts";
 import { baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
 import { completeReport, decideRun, findFaults, type LaunchedRun, runRecord } from "./run-outcome.ts";
 import { watchRun } from "./run-watch.ts";
-import type { Slot } from "./slot.ts";
+import { watchIdleness } from "./idle-watch.ts";
+import type { ReadySlot, Slot, SlotRun } from "./slot.ts";
 import { reapCgroup, SlotCgroups } from "./slot-cgroups.ts";
 import type { SlotQueue } from "./slot-queue.ts";
 import { collectOutputFiles, stageRun } from "./staging.ts";
-import type { RunOutcome, RunSpec } from "./run-spec.ts";
+import { StagedFiles, type StagedFile } from "./staged-files.ts";
+import type { InteractiveOutcome, RunOutcome, RunSpec } from "./run-spec.ts";
 
 export { REQUIRED_CONTROLS } from "./controls.ts";
+export type { StagedFile } from "./staged-files.ts";
 
 export interface SandboxOptions {
   slots: number;
@@ -60,13 +62,6 @@ export interface SandboxHealth {
 
 let instanceCounter = 0;
 
-/** A file kept on the host for as long as its owner needs it, bound read-only into runs. */
-export interface StagedFile {
-  path: string;
-  /** Removes the file (idempotent). */
-  release(): void;
-}
-
 export class Sandbox {
   readonly slots: number;
   readonly #slots: HeldSlots;
@@ -80,10 +75,7 @@ export class Sandbox {
   /** The canary runs outside whatever job scheduled it: it queues for a slot of its own. */
   readonly #recovery = new Recovery(() => this.#slots.outside(() => this.#recover()));
   #socketPath = "";
-  /** Files staged for binds (stageFile), outside every slot's staging and every run's /box. */
-  #stagedDir = "";
-  #stagedCounter = 0;
-  readonly #staged = new Set<string>();
+  readonly #stagedFiles = new StagedFiles();
   readonly #allSlots: Slot[] = [];
   readonly #cgroups: SlotCgroups;
   #zygote: LauncherZygote | undefined;
@@ -136,29 +128,29 @@ export class Sandbox {
     removeStaleRunDirs(join(options.stateDir, "run"));
     const runDir = join(options.stateDir, "run", instance);
     mkdirSync(runDir, { recursive: true, mode: 0o700 });
-    this.#stagedDir = join(runDir, "artifacts");
-    mkdirSync(this.#stagedDir, { mode: 0o700 });
+    this.#stagedFiles.open(join(runDir, "artifacts"));
     if (this.#driver && this.#notReady.size === 0) {
       this.#favorDynmodsPath = join(runDir, FAVOR_DYNMODS_DIR);
       const problem = mountFavorDynmods(this.#favorDynmodsPath);
       if (problem) this.#warnings.push(problem);
     }
-    writeSandboxEtc(this.#etcDir, Array.from({ length: this.slots }, (_, index) => firstId + index));
+    writeSandboxEtc(this.#etcDir, Array.from({ length: 2 * this.slots }, (_, index) => firstId + index));
     for (let index = 0; index < this.slots; index++) {
-      const slot: Slot = {
-        index,
-        id: firstId + index,
-        netnsPath: join(runDir, `netns-${index}`),
-        stagingDir: join(runDir, `staging-${index}`),
-        spare: undefined,
-        cpu: Array.isArray(cpuShares) ? cpuShares[index] : undefined,
-      };
-      mkdirSync(slot.stagingDir, { mode: 0o700 });
-      if (this.#notReady.size === 0) this.#createNetns(slot);
-      this.#allSlots.push(slot);
+      const cpu = Array.isArray(cpuShares) ? cpuShares[index] : undefined;
+      const slot = this.#newSlot(runDir, index, firstId + index, cpu);
+      // An interactor's slot: the same CPU share, everything else its own (uid, netns, staging, cgroups).
+      slot.partner = this.#newSlot(runDir, this.slots + index, firstId + this.slots + index, cpu);
       this.#slots.add(slot);
     }
     return runDir;
+  }
+
+  #newSlot(runDir: string, index: number, id: number, cpu: CpuShare | undefined): Slot {
+    const slot: Slot = { index, id, netnsPath: join(runDir, `netns-${index}`), stagingDir: join(runDir, `staging-${index}`), spare: undefined, cpu };
+    mkdirSync(slot.stagingDir, { mode: 0o700 });
+    if (this.#notReady.size === 0) this.#createNetns(slot);
+    this.#allSlots.push(slot);
+    return slot;
   }
 
   #planCpu(policy: CpuPolicyName): CpuShare[] | undefined {
@@ -253,29 +245,9 @@ export class Sandbox {
     return false;
   }
 
-  /**
-   * Keeps `content` in a new host file outside every run's /box (in the instance's private run
-   * directory, 0700, which the next start removes if this process dies) until `release()`: a
-   * compiled program too large for the compile cache is bound read-only from here, like a cached
-   * one, instead of taking room in a work dir it may not fit. Throws if the host cannot write it.
-   */
-  async stageFile(content: Uint8Array, executable: boolean): Promise<StagedFile> {
-    const path = join(this.#stagedDir, `staged-${this.#stagedCounter++}`);
-    try {
-      await writeNewFileNoFollowAsync(path, content, executable ? 0o755 : 0o644);
-    } catch (error) {
-      // a partial write (the host's disk full) is removed; a name that was there is not ours
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") rmSync(path, { force: true });
-      throw error;
-    }
-    this.#staged.add(path);
-    return {
-      path,
-      release: () => {
-        if (!this.#staged.delete(path)) return;
-        unlinkIfPresent(path);
-      },
-    };
+  /** A compiled program too large for the compile cache, kept for its request only (staged-files.ts). */
+  stageFile(content: Uint8Array, executable: boolean): Promise<StagedFile> {
+    return this.#stagedFiles.stage(content, executable);
   }
 
   /**
@@ -291,17 +263,72 @@ export class Sandbox {
 
   /** The run as a pipeline of steps; a step that cannot be taken ends it with a fail-closed outcome. */
   async #runInSlot(slot: Slot, spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+    const ready = await this.#readySlot(slot, spec);
+    if ("result" in ready) return ready;
+    const staged = stageRun(slot.stagingDir, spec);
+    const launched = ready.zygote.launch(launcherConfig(this.#layout, slot, spec, ready.cgroup, staged), staged.stdinPath);
+    return this.#watchToEnd({ slot, spec, cgroup: ready.cgroup, staged, launched }, signal);
+  }
+
+  /**
+   * An interactive pair (docs/languages.md, "Interactors"): the program in the calling job's slot
+   * and the interactor in that slot's partner, at once, the stdout of each the other's stdin
+   * (pipes the launcher's zygote makes). Both are watched for waiting on each other (idle-watch.ts).
+   */
+  async runInteractive(program: RunSpec, interactor: RunSpec, signal?: AbortSignal): Promise<InteractiveOutcome> {
+    for (const spec of [program, interactor]) {
+      checkInputFiles(spec.files ?? []);
+      checkCpuLimit(spec.limits.cpuTimeMs);
+    }
+    return this.#slots.inSlot(async (slot) => {
+      const partner = slot.partner!;
+      const programReady = await this.#readySlot(slot, program);
+      if ("result" in programReady) return { program: programReady, interactor: programReady, programEndedFirst: true };
+      const interactorReady = await this.#readySlot(partner, interactor);
+      if ("result" in interactorReady) {
+        this.#cgroups.recycle(slot, program, programReady.cgroup);
+        return { program: interactorReady, interactor: interactorReady, programEndedFirst: true };
+      }
+      const runs = [
+        this.#launchPaired(slot, { ...program, stdin: undefined }, programReady, "program"),
+        this.#launchPaired(partner, { ...interactor, stdin: undefined }, interactorReady, "interactor"),
+      ] as const;
+      const idle = watchIdleness(runs.map(({ launched, cgroup }) => ({
+        started: () => launched.report.started,
+        ended: () => launched.report.exit !== undefined || launched.report.done,
+        cpuUsageUsec: () => cgroup.cpuUsageUsec(),
+      })));
+      const [programRun, interactorRun] = await Promise.all(runs.map((run) => this.#watchToEnd(run, signal, idle.signal)));
+      idle.stop();
+      const [programEnd, interactorEnd] = runs.map(({ launched }) => launched.report.exitedAt ?? Infinity);
+      return { program: programRun!, interactor: interactorRun!, programEndedFirst: programEnd! <= interactorEnd! };
+    });
+  }
+
+  /** One side of an interactive pair, launched: its stdin and stdout are the pair's pipes. */
+  #launchPaired(slot: Slot, spec: RunSpec, ready: ReadySlot, side: keyof typeof PAIR_STDIN): SlotRun {
+    const staged = stageRun(slot.stagingDir, spec);
+    const config = { ...launcherConfig(this.#layout, slot, spec, ready.cgroup, staged), stdoutInherit: true };
+    return { slot, spec, cgroup: ready.cgroup, staged, launched: ready.zygote.launch(config, PAIR_STDIN[side]) };
+  }
+
+  async #readySlot(slot: Slot, spec: RunSpec): Promise<ReadySlot | RunOutcome> {
     const cgroup = await this.#setUpCgroup(slot, spec);
     if ("result" in cgroup) return cgroup;
     const zygote = this.#readyLauncher(slot, spec, cgroup);
     if ("result" in zygote) return zygote;
+    return { cgroup, zygote };
+  }
+
+  /** Watches a launched run to its end, then reaps its cgroup and judges it. */
+  async #watchToEnd(run: SlotRun, signal?: AbortSignal, idle?: AbortSignal): Promise<RunOutcome> {
+    const { slot, spec, cgroup, staged, launched } = run;
     const judgeActions: string[] = [];
-    const staged = stageRun(slot.stagingDir, spec);
-    const launched = zygote.launch(launcherConfig(this.#layout, slot, spec, cgroup, staged), staged.stdinPath);
-    const watched = await watchRun({ launched, spec, cpu: slot.cpu, readUsageUsec: () => cgroup.cpuUsageUsec(), judgeActions, signal });
-    const run = this.#endRun(slot, spec, cgroup, { report: launched.report, watched, judgeActions });
+    const readUsageUsec = () => cgroup.cpuUsageUsec();
+    const watched = await watchRun({ launched, spec, cpu: slot.cpu, readUsageUsec, judgeActions, signal, ...(idle ? { idle } : {}) });
+    const ended = this.#endRun(slot, spec, cgroup, { report: launched.report, watched, judgeActions });
     const files = await collectOutputFiles(staged, launched.report, spec);
-    return { ...this.#judge(run), ...files };
+    return { ...this.#judge(ended), ...files };
   }
 
   async #setUpCgroup(slot: Slot, spec: RunSpec): Promise<RunCgroup | RunOutcome> {
@@ -355,8 +382,7 @@ export class Sandbox {
     this.#closed = true;
     this.#recovery.close();
     await this.#cgroups.close(this.#allSlots);
-    for (const path of this.#staged) unlinkIfPresent(path);
-    this.#staged.clear();
+    this.#stagedFiles.removeAll();
     for (const slot of this.#allSlots) removeNetns(slot.netnsPath);
     this.#driver?.close();
     await this.#zygote?.close();

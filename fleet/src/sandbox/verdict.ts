@@ -24,6 +24,8 @@ export interface VerdictEvidence {
    * limit: the supervisor killed it on a reading, or the last reading showed it over the limit.
    */
   cpuTimeout: boolean;
+  /** An interactive run: the supervisor killed it while it and the interactor waited on each other. */
+  idleTimeout?: boolean;
   oomKills: number;
   pidsLimitHits: number;
   /** Regular files in the writable mounts that reached RLIMIT_FSIZE. */
@@ -79,6 +81,9 @@ export function decideVerdict(evidence: VerdictEvidence): VerdictDecision {
   }
   if (evidence.cpuTimeout) {
     return decided("TLE", "cpu_timeout", "supervisor", "time limit exceeded: the run used its whole CPU-time limit");
+  }
+  if (evidence.idleTimeout) {
+    return decided("TLE", "idleness", "supervisor", "time limit exceeded: the program and the interactor were both waiting on each other");
   }
   if (evidence.wallTimeout) {
     return decided("TLE", "wall_timeout", "supervisor", "time limit exceeded: killed when the wall-clock limit expired");
