@@ -67,6 +67,7 @@ export function executionToWire(o: ExecutionRecord): WireExecution {
       mismatch: e.mismatch ? mismatchToWire(e.mismatch) : undefined,
       limits: e.limits ? limitsToWire(e.limits) : undefined,
       checker: e.checker ? checkerToWire(e.checker) : undefined,
+      interactor: e.interactor ? checkerToWire(e.interactor) : undefined,
     },
   };
 }
@@ -128,6 +129,7 @@ export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
     ...(e.limits ? { limits: limitsFromWire(e.limits) } : {}),
     ...(e.mismatch ? { mismatch: mismatchFromWire(e.mismatch) } : {}),
     ...(e.checker ? { checker: checkerFromWire(e.checker) } : {}),
+    ...(e.interactor ? { interactor: checkerFromWire(e.interactor) } : {}),
   };
 }
 
@@ -160,7 +162,7 @@ export function outputText(text: string, bytes: Uint8Array | undefined, encoding
 
 const NO_EVIDENCE: Evidence = evidenceFromWire({
   verdictCause: "", verdictActor: "", isolationMode: "", controlsApplied: [], controlsMissing: [], cgroup: undefined,
-  timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined, limits: undefined, checker: undefined,
+  timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined, limits: undefined, checker: undefined, interactor: undefined,
 })!;
 
 /** One test's outcome as the record lists it (record.ts TestRecord). */

@@ -17,7 +17,7 @@ export type Verdict = (typeof VERDICTS)[number];
 export const OUTPUT_INTEGRITY = ["complete", "truncated_by_judge_limit", "crash_mid_write", "write_error"] as const;
 export type OutputIntegrity = (typeof OUTPUT_INTEGRITY)[number];
 
-export type VerdictActor = "runtime" | "kernel" | "supervisor" | "judge" | "checker";
+export type VerdictActor = "runtime" | "kernel" | "supervisor" | "judge" | "checker" | "interactor";
 
 /** How text fields travel in a request and in its record: as is, or base64 (binary-safe). */
 export type Encoding = "utf8" | "base64";
@@ -100,6 +100,8 @@ export interface Evidence {
   mismatch?: OutputMismatch;
   /** Set when a custom checker judged the run (or failed to). */
   checker?: CheckerEvidence;
+  /** Set when an interactor ran beside the program (or failed to): what it said, in the checker's terms. */
+  interactor?: CheckerEvidence;
 }
 
 /** The execution half of the result record: what one sandboxed run produced. */

@@ -37,6 +37,8 @@ export interface EngineRequest {
   check?: EngineCheck;
   /** A custom checker judges each run instead of `check.compare` (judge/custom-checker.ts). */
   checker?: EngineChecker;
+  /** An interactor runs beside the program in each run, joined by pipes (judge/interactor.ts). */
+  interactor?: EngineChecker;
   /** Test cases: compile once, one fresh sandbox run per test. */
   tests?: EngineTest[];
   stopOnFirstFailure?: boolean;

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
+import type { Engine, EngineChecker, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
 import { CheckPool } from "./judge/check-pool.ts";
 import { CompileCache } from "./languages/cache.ts";
 import { compileAndRun } from "./languages/compile-and-run.ts";
@@ -44,9 +44,13 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
     },
     async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
       const { language, selected } = resolve(request.language, request.version);
-      const checker = request.checker ? resolve(request.checker.language, request.checker.version) : undefined;
-      const checkerTarget = checker ? { language: checker.language, toolchain: checker.selected.toolchain } : undefined;
-      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, checks, request, signal, checkerTarget);
+      const target = (judge: EngineChecker | undefined) => {
+        const found = judge ? resolve(judge.language, judge.version) : undefined;
+        return found ? { language: found.language, toolchain: found.selected.toolchain } : undefined;
+      };
+      const [checker, interactor] = [target(request.checker), target(request.interactor)];
+      const judges = { ...(checker ? { checker } : {}), ...(interactor ? { interactor } : {}) };
+      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, checks, request, signal, judges);
       return { ...outcome, version: selected.info.version };
     },
     async close() {

@@ -117,7 +117,7 @@ describe("the 1.1 record", () => {
   const evidence = {
     verdictCause: "normal_exit", verdictActor: "runtime", isolationMode: "strict", controlsApplied: [], controlsMissing: [], cgroup: undefined,
     timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined,
-    limits: { wallTimeMs: 10_000, cpuTimeMs: 10_000, memoryBytes: 268435456, processes: 64, outputBytes: 1048576, fileSizeBytes: 0 }, checker: undefined,
+    limits: { wallTimeMs: 10_000, cpuTimeMs: 10_000, memoryBytes: 268435456, processes: 64, outputBytes: 1048576, fileSizeBytes: 0 }, checker: undefined, interactor: undefined,
   };
   const result: ExecutionResult = {
     submissionId: "x", language: "python", verdict: Verdict.VERDICT_AC, exitCode: 0, signal: undefined, stdout: "", stderr: "",

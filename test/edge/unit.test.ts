@@ -102,7 +102,7 @@ describe("result record mapping", () => {
     evidence: {
       verdictCause: "wall_timeout", verdictActor: "supervisor", isolationMode: "strict", controlsApplied: ["pid_namespace"],
       controlsMissing: [], cgroup: { memoryLimitBytes: 1, memoryPeakBytes: 2, oomEvents: 0, oomKillEvents: 0, cpuUsageUsec: 5, processCount: 1, processLimit: 64 },
-      timing: { cpuMs: 500, wallMs: 10010, cpuWallRatio: 0.05, divergence: "io_bound" }, mismatch: undefined, limits: undefined, checker: undefined,
+      timing: { cpuMs: 500, wallMs: 10010, cpuWallRatio: 0.05, divergence: "io_bound" }, mismatch: undefined, limits: undefined, checker: undefined, interactor: undefined,
       processLifecycle: { reapStatus: "clean", descendantContainment: "ok", zombieCount: 0 },
       judgeActions: ["sigkill_on_wall_timeout"], collectionErrors: [],
     },

@@ -2,6 +2,7 @@
 // checkers"): its exit code is the verdict, its stderr the message. A checker that fails (exit 3,
 // a crash, a limit, no verdict) is its own failure: WA, cause `checker_failed`, actor `checker`:
 // the output was not shown correct, and neither the program nor the platform is blamed.
+import type { JudgeRole } from "../../../proto/checker-rules.ts";
 import type { CheckerEvidence, ExecutionRecord } from "../../../proto/record.ts";
 
 /** The part of the checker's stderr that becomes the test's message. */
@@ -28,45 +29,48 @@ export function checkerPoints(message: string): number | null {
   return Number.isFinite(points) ? points : null;
 }
 
-/** The program's run as the checker judged it; `program` is a run the kernel judged AC. */
-export function checkerVerdict(program: ExecutionRecord, checker: ExecutionRecord, stderr: Uint8Array): ExecutionRecord {
+/**
+ * The program's run as the checker judged it; `program` is a run the kernel judged AC. An
+ * interactor's exit code means the same (`role`: whose evidence and failure it is).
+ */
+export function checkerVerdict(program: ExecutionRecord, checker: ExecutionRecord, stderr: Uint8Array, role: JudgeRole = "checker"): ExecutionRecord {
   const message = checkerMessage(stderr);
   const evidence = (points: number | null = null): CheckerEvidence => ({
     exit_code: checker.exit_code, cause: checker.evidence.verdict_cause, message, points,
   });
   // The platform failed to run the checker (isolation, cancelled): the platform's verdict, not the checker's.
   if (checker.verdict === "IE") {
-    return { ...program, verdict: "IE", error_message: `the checker could not be run: ${checker.error_message ?? "internal error"}`, evidence: { ...checker.evidence, checker: evidence() } };
+    return { ...program, verdict: "IE", error_message: `the ${role} could not be run: ${checker.error_message ?? "internal error"}`, evidence: { ...checker.evidence, [role]: evidence() } };
   }
-  if (checker.verdict === "AC") return { ...program, evidence: { ...program.evidence, checker: evidence() } };
+  if (checker.verdict === "AC") return { ...program, evidence: { ...program.evidence, [role]: evidence() } };
   const code = checker.evidence.verdict_cause === "nonzero_exit" ? checker.exit_code : null;
-  if (code === WRONG_ANSWER) return judged(program, "wrong_answer", message || "wrong answer", evidence());
-  if (code !== null && PRESENTATION_ERROR.has(code)) return judged(program, "presentation_error", message || "wrong output format", evidence());
+  if (code === WRONG_ANSWER) return judged(program, "wrong_answer", message || "wrong answer", evidence(), role);
+  if (code !== null && PRESENTATION_ERROR.has(code)) return judged(program, "presentation_error", message || "wrong output format", evidence(), role);
   if (code === POINTS) {
     const points = checkerPoints(message);
-    if (points !== null) return judged(program, "partial", message, evidence(points));
-    return checkerFailed(program, "the checker exited with 7 (points) but printed no points", evidence());
+    if (points !== null) return judged(program, "partial", message, evidence(points), role);
+    return checkerFailed(program, `the ${role} exited with 7 (points) but printed no points`, evidence(), role);
   }
   const why =
     code === FAIL
-      ? "the checker failed (exit code 3)"
+      ? `the ${role} failed (exit code 3)`
       : code !== null
-        ? `the checker exited with ${code}, which is not a checker's verdict`
-        : `the checker did not finish: ${checker.error_message ?? checker.evidence.verdict_cause}`;
-  return checkerFailed(program, why, evidence());
+        ? `the ${role} exited with ${code}, which is not a verdict`
+        : `the ${role} did not finish: ${checker.error_message ?? checker.evidence.verdict_cause}`;
+  return checkerFailed(program, why, evidence(), role);
 }
 
-/** The checker could not judge the run (it failed, crashed, hit a limit, or did not compile). */
-export function checkerFailed(program: ExecutionRecord, why: string, checker: CheckerEvidence): ExecutionRecord {
+/** The checker (interactor) could not judge the run (it failed, crashed, hit a limit, or did not compile). */
+export function checkerFailed(program: ExecutionRecord, why: string, checker: CheckerEvidence, role: JudgeRole = "checker"): ExecutionRecord {
   const message = checker.message ? `${why}: ${checker.message}` : why;
-  return judged(program, "checker_failed", `${message}; the output was not judged correct`, checker);
+  return judged(program, `${role}_failed`, `${message}; the output was not judged correct`, checker, role);
 }
 
-function judged(program: ExecutionRecord, cause: string, message: string, checker: CheckerEvidence): ExecutionRecord {
+function judged(program: ExecutionRecord, cause: string, message: string, checker: CheckerEvidence, role: JudgeRole): ExecutionRecord {
   return {
     ...program,
     verdict: "WA",
     error_message: message,
-    evidence: { ...program.evidence, verdict_cause: cause, verdict_actor: "checker", checker },
+    evidence: { ...program.evidence, verdict_cause: cause, verdict_actor: role, [role]: checker },
   };
 }

@@ -7,7 +7,7 @@ import type { EngineChecker, EngineRequest } from "../engine.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { ExecutionRecord, Limits, RunSpec } from "../sandbox/run-spec.ts";
-import { CHECKER_IO_FILES, CHECKER_LIMIT_DEFAULTS } from "../../../proto/checker-rules.ts";
+import { CHECKER_IO_FILES, CHECKER_LIMIT_DEFAULTS, INTERACTOR_IO_FILES, type JudgeRole } from "../../../proto/checker-rules.ts";
 import { checkerFailed, checkerMessage, checkerVerdict } from "./checker-verdict.ts";
 import type { JudgeRun } from "./tests.ts";
 
@@ -28,8 +28,8 @@ export function checkerLimits(checker: EngineChecker): Limits {
   return narrowLimits(CHECKER_LIMITS, checker.limits);
 }
 
-/** The checker as a request of its own, for the program's preparation (languages/compile-and-run.ts). */
-export function checkerRequest(request: EngineRequest, checker: EngineChecker): EngineRequest {
+/** The checker (interactor) as a request of its own, for the program's preparation (languages/compile-and-run.ts). */
+export function checkerRequest(request: EngineRequest, checker: EngineChecker, role: JudgeRole = "checker"): EngineRequest {
   return {
     language: checker.language,
     code: checker.code,
@@ -37,7 +37,7 @@ export function checkerRequest(request: EngineRequest, checker: EngineChecker): 
     ...(request.tenantId !== undefined ? { tenantId: request.tenantId } : {}),
     ...(request.compileLimits ? { compileLimits: request.compileLimits } : {}),
     ...(checker.files?.length ? { files: checker.files } : {}),
-    args: [...CHECKER_IO_FILES],
+    args: role === "checker" ? [...CHECKER_IO_FILES] : [...INTERACTOR_IO_FILES],
   };
 }
 
@@ -45,13 +45,13 @@ export function checkerRequest(request: EngineRequest, checker: EngineChecker): 
  * The record of a submission whose checker could not be prepared (it did not compile, its files
  * were refused): nothing was judged, so no test ran. A platform failure (IE) stays the platform's.
  */
-export function checkerNotPrepared(failed: ExecutionRecord): ExecutionRecord {
-  if (failed.verdict === "IE") return { ...failed, error_message: `the checker could not be prepared: ${failed.error_message ?? "internal error"}` };
+export function checkerNotPrepared(failed: ExecutionRecord, role: JudgeRole = "checker"): ExecutionRecord {
+  if (failed.verdict === "IE") return { ...failed, error_message: `the ${role} could not be prepared: ${failed.error_message ?? "internal error"}` };
   const diagnostics = checkerMessage(new TextEncoder().encode(failed.stderr)) || failed.error_message || "";
   const cause = failed.evidence.verdict_cause;
   const base: ExecutionRecord = { ...failed, stdout: "", stderr: "", exit_code: null, signal: null, cpu_time_secs: 0, wall_time_secs: 0, memory_peak_bytes: 0 };
-  const why = cause === "compile_error" ? "the checker did not compile" : `the checker could not be prepared (${cause})`;
-  return checkerFailed(base, why, { exit_code: null, cause, message: diagnostics, points: null });
+  const why = cause === "compile_error" ? `the ${role} did not compile` : `the ${role} could not be prepared (${cause})`;
+  return checkerFailed(base, why, { exit_code: null, cause, message: diagnostics, points: null }, role);
 }
 
 /** Judges each run the kernel judged AC with the prepared checker, in a fresh sandbox of its own. */

@@ -6,10 +6,12 @@
 // run time; names the language uses itself (the source's, the artifact's) are refused up front.
 // With tests, judge/tests.ts runs the prepared program once per test. A custom checker is
 // prepared the same way, once, after the program (judge/custom-checker.ts).
-import type { EngineRequest, ExecuteOutcome } from "../engine.ts";
+import type { EngineChecker, EngineRequest, ExecuteOutcome } from "../engine.ts";
 import type { OutputChecks } from "../judge/check-pool.ts";
 import { checkerJudge, checkerLimits, checkerNotPrepared, checkerRequest } from "../judge/custom-checker.ts";
+import { interactiveRunOnce, interactorLimits } from "../judge/interactor.ts";
 import { judgeRun, runTests, type JudgeRun, type RunOnce } from "../judge/tests.ts";
+import type { JudgeRole } from "../../../proto/checker-rules.ts";
 import type { Sandbox, StagedFile } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sandbox/input-files.ts";
@@ -37,6 +39,12 @@ export interface LanguageTarget {
   toolchain: Toolchain;
 }
 
+/** The languages of the request's checker and interactor, when it has them. */
+export interface JudgeTargets {
+  checker?: LanguageTarget;
+  interactor?: LanguageTarget;
+}
+
 export async function compileAndRun(
   sandbox: Sandbox,
   language: LanguageSpec,
@@ -45,7 +53,7 @@ export async function compileAndRun(
   checks: OutputChecks,
   request: EngineRequest,
   signal?: AbortSignal,
-  checkerTarget?: LanguageTarget,
+  judges: JudgeTargets = {},
 ): Promise<ExecuteOutcome> {
   const outcome = (result: ExecutionRecord, compileCacheHit = false, extra: Partial<ExecuteOutcome> = {}): ExecuteOutcome => ({
     language: language.name,
@@ -58,17 +66,28 @@ export async function compileAndRun(
   const runLimits = narrowLimits(RUN_LIMITS, request.limits);
   const prepared = await prepare(sandbox, language, toolchain, cache, request, runLimits, signal);
   if ("failed" in prepared) return outcome(prepared.failed);
-  let checker: Prepared | undefined;
+  const helpers: Prepared[] = [];
   try {
     const { program, compileCacheHit } = prepared;
-    if (request.checker && checkerTarget) {
-      const { language: checkerLanguage, toolchain: checkerToolchain } = checkerTarget;
-      checker = await prepare(sandbox, checkerLanguage, checkerToolchain, cache, checkerRequest(request, request.checker), checkerLimits(request.checker), signal);
-      if ("failed" in checker) return outcome(checkerNotPrepared(checker.failed), compileCacheHit);
+    const prepareJudge = async (role: JudgeRole, spec: EngineChecker, target: LanguageTarget, limits: Limits) => {
+      const ready = await prepare(sandbox, target.language, target.toolchain, cache, checkerRequest(request, spec, role), limits, signal);
+      helpers.push(ready);
+      return "failed" in ready ? { failed: checkerNotPrepared(ready.failed, role) } : ready;
+    };
+    let interactor: PreparedProgram | undefined;
+    if (request.interactor && judges.interactor) {
+      const ready = await prepareJudge("interactor", request.interactor, judges.interactor, interactorLimits(request.interactor, runLimits));
+      if ("failed" in ready) return outcome(ready.failed, compileCacheHit);
+      interactor = ready.program;
     }
-    const judge: JudgeRun | undefined = checker && !("failed" in checker) ? checkerJudge(sandbox, checker.program, signal) : undefined;
+    let judge: JudgeRun | undefined;
+    if (request.checker && judges.checker) {
+      const ready = await prepareJudge("checker", request.checker, judges.checker, checkerLimits(request.checker));
+      if ("failed" in ready) return outcome(ready.failed, compileCacheHit);
+      judge = checkerJudge(sandbox, ready.program, signal);
+    }
     const { onOutput } = request;
-    const runOnce: RunOnce = (stdin, test) =>
+    const runOnce: RunOnce = interactor ? interactiveRunOnce(sandbox, program, interactor, request, signal) : (stdin, test) =>
       sandbox.run(
         {
           ...program,
@@ -90,7 +109,7 @@ export async function compileAndRun(
     return outcome(result, compileCacheHit, { stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes });
   } finally {
     prepared.release();
-    if (checker && !("failed" in checker)) checker.release();
+    for (const helper of helpers) if (!("failed" in helper)) helper.release();
   }
 }
 

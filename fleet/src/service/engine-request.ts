@@ -31,6 +31,7 @@ export function toEngineRequest(request: ExecuteRequest, language: string): Engi
   const check = request.check;
   return {
     ...(request.checker ? { checker: toEngineChecker(request.checker) } : {}),
+    ...(request.interactor ? { interactor: toEngineChecker(request.interactor) } : {}),
     language,
     code: request.code,
     stdin: request.stdinBytes ?? request.stdin,

@@ -186,6 +186,13 @@ export interface ExecuteRequest {
    * (120 000 ms), which it only narrows.
    */
   testsWallBudgetMs: number;
+  /**
+   * An interactor (docs/languages.md, "Interactors"): for each run it and the program run at once,
+   * each one's stdout the other's stdin; it runs as `interactor input.txt output.txt` with the
+   * test's stdin as input.txt, and its exit code is the verdict. A checker, when given, then judges
+   * its output.txt. Same shape and limits as a checker's (its wall time is at least the program's).
+   */
+  interactor: Checker | undefined;
 }
 
 /**
@@ -356,7 +363,11 @@ export interface Evidence {
     | RunLimits
     | undefined;
   /** What the custom checker said about this run (requests with a checker, when it ran). */
-  checker: CheckerEvidence | undefined;
+  checker:
+    | CheckerEvidence
+    | undefined;
+  /** What the interactor said about this run (requests with an interactor, when it ran). */
+  interactor: CheckerEvidence | undefined;
 }
 
 export interface CheckerEvidence {
@@ -511,6 +522,7 @@ function createBaseExecuteRequest(): ExecuteRequest {
     mergeStderr: false,
     checker: undefined,
     testsWallBudgetMs: 0,
+    interactor: undefined,
   };
 }
 
@@ -578,6 +590,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.testsWallBudgetMs !== 0) {
       writer.uint32(168).uint32(message.testsWallBudgetMs);
+    }
+    if (message.interactor !== undefined) {
+      Checker.encode(message.interactor, writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -763,6 +778,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.testsWallBudgetMs = reader.uint32();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.interactor = Checker.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -807,6 +830,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
       ? Checker.fromPartial(object.checker)
       : undefined;
     message.testsWallBudgetMs = object.testsWallBudgetMs ?? 0;
+    message.interactor = (object.interactor !== undefined && object.interactor !== null)
+      ? Checker.fromPartial(object.interactor)
+      : undefined;
     return message;
   },
 };
@@ -2112,6 +2138,7 @@ function createBaseEvidence(): Evidence {
     mismatch: undefined,
     limits: undefined,
     checker: undefined,
+    interactor: undefined,
   };
 }
 
@@ -2155,6 +2182,9 @@ export const Evidence: MessageFns<Evidence> = {
     }
     if (message.checker !== undefined) {
       CheckerEvidence.encode(message.checker, writer.uint32(106).fork()).join();
+    }
+    if (message.interactor !== undefined) {
+      CheckerEvidence.encode(message.interactor, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -2276,6 +2306,14 @@ export const Evidence: MessageFns<Evidence> = {
             message.checker = CheckerEvidence.decode(reader, reader.uint32());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.interactor = CheckerEvidence.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2317,6 +2355,9 @@ export const Evidence: MessageFns<Evidence> = {
       : undefined;
     message.checker = (object.checker !== undefined && object.checker !== null)
       ? CheckerEvidence.fromPartial(object.checker)
+      : undefined;
+    message.interactor = (object.interactor !== undefined && object.interactor !== null)
+      ? CheckerEvidence.fromPartial(object.interactor)
       : undefined;
     return message;
   },
