@@ -7,6 +7,9 @@ import { fileTreeProblem, filesProblem } from "./submission-rules.ts";
 /** The three files a checker finds in its working directory, in its argv in this order. */
 export const CHECKER_IO_FILES = ["input.txt", "output.txt", "answer.txt"] as const;
 
+/** An interactor lives beside the program: at least the program's wall time and this much more, to give its verdict. */
+export const INTERACTOR_WALL_MARGIN_MS = 1_000;
+
 /** An interactor's argv: the test's input it reads, the output file it writes (a checker's output.txt). */
 export const INTERACTOR_IO_FILES = ["input.txt", "output.txt"] as const;
 

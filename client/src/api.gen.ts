@@ -181,6 +181,18 @@ export interface components {
           })[];
         version?: string;
       };
+      /** @description An interactor {language, code, files?, version?} for an interactive problem: each run, it and the program run at once, each one's stdout the other's stdin; run as `interactor input.txt output.txt` with the test's stdin as input.txt; its exit code is the verdict (as a checker's; its own failure: WA, cause interactor_failed). A checker, or `compare` against expected_output, then judges its output.txt, which is the record's stdout. Both sides waiting on each other: TLE, cause idleness */
+      interactor?: {
+        language: string;
+        code: string;
+        files?: ({
+            path: string;
+            content: string;
+            /** @enum {string} */
+            encoding?: "utf8" | "base64";
+          })[];
+        version?: string;
+      };
     };
     BatchRequest: {
       submissions: components["schemas"]["SubmitRequest"][];
@@ -258,7 +270,7 @@ export interface components {
     };
     Evidence: {
       verdict_cause: string;
-      /** @description runtime, kernel, supervisor, judge or checker (a custom checker's verdict, or its own failure) */
+      /** @description runtime, kernel, supervisor, judge, checker or interactor (a custom checker's or an interactor's verdict, or its own failure) */
       verdict_actor: string;
       isolation_mode: string;
       controls_applied: string[];
@@ -289,6 +301,8 @@ export interface components {
       limits?: components["schemas"]["AppliedLimits"];
       mismatch?: components["schemas"]["OutputMismatch"];
       checker?: components["schemas"]["CheckerEvidence"];
+      /** @description What the interactor said about the run (requests with an interactor): its exit code, how its run ended, the first 4 KiB of its stderr */
+      interactor?: components["schemas"]["CheckerEvidence"];
     };
     TestRecord: {
       name: string;

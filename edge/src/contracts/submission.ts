@@ -41,6 +41,8 @@ export interface RunOptions {
   binary_output?: boolean;
   /** A custom checker (language canonical), with the run limits the key's plan gives it. */
   checker?: CheckerOptions;
+  /** An interactor (language canonical) run beside the program, with a checker's plan limits. */
+  interactor?: CheckerOptions;
 }
 
 export interface CheckerOptions {

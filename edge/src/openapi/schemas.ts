@@ -40,7 +40,7 @@ export const checkerEvidence = named("CheckerEvidence", z.object({
 
 export const evidence = named("Evidence", z.object({
   verdict_cause: z.string(),
-  verdict_actor: z.string().meta({ description: "runtime, kernel, supervisor, judge or checker (a custom checker's verdict, or its own failure)" }),
+  verdict_actor: z.string().meta({ description: "runtime, kernel, supervisor, judge, checker or interactor (a custom checker's or an interactor's verdict, or its own failure)" }),
   isolation_mode: z.string(),
   controls_applied: z.array(z.string()),
   controls_missing: z.array(z.string()),
@@ -55,6 +55,7 @@ export const evidence = named("Evidence", z.object({
   limits: appliedLimits.optional(),
   mismatch: outputMismatch.optional(),
   checker: checkerEvidence.optional(),
+  interactor: checkerEvidence.optional().meta({ description: "What the interactor said about the run (requests with an interactor): its exit code, how its run ended, the first 4 KiB of its stderr" }),
 }), "Why the verdict is what it is: the cgroup's counters, timing, the controls applied");
 
 export const testRecord = named("TestRecord", z.object({

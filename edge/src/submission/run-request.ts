@@ -2,7 +2,7 @@
 // as JSON beside its code and stdin, parsed once where they are read back). Pure: unit tested.
 import { fromBase64 } from "../../../proto/base64.ts";
 import type { DeepPartial, ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { RunOptions } from "../contracts/submission.ts";
+import type { CheckerOptions, RunOptions } from "../contracts/submission.ts";
 
 const bytes = (b64: string): Uint8Array => fromBase64(b64) ?? new Uint8Array(0);
 const maybeBytes = (b64: string | undefined): Uint8Array | undefined => (b64 === undefined ? undefined : bytes(b64));
@@ -27,10 +27,11 @@ export function runRequestFields(o: RunOptions | undefined): DeepPartial<Execute
     ...(o.tests_wall_budget_ms !== undefined ? { testsWallBudgetMs: o.tests_wall_budget_ms } : {}),
     binaryOutput: o.binary_output ?? false,
     ...(o.checker ? { checker: checkerFields(o.checker) } : {}),
+    ...(o.interactor ? { interactor: checkerFields(o.interactor) } : {}),
   };
 }
 
-function checkerFields(c: NonNullable<RunOptions["checker"]>): DeepPartial<ExecuteRequest>["checker"] {
+function checkerFields(c: CheckerOptions): DeepPartial<ExecuteRequest>["checker"] {
   return {
     language: c.language, code: c.code, version: c.version ?? "",
     files: (c.files ?? []).map((f) => ({ path: f.path, content: bytes(f.content_b64) })),

@@ -1,8 +1,8 @@
-// The submission's `checker` (docs/api.md): its shape, and the checks zod cannot make (language,
-// code size, files, no compare beside it); its run limits come from the key's plan. Every refusal
-// is a 400 naming the field.
+// The submission's `checker` and `interactor` (docs/api.md): their shape, and the checks zod cannot
+// make (language, code size, files, no compare beside a checker); their run limits come from the
+// key's plan. Every refusal is a 400 naming the field.
 import { z } from "zod";
-import { checkerCodeProblem, checkerIoNameProblem } from "../../../proto/checker-rules.ts";
+import { checkerCodeProblem, checkerIoNameProblem, type JudgeRole } from "../../../proto/checker-rules.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
 import { mainSourceFileName } from "../../../proto/source-names.ts";
 import type { CheckerOptions } from "../contracts/submission.ts";
@@ -23,16 +23,29 @@ export type CheckerBody = z.infer<typeof checkerShape>;
 export function checkerOptions(checker: CheckerBody, judging: { compare?: string; float_epsilon?: number }, plan: Plan): CheckerOptions {
   if (judging.compare !== undefined) throw bad("compare", "compare does not apply with a checker: the checker judges the output");
   if (judging.float_epsilon !== undefined) throw bad("float_epsilon", "float_epsilon does not apply with a checker: the checker judges the output");
-  const language = canonicalLanguage(checker.language);
-  if (!language) throw bad("checker.language", `checker.language '${checker.language}' is not a language of the API (see GET /api/languages)`);
-  const code = checkerCodeProblem(checker.code);
-  if (code) throw bad("checker.code", code);
-  const files = checker.files ? checkedFiles(checker.files, "checker.files", language, mainSourceFileName(language, checker.code), checkerIoNameProblem) : undefined;
+  return judgeOptions(checker, "checker", plan);
+}
+
+/**
+ * What the node gets of an interactor: a checker's shape and plan limits (the node gives it at
+ * least the program's wall time). `compare` may judge its output file when no checker does.
+ */
+export function interactorOptions(interactor: CheckerBody, plan: Plan): CheckerOptions {
+  return judgeOptions(interactor, "interactor", plan);
+}
+
+function judgeOptions(judge: CheckerBody, role: JudgeRole, plan: Plan): CheckerOptions {
+  const language = canonicalLanguage(judge.language);
+  if (!language) throw bad(`${role}.language`, `${role}.language '${judge.language}' is not a language of the API (see GET /api/languages)`);
+  const code = checkerCodeProblem(judge.code, role);
+  if (code) throw bad(`${role}.code`, code);
+  const ioName = (path: string) => checkerIoNameProblem(path, role);
+  const files = judge.files ? checkedFiles(judge.files, `${role}.files`, language, mainSourceFileName(language, judge.code), ioName) : undefined;
   const limits = checkerLimits(plan);
   return {
     language,
-    code: checker.code,
-    ...(checker.version !== undefined ? { version: checker.version } : {}),
+    code: judge.code,
+    ...(judge.version !== undefined ? { version: judge.version } : {}),
     ...(files ? { files } : {}),
     limits: { wall_time_ms: limits.wall_time_ms, cpu_time_ms: limits.cpu_time_ms, memory_bytes: limits.memory_mb * 1024 * 1024 },
   };

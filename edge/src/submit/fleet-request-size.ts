@@ -16,7 +16,7 @@ export function oversizeFleetRequest(language: string, code: string, stdin: stri
   const stored = options ? JSON.stringify(options) : "";
   // UTF-16 units × 3 bound UTF-8 bytes; base64 in the JSON is longer than the bytes it holds.
   const entries = (options?.tests?.length ?? 0) + (options?.files?.length ?? 0) + (options?.args?.length ?? 0) + (options?.compiler_options?.length ?? 0) +
-    (options?.checker?.files?.length ?? 0);
+    (options?.checker?.files?.length ?? 0) + (options?.interactor?.files?.length ?? 0);
   const bound = 3 * (code.length + stdin.length + language.length) + stored.length + ENTRY_OVERHEAD * entries + 4096;
   if (bound <= MAX_EXECUTE_REQUEST_BYTES) return null;
   const meta = { id: "00000000-0000-4000-8000-000000000000", language, project_id: "p".repeat(64) };

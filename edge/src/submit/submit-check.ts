@@ -44,18 +44,19 @@ export async function checkSubmission(body: Record<string, unknown>, plan: Plan,
     input.options!.version = runtime.version;
     if (input.format) input.format.version = runtime.version;
   }
-  const checker = input.options?.checker;
-  if (checker?.version !== undefined) {
-    const runtime = resolveVersion((await status()).runtimes, checker.language, checker.version);
+  for (const role of ["checker", "interactor"] as const) {
+    const judge = input.options?.[role];
+    if (judge?.version === undefined) continue;
+    const runtime = resolveVersion((await status()).runtimes, judge.language, judge.version);
     if (!runtime) {
-      const available = (await status()).runtimes.filter((r) => r.language === checker.language).map((r) => r.version);
+      const available = (await status()).runtimes.filter((r) => r.language === judge.language).map((r) => r.version);
       throw new HttpError(400, {
-        error: "invalid checker.version",
-        message: `checker.version '${checker.version}' is not a version of ${checker.language} the fleet offers (see GET /api/runtimes): ${available.join(", ") || "none right now"}`,
+        error: `invalid ${role}.version`,
+        message: `${role}.version '${judge.version}' is not a version of ${judge.language} the fleet offers (see GET /api/runtimes): ${available.join(", ") || "none right now"}`,
         available,
       });
     }
-    checker.version = runtime.version;
+    judge.version = runtime.version;
   }
   const oversize = oversizeFleetRequest(language, input.code, input.stdin, input.options);
   if (oversize !== null) {

@@ -10,7 +10,7 @@ import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, TESTS_WALL_BUDGET_MS, argsProblem
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
 import { HttpError } from "../lib/http.ts";
 import { NODE_MAXIMA } from "../plans/plan-caps.ts";
-import { checkerOptions, checkerShape } from "./checker-input.ts";
+import { checkerOptions, checkerShape, interactorOptions } from "./checker-input.ts";
 import { bad, checkedFiles, decode } from "./request-files.ts";
 import type { Plan } from "../plans/plan-caps.ts";
 
@@ -52,6 +52,7 @@ export const extendedShape = {
   merge_stderr: z.boolean().optional(),
   compiler_options: z.array(z.string().min(1).max(256)).optional(),
   checker: checkerShape.optional(),
+  interactor: checkerShape.optional(),
 };
 
 export const EXTENDED_FIELDS = Object.keys(extendedShape);
@@ -136,7 +137,12 @@ function limits(body: Body, plan: Plan): RunOptions["limits"] {
   return Object.values(out).some((v) => v > 0) ? out : undefined;
 }
 
-function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests" | "checker" | "tests_wall_budget_ms"> {
+function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests" | "checker" | "interactor" | "tests_wall_budget_ms"> {
+  const interactor = body.interactor ? { interactor: interactorOptions(body.interactor, plan) } : {};
+  return { ...judgedBy(body, enc, plan), ...interactor };
+}
+
+function judgedBy(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests" | "checker" | "tests_wall_budget_ms"> {
   if (body.expected_output !== undefined && body.tests) {
     throw bad("expected_output", "expected_output cannot be combined with tests; give each test its own expected_output");
   }

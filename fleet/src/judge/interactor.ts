@@ -8,13 +8,11 @@ import type { EngineChecker, EngineRequest } from "../engine.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { ExecutionRecord, InteractiveOutcome, Limits, RunSpec } from "../sandbox/run-spec.ts";
 import { signalName } from "../sandbox/verdict.ts";
-import { INTERACTOR_IO_FILES } from "../../../proto/checker-rules.ts";
+import { INTERACTOR_IO_FILES, INTERACTOR_WALL_MARGIN_MS } from "../../../proto/checker-rules.ts";
 import { checkerMessage, checkerVerdict } from "./checker-verdict.ts";
 import { checkerLimits, type PreparedChecker } from "./custom-checker.ts";
 import type { RunOnce } from "./tests.ts";
 
-/** The interactor outlives the program's wall limit by this much, to give its verdict. */
-export const INTERACTOR_WALL_MARGIN_MS = 1_000;
 const SIGPIPE = 13;
 
 /** A checker's limits, with at least the program's wall time (they run side by side). */

@@ -1,0 +1,92 @@
+// Interactors end to end through the public HTTP API: the real Worker (wrangler dev, HTTPS), a
+// real fleet node and the real kernel sandbox. Guess-the-number (the secret in the test's input)
+// gives AC to a binary search in C++ and WA to a linear guesser in Python; both sides waiting on
+// each other end TLE (idleness) within the wall limit; bad interactor input is a 400 naming the field.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { after, before } from "../hooks.ts";
+import { CPP_BINARY_SEARCH, GUESS_INTERACTOR, PYTHON_LINEAR_GUESSER, WAITING_INTERACTOR, WAITING_PROGRAM, guessTest } from "../languages/fixtures/interactors.ts";
+import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
+import type { Edge, Fleet, Res } from "./harness.ts";
+
+let fleet: Fleet;
+let edge: Edge;
+let c: Client;
+
+const INTERACTOR = { language: "python", code: GUESS_INTERACTOR };
+const TESTS = [guessTest(100, 1, "low"), guessTest(1000, 777, "middle"), guessTest(1_000_000, 999_999, "high")];
+
+before(async () => {
+  fleet = await startFleet({ env: { FLEET_SLOTS: "2" } });
+  edge = await startEdge({ vars: { SYNC_HOLD_MS: "60000" } });
+  const ops = admin(edge);
+  const reg = await ops.registerNode(fleet);
+  assert.equal(reg.status, 201, reg.text);
+  assert.equal((await ops.call("PUT", "/admin/plans/interactive", { rate_per_minute: 1000 })).status, 201);
+  const p = await ops.call("POST", "/admin/projects", { name: "interactive" });
+  const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k", plan: "interactive" });
+  assert.equal(k.status, 201, k.text);
+  c = new Client(edge.base, k.json.key);
+});
+
+after(async () => {
+  await edge?.stop();
+  await fleet?.stop();
+  if (edge) cleanup(edge.persistDir);
+  if (fleet) cleanup(fleet.stateDir);
+});
+
+async function judged(body: Record<string, unknown>): Promise<Res> {
+  const r = await c.submit(body, { wait: true });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.job_status, "completed", r.text);
+  assert.equal(r.json.evidence.isolation_mode, "strict", "the real sandbox ran it");
+  return r;
+}
+
+describe("guess the number through the API", () => {
+  it("a binary search in C++ is AC; the record's stdout is the interactor's output", async () => {
+    const r = await judged({ language: "cpp", code: CPP_BINARY_SEARCH, tests: TESTS, interactor: INTERACTOR });
+    assert.equal(r.json.verdict, "AC", r.text);
+    assert.deepEqual(r.json.tests.map((t: Res["json"]) => [t.verdict, t.evidence.interactor.exit_code]), [["AC", 0], ["AC", 0], ["AC", 0]]);
+    assert.match(r.json.tests[2].evidence.interactor.message, /^ok guessed in \d+$/);
+    assert.match(r.json.tests[2].stdout, /^\d+\n$/);
+  });
+
+  it("a linear guesser in Python is WA by the interactor, with its message", async () => {
+    const r = await judged({ language: "python", code: PYTHON_LINEAR_GUESSER, tests: TESTS, interactor: INTERACTOR });
+    assert.equal(r.json.verdict, "WA", r.text);
+    assert.equal(r.json.evidence.verdict_actor, "interactor");
+    assert.equal(r.json.evidence.verdict_cause, "wrong_answer");
+    assert.equal(r.json.error_message, "wrong answer more than 11 guesses");
+    assert.deepEqual(r.json.tests.map((t: Res["json"]) => t.verdict), ["AC", "WA", "WA"]);
+  });
+
+  it("both sides waiting on each other end TLE (idleness) within the wall limit", async () => {
+    const r = await judged({
+      language: "python", code: WAITING_PROGRAM, stdin: "1 1\n", interactor: { language: "python", code: WAITING_INTERACTOR }, limits: { wall_time_ms: 10_000 },
+    });
+    assert.equal(r.json.verdict, "TLE", r.text);
+    assert.equal(r.json.evidence.verdict_cause, "idleness");
+    assert.ok(r.json.wall_time_secs < 10, `ended after ${r.json.wall_time_secs} s`);
+  });
+});
+
+describe("bad interactor input is a 400 naming the field; nothing is stored", () => {
+  const base = { language: "cpp", code: CPP_BINARY_SEARCH, tests: TESTS };
+  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+    ["an unknown language", { ...base, interactor: { ...INTERACTOR, language: "cobol" } }, "invalid interactor.language", /'cobol' is not a language/],
+    ["empty code", { ...base, interactor: { ...INTERACTOR, code: "" } }, "invalid interactor.code", /must not be empty/],
+    ["a file named as one it reads", { ...base, interactor: { ...INTERACTOR, files: [{ path: "input.txt", content: "x" }] } }, "invalid interactor.files[0].path", /"input\.txt" is the name of a file the interactor reads or writes/],
+    ["an unknown version", { ...base, interactor: { ...INTERACTOR, version: "0.1" } }, "invalid interactor.version", /'0\.1' is not a version of python/],
+  ];
+  for (const [label, body, error, message] of cases) {
+    it(label, async () => {
+      const r = await c.submit(body, { wait: true });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.error, error, r.text);
+      assert.match(r.json.message, message, r.text);
+      assert.equal(r.json.id, undefined, "no submission was made");
+    });
+  }
+});
