@@ -98,7 +98,7 @@ export async function compileAndRun(
         signal,
       );
     if (request.tests?.length) {
-      const judged = await runTests(runOnce, checks, request, signal, judge);
+      const judged = await runTests(runOnce, checks, request, signal, judge, judge !== undefined && interactor === undefined);
       return outcome(judged.result, compileCacheHit, {
         tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes, ...(judged.score ? { score: judged.score } : {}),
       });

@@ -11,6 +11,8 @@ interface HeldSlot {
   busy: boolean;
   /** The job has not settled yet. */
   active: boolean;
+  /** One of the job's runs is in the slot's partner now (a checker beside the next test, an interactor). */
+  partnerBusy: boolean;
 }
 
 export class HeldSlots {
@@ -38,6 +40,35 @@ export class HeldSlots {
     });
   }
 
+  /**
+   * Runs `work` in the partner of the slot the calling job holds when the partner is idle (a
+   * checker judging one test while the job's next test runs), else as inSlot does.
+   */
+  beside<T>(work: (slot: Slot) => Promise<T>): Promise<T> {
+    const held = this.#held.getStore();
+    const partner = held?.slot.partner;
+    if (!held?.active || !partner || held.partnerBusy) return this.inSlot(work);
+    return this.#runInPartner(held, () => work(partner));
+  }
+
+  /** Runs `work` with the job's slot and its partner both to itself (an interactive pair). */
+  inPair<T>(work: (slot: Slot, partner: Slot) => Promise<T>): Promise<T> {
+    return this.inSlot((slot) => {
+      const held = this.#held.getStore()!;
+      if (!slot.partner || held.partnerBusy) throw new Error("an interactive pair needs its slot's partner idle");
+      return this.#runInPartner(held, () => work(slot, slot.partner!));
+    });
+  }
+
+  async #runInPartner<T>(held: HeldSlot, work: () => Promise<T>): Promise<T> {
+    held.partnerBusy = true;
+    try {
+      return await work();
+    } finally {
+      held.partnerBusy = false;
+    }
+  }
+
   /** Runs `action` outside any job's slot (what it starts queues for a slot of its own). */
   outside<T>(action: () => T): T {
     return this.#held.exit(action);
@@ -54,7 +85,7 @@ export class HeldSlots {
 
   /** The queue starts a job only while a slot is free: the job holds that slot until it settles. */
   async #enter(run: () => Promise<void>): Promise<void> {
-    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true };
+    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true, partnerBusy: false };
     try {
       await this.#held.run(held, run);
     } finally {

@@ -256,9 +256,14 @@ export class Sandbox {
    * when an input file's name is not a safe relative path.
    */
   async run(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
-    checkInputFiles(spec.files ?? []);
-    checkCpuLimit(spec.limits.cpuTimeMs);
+    checkRunSpec(spec);
     return this.#slots.inSlot((slot) => this.#runInSlot(slot, spec, signal));
+  }
+
+  /** In the job's slot's partner when it is idle (a checker beside the job's next test), else as run(). */
+  async runBeside(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+    checkRunSpec(spec);
+    return this.#slots.beside((slot) => this.#runInSlot(slot, spec, signal));
   }
 
   /** The run as a pipeline of steps; a step that cannot be taken ends it with a fail-closed outcome. */
@@ -276,12 +281,8 @@ export class Sandbox {
    * (pipes the launcher's zygote makes). Both are watched for waiting on each other (idle-watch.ts).
    */
   async runInteractive(program: RunSpec, interactor: RunSpec, signal?: AbortSignal): Promise<InteractiveOutcome> {
-    for (const spec of [program, interactor]) {
-      checkInputFiles(spec.files ?? []);
-      checkCpuLimit(spec.limits.cpuTimeMs);
-    }
-    return this.#slots.inSlot(async (slot) => {
-      const partner = slot.partner!;
+    [program, interactor].forEach(checkRunSpec);
+    return this.#slots.inPair(async (slot, partner) => {
       const programReady = await this.#readySlot(slot, program);
       if ("result" in programReady) return { program: programReady, interactor: programReady, programEndedFirst: true };
       const interactorReady = await this.#readySlot(partner, interactor);
@@ -390,3 +391,8 @@ export class Sandbox {
   }
 }
 
+/** A caller's bug rejected before anything runs: an unsafe input file name, a CPU limit that is no number. */
+function checkRunSpec(spec: RunSpec): void {
+  checkInputFiles(spec.files ?? []);
+  checkCpuLimit(spec.limits.cpuTimeMs);
+}
