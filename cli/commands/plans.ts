@@ -20,8 +20,8 @@ const FIELDS: [flag: string, field: keyof PlanUpdate, what: string][] = [
   ["--max-tests <n>", "max_tests", "most test cases in one submission"],
   ["--max-batch <n>", "max_batch", "most submissions in one batch (and ids in GET /api/results)"],
   ["--checker-wall-time-ms <n>", "checker_wall_time_ms", "a custom checker's wall-time limit per test"],
-  ["--checker-cpu-time-ms <n>", "checker_cpu_time_ms", "a custom checker's CPU-time limit per test"],
-  ["--checker-memory-mb <n>", "checker_memory_mb", "a custom checker's memory limit"],
+  ["--checker-cpu-time-ms <n>", "checker_cpu_time_ms", "a custom checker's (and an interactor's) CPU-time limit per test"],
+  ["--checker-memory-mb <n>", "checker_memory_mb", "a custom checker's (and an interactor's) memory limit"],
   ["--tests-wall-budget-ms <n>", "tests_wall_budget_ms", "wall time a submission's tests may use in all; the rest are SKIPPED"],
 ];
 
