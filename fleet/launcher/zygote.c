@@ -11,7 +11,10 @@
  *
  * An interactive pair: STDIN_PATH "|pair-a" then, in the next frame, "|pair-b". The zygote joins
  * the two runs by two pipes: a's stdout is b's stdin and b's stdout is a's stdin (their "out"
- * connections are closed unused; the supervisor passes --stdout-inherit 1). */
+ * connections are closed unused; the supervisor passes --stdout-inherit 1).
+ *
+ * A live stdin: STDIN_PATH "|stream". The child connects a fourth time ("NONCE in \n"), shuts its
+ * writing side and makes that connection fd 0: what the supervisor writes is the program's stdin. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -32,6 +35,7 @@
 #define NONCE_LEN 32
 #define PAIR_A "|pair-a"
 #define PAIR_B "|pair-b"
+#define STREAM "|stream"
 
 /* The pipes of an interactive pair: a_to_b[1] and b_to_a[0] go to run a, the other ends wait in
  * the zygote for run b's request. -1 when unused. */
@@ -182,6 +186,13 @@ static int child_run(const char *socket_path, char *request, size_t len, char *a
 		to_peer = a ? a_to_b[1] : b_to_a[1];
 		close(out); /* the supervisor reads an empty stdout: it goes to the peer */
 		out = to_peer;
+	} else if (!strcmp(stdin_path, STREAM)) {
+		/* A live stdin: a fourth connection the supervisor writes to; the program cannot write back. */
+		in = connect_stream(socket_path, nonce, "in ");
+		if (in >= 0 && shutdown(in, SHUT_WR) < 0) {
+			close(in);
+			in = -1;
+		}
 	} else {
 		in = high(stdin_memfd(stdin_path));
 	}

@@ -61,6 +61,9 @@ function bindOption(bind: { hostPath: string; sandboxPath: string; copy?: boolea
  */
 export const PAIR_STDIN = { program: "|pair-a", interactor: "|pair-b" } as const;
 
+/** The stdin "path" of a run whose stdin is live: a fourth connection from the launcher (zygote.c). */
+export const LIVE_STDIN = "|stream";
+
 export function launcherArgs(config: LauncherConfig): string[] {
   const args = ["--uid", String(config.uid), "--gid", String(config.gid), "--hostname", config.hostname];
   if (config.netnsPath) args.push("--netns", config.netnsPath);
@@ -183,7 +186,7 @@ const CONNECT_GRACE_TICK_MS = 100;
 const NONCE_BYTES = 16;
 const HEADER_LENGTH = NONCE_BYTES * 2 + 5; // "<32 hex> out\n"
 
-type StreamKind = "out" | "err" | "ctl";
+type StreamKind = "out" | "err" | "ctl" | "in";
 
 interface PendingRun {
   attach(kind: StreamKind, socket: Socket, rest: Buffer): void;
@@ -244,15 +247,19 @@ export class LauncherZygote {
       const line = header.subarray(0, HEADER_LENGTH).toString("latin1");
       const [nonce = "", kind = ""] = line.trim().split(" ");
       const run = this.#pending.get(nonce);
-      if (!run || (kind !== "out" && kind !== "err" && kind !== "ctl")) return socket.destroy();
+      if (!run || (kind !== "out" && kind !== "err" && kind !== "ctl" && kind !== "in")) return socket.destroy();
       run.attach(kind, socket, header.subarray(HEADER_LENGTH));
     };
     socket.on("data", onData);
     socket.on("error", () => socket.destroy());
   }
 
-  /** `stdinPath`: a host-made file the program reads as stdin (no pipe, no deadlock); undefined: /dev/null. */
-  launch(config: LauncherConfig, stdinPath: string | undefined): LaunchedSandbox {
+  /**
+   * `stdinPath`: a host-made file the program reads as stdin (no pipe, no deadlock); undefined:
+   * /dev/null; LIVE_STDIN with `liveStdin`: what that stream carries, as it comes, with its
+   * backpressure (the program's unread input waits in `liveStdin`, whose owner bounds it).
+   */
+  launch(config: LauncherConfig, stdinPath: string | undefined, liveStdin?: Readable): LaunchedSandbox {
     const nonce = randomBytes(NONCE_BYTES).toString("hex");
     const report = emptyReport();
     const stdout = new PassThrough();
@@ -275,6 +282,7 @@ export class LauncherZygote {
     const onStatus = statusLineReader(report, () => startedCallback?.());
     const run: PendingRun = {
       attach(kind, socket, rest) {
+        if (kind === "in") return attachLiveStdin(socket, liveStdin, finished);
         if (!open.has(kind)) return socket.destroy();
         if (kind === "ctl") {
           control = socket;
@@ -321,6 +329,18 @@ export class LauncherZygote {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     rmSync(this.#socketPath, { force: true });
   }
+}
+
+/** The program's live stdin: `source` flows into the connection until it ends or the run does. */
+function attachLiveStdin(socket: Socket, source: Readable | undefined, finished: Promise<void>): void {
+  if (!source) return void socket.destroy();
+  socket.allowHalfOpen = true; // the launcher shut its side at once: the program cannot write back
+  socket.on("error", () => {}); // the program ended or closed its stdin: the rest is not wanted
+  source.pipe(socket);
+  void finished.then(() => {
+    source.unpipe(socket);
+    socket.destroy();
+  });
 }
 
 /** One run's request to the zygote: a length-prefixed list of NUL-terminated fields (PROTOCOL.md). */

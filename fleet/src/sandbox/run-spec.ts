@@ -3,6 +3,7 @@
 
 // The record's shapes (verdicts, evidence, the execution outcome) are the contract's, shared with the edge.
 export type { Evidence, ExecutionRecord, OutputIntegrity, Verdict, VerdictActor } from "../../../proto/record.ts";
+import type { Readable } from "node:stream";
 import type { ExecutionRecord } from "../../../proto/record.ts";
 
 /** Per-run limits. Server-side defaults live in limits.ts; a caller may only narrow them. */
@@ -49,6 +50,12 @@ export interface RunSpec {
   /** Extra environment on top of the fixed minimal one (PATH, HOME, LANG, ...). */
   env?: Record<string, string>;
   stdin?: Uint8Array | string;
+  /**
+   * A live stdin instead of `stdin`: what this stream carries reaches the program as it comes; its
+   * end is the program's end of input. The program's unread input waits in the stream, with its
+   * backpressure: its owner bounds it (docs/sandbox.md, "Live stdin").
+   */
+  liveStdin?: Readable;
   files?: InputFile[];
   /** Extra read-only binds (language toolchains, cached artifacts). */
   binds?: Bind[];

@@ -17,7 +17,7 @@ import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs } fr
 import { checkCpuLimit } from "./cpu-watch.ts";
 import { checkInputFiles } from "./input-files.ts";
 import { launcherConfig } from "./launcher-config.ts";
-import { LAUNCHER_PATH, LauncherZygote, PAIR_STDIN, launcherProblems } from "./launcher.ts";
+import { LAUNCHER_PATH, LIVE_STDIN, LauncherZygote, PAIR_STDIN, launcherProblems } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { launcherPolicyProblem } from "./policy.ts";
 import { baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
@@ -271,7 +271,8 @@ export class Sandbox {
     const ready = await this.#readySlot(slot, spec);
     if ("result" in ready) return ready;
     const staged = stageRun(slot.stagingDir, spec);
-    const launched = ready.zygote.launch(launcherConfig(this.#layout, slot, spec, ready.cgroup, staged), staged.stdinPath);
+    const config = launcherConfig(this.#layout, slot, spec, ready.cgroup, staged);
+    const launched = spec.liveStdin ? ready.zygote.launch(config, LIVE_STDIN, spec.liveStdin) : ready.zygote.launch(config, staged.stdinPath);
     return this.#watchToEnd({ slot, spec, cgroup: ready.cgroup, staged, launched }, signal);
   }
 
