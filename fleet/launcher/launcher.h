@@ -215,6 +215,9 @@ int seccomp_install(void);
 
 /* zygote.c: write all of buf (retrying EINTR and short writes); 0 or -1 */
 int write_full(int fd, const char *buf, size_t len);
+/* forward.c (launcher): control bytes 'i', 't', 'K' as SIGINT, SIGTERM, SIGKILL to the program */
+void forward_signals(pid_t init, const char *bytes, size_t n);
+
 /* drain.c (launcher): the output drainer, see the file's header */
 struct pollfd;
 int drain_prepare(struct config *c);

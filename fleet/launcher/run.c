@@ -75,7 +75,8 @@ static void kill_init(int pidfd)
 		write_now("killed");
 }
 
-/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it. Meanwhile, and until
+/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it; 'i' and 't' are
+ * SIGINT and SIGTERM for the program, 'K' SIGKILL for it alone (forward.c). Meanwhile, and until
  * the program's output pipes reach EOF, the output is drained (drain.c). */
 static void supervise(pid_t init, int pidfd)
 {
@@ -106,6 +107,8 @@ static void supervise(pid_t init, int pidfd)
 			if (r <= 0 || memchr(buf, 'k', (size_t)r)) {
 				kill_init(pidfd);
 				p[0].fd = -1; /* from now on only wait for init */
+			} else {
+				forward_signals(init, buf, (size_t)r);
 			}
 		}
 	}

@@ -3,7 +3,7 @@
 // never reads takes no more than the kernel's socket buffers, the rest waits in the caller's
 // bounded stream; the program cannot write back into its stdin.
 import assert from "node:assert/strict";
-import { once } from "node:events";
+import { EventEmitter, once } from "node:events";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
@@ -72,5 +72,42 @@ describe("live stdin", () => {
     const { result } = await run;
     input.end();
     assert.equal(result.stdout, "refused\n");
+  });
+});
+
+describe("a live session's signals", () => {
+  it("SIGINT reaches the program alone: its handler runs and the run ends as the program decides", async (t) => {
+    if (!requireKernel(t)) return;
+    const input = new PassThrough();
+    const signals = new EventEmitter();
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => (started = resolve));
+    const run = sandbox.run({
+      argv: ["/bin/sh", "-c", "trap 'echo interrupted; exit 5' INT; echo ready; while :; do sleep 0.05; done"],
+      liveStdin: input,
+      signals,
+      limits,
+      onOutput: (stream, data) => {
+        if (Buffer.from(data).toString().includes("ready")) started();
+      },
+    });
+    await ready;
+    signals.emit("signal", "SIGINT");
+    const { result } = await run;
+    input.end();
+    assert.equal(result.verdict, "RE", result.error_message ?? "");
+    assert.equal(result.exit_code, 5);
+    assert.equal(result.stdout, "ready\ninterrupted\n");
+  });
+
+  it("SIGKILL ends the program by that signal: SIG, not a platform kill", async (t) => {
+    if (!requireKernel(t)) return;
+    const input = new PassThrough();
+    const signals = new EventEmitter();
+    const run = sandbox.run({ argv: ["/bin/sh", "-c", "echo ready; read x"], liveStdin: input, signals, limits, onOutput: () => signals.emit("signal", "SIGKILL") });
+    const { result } = await run;
+    input.end();
+    assert.equal(result.verdict, "SIG", result.error_message ?? "");
+    assert.equal(result.signal, 9);
   });
 });

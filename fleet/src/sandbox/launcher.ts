@@ -173,7 +173,13 @@ export interface LaunchedSandbox {
   onStarted(callback: () => void): void;
   /** Asks the launcher to SIGKILL the sandbox's init (and so its whole pid namespace). */
   kill(): void;
+  /** A signal for the program alone (a live session's); dropped before the launcher connected. */
+  signal(name: ProgramSignal): void;
 }
+
+/** The signals a caller may send the program (fleet/launcher/forward.c), as control bytes. */
+const SIGNAL_BYTES = { SIGINT: "i", SIGTERM: "t", SIGKILL: "K" } as const;
+export type ProgramSignal = keyof typeof SIGNAL_BYTES;
 
 /**
  * How long a killed run may take to show up before it is given up as lost: CONNECT_GRACE_TICKS
@@ -312,6 +318,9 @@ export class LauncherZygote {
       onStarted(callback) {
         startedCallback = callback;
         if (report.started) callback();
+      },
+      signal: (name) => {
+        if (control && !killRequested) control.write(SIGNAL_BYTES[name]);
       },
       kill: () => {
         if (killRequested) return;

@@ -3,6 +3,7 @@
 
 // The record's shapes (verdicts, evidence, the execution outcome) are the contract's, shared with the edge.
 export type { Evidence, ExecutionRecord, OutputIntegrity, Verdict, VerdictActor } from "../../../proto/record.ts";
+import type { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
 import type { ExecutionRecord } from "../../../proto/record.ts";
 
@@ -56,6 +57,8 @@ export interface RunSpec {
    * backpressure: its owner bounds it (docs/sandbox.md, "Live stdin").
    */
   liveStdin?: Readable;
+  /** A live session's signals for the program: each "signal" event (SIGINT, SIGTERM, SIGKILL) is sent to it. */
+  signals?: EventEmitter;
   files?: InputFile[];
   /** Extra read-only binds (language toolchains, cached artifacts). */
   binds?: Bind[];

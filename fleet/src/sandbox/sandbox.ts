@@ -17,7 +17,7 @@ import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs } fr
 import { checkCpuLimit } from "./cpu-watch.ts";
 import { checkInputFiles } from "./input-files.ts";
 import { launcherConfig } from "./launcher-config.ts";
-import { LAUNCHER_PATH, LIVE_STDIN, LauncherZygote, PAIR_STDIN, launcherProblems } from "./launcher.ts";
+import { LAUNCHER_PATH, LIVE_STDIN, LauncherZygote, PAIR_STDIN, launcherProblems, type ProgramSignal } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { launcherPolicyProblem } from "./policy.ts";
 import { baseRootLayout, type RootLayout, writeSandboxEtc } from "./rootfs.ts";
@@ -276,11 +276,7 @@ export class Sandbox {
     return this.#watchToEnd({ slot, spec, cgroup: ready.cgroup, staged, launched }, signal);
   }
 
-  /**
-   * An interactive pair (docs/languages.md, "Interactors"): the program in the calling job's slot
-   * and the interactor in that slot's partner, at once, the stdout of each the other's stdin
-   * (pipes the launcher's zygote makes). Both are watched for waiting on each other (idle-watch.ts).
-   */
+  /** An interactive pair (docs/sandbox.md): the program in the job's slot, the interactor in its partner. */
   async runInteractive(program: RunSpec, interactor: RunSpec, signal?: AbortSignal): Promise<InteractiveOutcome> {
     [program, interactor].forEach(checkRunSpec);
     return this.#slots.inPair(async (slot, partner) => {
@@ -326,8 +322,11 @@ export class Sandbox {
   async #watchToEnd(run: SlotRun, signal?: AbortSignal, idle?: AbortSignal): Promise<RunOutcome> {
     const { slot, spec, cgroup, staged, launched } = run;
     const judgeActions: string[] = [];
+    const forward = (name: ProgramSignal) => launched.signal(name);
+    spec.signals?.on("signal", forward);
     const readUsageUsec = () => cgroup.cpuUsageUsec();
     const watched = await watchRun({ launched, spec, cpu: slot.cpu, readUsageUsec, judgeActions, signal, ...(idle ? { idle } : {}) });
+    spec.signals?.off("signal", forward);
     const ended = this.#endRun(slot, spec, cgroup, { report: launched.report, watched, judgeActions });
     const files = await collectOutputFiles(staged, launched.report, spec);
     return { ...this.#judge(ended), ...files };
