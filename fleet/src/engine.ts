@@ -4,6 +4,8 @@ import type { ExecutionRecord, Limits } from "./sandbox/run-spec.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 import type { CompareMode } from "../../proto/submission-rules.ts";
 import type { SlotQueue } from "./sandbox/slot-queue.ts";
+import type { EventEmitter } from "node:events";
+import type { Readable } from "node:stream";
 
 /** A scored request's points: earned, and the most there were (judge/score.ts). */
 export interface Score {
@@ -39,6 +41,10 @@ export interface EngineRequest {
   checker?: EngineChecker;
   /** An interactor runs beside the program in each run, joined by pipes (judge/interactor.ts). */
   interactor?: EngineChecker;
+  /** A live stdin instead of `stdin` (a live session; sandbox/run-spec.ts): the single run only. */
+  liveStdin?: Readable;
+  /** The live session's signals for the program. */
+  signals?: EventEmitter;
   /** Test cases: compile once, one fresh sandbox run per test. */
   tests?: EngineTest[];
   stopOnFirstFailure?: boolean;

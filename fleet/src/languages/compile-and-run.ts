@@ -93,6 +93,7 @@ export async function compileAndRun(
           ...program,
           stdin,
           ...(request.mergeStderr ? { mergeStderr: true } : {}),
+          ...(request.liveStdin ? { liveStdin: request.liveStdin, ...(request.signals ? { signals: request.signals } : {}) } : {}),
           ...(onOutput ? { onOutput: (stream: "stdout" | "stderr", data: Uint8Array) => onOutput(stream, data, test) } : {}),
         },
         signal,

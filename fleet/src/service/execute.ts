@@ -12,7 +12,7 @@ import { fingerprint } from "./fingerprint.ts";
 import { startRun } from "./start-run.ts";
 import type { CallContext } from "./call-context.ts";
 import { checkChecker } from "./checker-validation.ts";
-import { checkJudgeFields, checkSource, parseSubmissionId, resolveLanguage, resolveVersion } from "./validation.ts";
+import { checkJudgeFields, checkLiveStdin, checkSource, parseSubmissionId, resolveLanguage, resolveVersion } from "./validation.ts";
 
 export function toExecuteResponse(event: RunEvent): ExecuteResponse {
   switch (event.kind) {
@@ -42,6 +42,7 @@ export function createExecute(node: FleetNode) {
       checkSource(request.code, request.stdin);
       checkJudgeFields(request, language, findLanguage(language)?.source(request.code).fileName);
       checkChecker(request, node.engine.languages());
+      checkLiveStdin(request);
       const version = resolveVersion(language, request.version, node.engine.languages());
       if (node.draining) throw new ServiceError(Status.UNAVAILABLE, "node is draining");
       if (!node.engine.health().ready) throw new ServiceError(Status.UNAVAILABLE, "node is not ready");

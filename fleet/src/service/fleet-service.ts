@@ -4,6 +4,7 @@
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { CredentialCheck } from "./auth.ts";
 import { createCancel } from "./cancel.ts";
+import { createSendInput } from "./live-input.ts";
 import { createDrain } from "./drain.ts";
 import { STATUS_NAMES, ServiceError, Status, toStatus } from "./errors.ts";
 import { createExecute } from "./execute.ts";
@@ -20,6 +21,7 @@ export function createFleetService(node: FleetNode, checkCredential: CredentialC
     nodeInfo: createNodeInfo(node),
     drain: createDrain(node),
     cancel: createCancel(node),
+    sendInput: createSendInput(node),
   };
 
   const finish = (method: MethodName, context: CallContext, error?: unknown): ServiceError | undefined => {
@@ -45,7 +47,7 @@ export function createFleetService(node: FleetNode, checkCredential: CredentialC
     return { name: `${definition.name}Response`, type: definition.responseType as { encode(message: unknown): { finish(): Uint8Array } } };
   };
 
-  function unary<M extends "getResult" | "nodeInfo" | "drain" | "cancel">(method: M) {
+  function unary<M extends "getResult" | "nodeInfo" | "drain" | "cancel" | "sendInput">(method: M) {
     const handler = handlers[method] as (request: unknown, context: CallContext) => Promise<unknown>;
     const response = responseType(method);
     return async (request: unknown, context: CallContext) => {
@@ -82,5 +84,6 @@ export function createFleetService(node: FleetNode, checkCredential: CredentialC
     nodeInfo: unary("nodeInfo"),
     drain: unary("drain"),
     cancel: unary("cancel"),
+    sendInput: unary("sendInput"),
   } as FleetServiceImplementation;
 }

@@ -4,6 +4,7 @@
 import type { ExecutionResult, Output, TestResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { ServiceError, Status } from "./errors.ts";
 import { encodedSizeBound } from "./message-size.ts";
+import type { LiveInput } from "./live-input.ts";
 
 export type RunEvent =
   | { kind: "queued"; position: number }
@@ -29,6 +30,8 @@ export class Run {
   readonly finishedTests: { index: number; result: TestResult }[] = [];
   /** Survives its streams (ExecuteRequest.detach_on_disconnect). */
   detached = false;
+  /** The run's live stdin and signals (ExecuteRequest.live_stdin), fed by SendInput. */
+  live: LiveInput | undefined;
   readonly #listeners = new Set<Listener>();
 
   constructor(id: string, language: string, fingerprint: string) {

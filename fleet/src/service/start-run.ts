@@ -10,6 +10,7 @@ import { OutputCoalescer } from "./output-coalescer.ts";
 import { OUTPUT_TRIMMED, OutputBudget } from "./result-budget.ts";
 import { internalErrorOutcome, resultToProto, testToProto } from "./result-to-proto.ts";
 import { Run, type RunRegistry } from "./run-registry.ts";
+import { LiveInput } from "./live-input.ts";
 import type { Job, Scheduler } from "./scheduler.ts";
 
 export interface Submission {
@@ -36,6 +37,7 @@ export interface RunnerDeps {
 export function startRun(deps: RunnerDeps, submission: Submission): Run {
   const { registry, scheduler } = deps;
   const run = new Run(submission.id, submission.language, fingerprint(submission.request, submission.language));
+  if (submission.request.liveStdin) run.live = new LiveInput();
   const admittedAt = performance.now();
   const job: Job = {
     run: () => execute(deps, run, submission, admittedAt),
@@ -78,6 +80,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     ...toEngineRequest(submission.request, submission.language),
     ...(submission.version ? { version: submission.version } : {}),
     ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
+    ...(run.live ? { liveStdin: run.live.stream, signals: run.live.signals } : {}),
     onTest: (index: number, test: TestOutcome) => {
       coalescer.flush();
       const wire = testToProto(test, binaryOutput, budget);
@@ -101,6 +104,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   coalescer.flush();
   const result = resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput }, { budget, tests: sentTests });
   const trimmed = result.evidence?.judgeActions.includes(OUTPUT_TRIMMED) ?? false;
+  run.live?.close();
   run.complete(result);
   deps.registry.retain(run);
   metrics.runs.inc({ language: outcome.language, verdict: outcome.result.verdict });

@@ -140,7 +140,7 @@ function handlers(service: FleetServiceImplementation): grpc.UntypedServiceImple
       done();
     }
   };
-  return { execute, getResult: unary("getResult"), nodeInfo: unary("nodeInfo"), drain: unary("drain"), cancel: unary("cancel") };
+  return { execute, getResult: unary("getResult"), nodeInfo: unary("nodeInfo"), drain: unary("drain"), cancel: unary("cancel"), sendInput: unary("sendInput") };
 }
 
 export interface GrpcTransport {

@@ -83,3 +83,10 @@ function testsProblem(request: ExecuteRequest): string | null {
   if ((request.check?.expectedOutput?.byteLength ?? 0) > MAX_EXPECTED_BYTES) return `check.expected_output exceeds ${MAX_EXPECTED_BYTES} bytes`;
   return null;
 }
+
+/** A live stdin feeds one run: not a test set's, not an interactor's conversation. */
+export function checkLiveStdin(request: ExecuteRequest): void {
+  if (!request.liveStdin) return;
+  if (request.tests.length > 0) throw new ServiceError(Status.INVALID_ARGUMENT, "live_stdin: a live stdin feeds a single run, not tests");
+  if (request.interactor) throw new ServiceError(Status.INVALID_ARGUMENT, "live_stdin: the interactor is the program's stdin; not together with a live stdin");
+}

@@ -192,7 +192,37 @@ export interface ExecuteRequest {
    * test's stdin as input.txt, and its exit code is the verdict. A checker, when given, then judges
    * its output.txt. Same shape and limits as a checker's (its wall time is at least the program's).
    */
-  interactor: Checker | undefined;
+  interactor:
+    | Checker
+    | undefined;
+  /**
+   * The run's stdin is live: it comes with SendInput while the run goes (a live session), instead
+   * of `stdin`. Not with tests or an interactor.
+   */
+  liveStdin: boolean;
+}
+
+export interface SendInputRequest {
+  submissionId: string;
+  /**
+   * Where `data` starts in the run's stdin (the bytes sent before it). Bytes the node has already
+   * taken are skipped (a retry); a gap is FAILED_PRECONDITION.
+   */
+  offset: number;
+  data: Uint8Array;
+  /** The end of the program's input, after `data`. */
+  end: boolean;
+  /** "SIGINT", "SIGTERM" or "SIGKILL" for the program, after `data`; empty: none. */
+  signal: string;
+}
+
+export interface SendInputResponse {
+  /** Bytes of stdin the node has taken so far: the offset of the next byte it expects. */
+  taken: number;
+  /** Bytes it can take now; 0: its buffer for the run is full (the program is not reading). */
+  room: number;
+  /** The run's input is closed (ended, or the run is over): nothing more is taken. */
+  closed: boolean;
 }
 
 /**
@@ -523,6 +553,7 @@ function createBaseExecuteRequest(): ExecuteRequest {
     checker: undefined,
     testsWallBudgetMs: 0,
     interactor: undefined,
+    liveStdin: false,
   };
 }
 
@@ -593,6 +624,9 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.interactor !== undefined) {
       Checker.encode(message.interactor, writer.uint32(178).fork()).join();
+    }
+    if (message.liveStdin !== false) {
+      writer.uint32(184).bool(message.liveStdin);
     }
     return writer;
   },
@@ -786,6 +820,14 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.interactor = Checker.decode(reader, reader.uint32());
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.liveStdin = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -833,6 +875,189 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     message.interactor = (object.interactor !== undefined && object.interactor !== null)
       ? Checker.fromPartial(object.interactor)
       : undefined;
+    message.liveStdin = object.liveStdin ?? false;
+    return message;
+  },
+};
+
+function createBaseSendInputRequest(): SendInputRequest {
+  return { submissionId: "", offset: 0, data: new Uint8Array(0), end: false, signal: "" };
+}
+
+export const SendInputRequest: MessageFns<SendInputRequest> = {
+  encode(message: SendInputRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.submissionId !== "") {
+      writer.uint32(10).string(message.submissionId);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(16).uint64(message.offset);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(26).bytes(message.data);
+    }
+    if (message.end !== false) {
+      writer.uint32(32).bool(message.end);
+    }
+    if (message.signal !== "") {
+      writer.uint32(42).string(message.signal);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendInputRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendInputRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.submissionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.offset = longToNumber(reader.uint64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.data = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.end = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.signal = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SendInputRequest>): SendInputRequest {
+    return SendInputRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SendInputRequest>): SendInputRequest {
+    const message = createBaseSendInputRequest();
+    message.submissionId = object.submissionId ?? "";
+    message.offset = object.offset ?? 0;
+    message.data = object.data ?? new Uint8Array(0);
+    message.end = object.end ?? false;
+    message.signal = object.signal ?? "";
+    return message;
+  },
+};
+
+function createBaseSendInputResponse(): SendInputResponse {
+  return { taken: 0, room: 0, closed: false };
+}
+
+export const SendInputResponse: MessageFns<SendInputResponse> = {
+  encode(message: SendInputResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taken !== 0) {
+      writer.uint32(8).uint64(message.taken);
+    }
+    if (message.room !== 0) {
+      writer.uint32(16).uint32(message.room);
+    }
+    if (message.closed !== false) {
+      writer.uint32(24).bool(message.closed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendInputResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendInputResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.taken = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.room = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.closed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SendInputResponse>): SendInputResponse {
+    return SendInputResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SendInputResponse>): SendInputResponse {
+    const message = createBaseSendInputResponse();
+    message.taken = object.taken ?? 0;
+    message.room = object.room ?? 0;
+    message.closed = object.closed ?? false;
     return message;
   },
 };
@@ -3702,6 +3927,18 @@ export const FleetServiceDefinition = {
       requestType: CancelRequest as typeof CancelRequest,
       requestStream: false,
       responseType: CancelResponse as typeof CancelResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * Sends a live run's stdin and signals (ExecuteRequest.live_stdin), in order, as far as the
+     * node's buffer for the run has room (docs/fleet-node.md, "Live stdin").
+     */
+    sendInput: {
+      name: "SendInput",
+      requestType: SendInputRequest as typeof SendInputRequest,
+      requestStream: false,
+      responseType: SendInputResponse as typeof SendInputResponse,
       responseStream: false,
       options: {},
     },
