@@ -4,7 +4,7 @@
 import { FleetServiceDefinition } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { CredentialCheck } from "./auth.ts";
 import { createCancel } from "./cancel.ts";
-import { createSendInput } from "./live-input.ts";
+import { createSendInput } from "./send-input.ts";
 import { createDrain } from "./drain.ts";
 import { STATUS_NAMES, ServiceError, Status, toStatus } from "./errors.ts";
 import { createExecute } from "./execute.ts";

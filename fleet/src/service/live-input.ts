@@ -5,11 +5,9 @@
 // much room is left, so a program that does not read makes the sender wait, not the node grow.
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
-import type { SendInputRequest, SendInputResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { SendInputResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ProgramSignal } from "../sandbox/launcher.ts";
 import { ServiceError, Status } from "./errors.ts";
-import type { FleetNode } from "./fleet-node.ts";
-import { parseSubmissionId } from "./validation.ts";
 
 /** Input the node holds for one run that its program has not read yet. */
 export const LIVE_INPUT_BUFFER_BYTES = 1024 * 1024;
@@ -58,14 +56,4 @@ export class LiveInput {
   #reply(): SendInputResponse {
     return { taken: this.#taken, room: this.#closed ? 0 : this.#room(), closed: this.#closed };
   }
-}
-
-export function createSendInput(node: FleetNode) {
-  return async function sendInput(request: SendInputRequest): Promise<SendInputResponse> {
-    const id = parseSubmissionId(request.submissionId);
-    const run = node.registry.get(id);
-    if (!run) throw new ServiceError(Status.NOT_FOUND, "no run with this submission id on this node");
-    if (!run.live) throw new ServiceError(Status.FAILED_PRECONDITION, "the run's stdin is not live (ExecuteRequest.live_stdin)");
-    return run.live.take(Number(request.offset), request.data, request.end, request.signal);
-  };
 }
