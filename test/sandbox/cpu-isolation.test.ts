@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
-import { CPU_PERIOD_USEC, CPU_SHARES_V1, CPU_WEIGHT_V2, parseCpuList, planCpuShares } from "../../fleet/src/sandbox/cgroup/cpu-policy.ts";
+import { CPU_PERIOD_USEC, CPU_SHARES_V1, CPU_WEIGHT_V2, pairShare, parseCpuList, planCpuShares } from "../../fleet/src/sandbox/cgroup/cpu-policy.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
@@ -26,6 +26,12 @@ describe("cpu policy planning", () => {
     assert.match(String(planCpuShares("dedicated", 3, [0, 1])), /slots \(3\) <= usable cores \(2\)/);
     assert.deepEqual(planCpuShares("shared", 1, [2, 3]), [{ mode: "shared", cpus: [2, 3], quotaCores: 2 }]);
     assert.match(String(planCpuShares("auto", 1, [])), /no usable CPU/);
+  });
+  it("an interactive pair shares its slot's dedicated core as it is, and splits a quota in two", () => {
+    const dedicated = { mode: "dedicated" as const, cpus: [1], quotaCores: undefined };
+    assert.deepEqual(pairShare(dedicated), dedicated);
+    assert.deepEqual(pairShare({ mode: "shared", cpus: [0, 1], quotaCores: 0.5 }), { mode: "shared", cpus: [0, 1], quotaCores: 0.25 });
+    assert.equal(pairShare(undefined), undefined);
   });
   it("parses kernel cpu lists", () => {
     assert.deepEqual(parseCpuList("0-2,5,7-8\n"), [0, 1, 2, 5, 7, 8]);

@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, RunCgroup } from "./cgroup/driver.ts";
-import { planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
+import { pairShare, planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { CGROUP_CONTROLS, REQUIRED_CONTROLS } from "./controls.ts";
@@ -262,6 +262,7 @@ export class Sandbox {
 
   /** In the job's slot's partner when it is idle (a checker beside the job's next test), else as run(). */
   async runBeside(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+    if (this.#cpuMode !== "dedicated") return this.run(spec, signal); // a second run at once would take a second share
     checkRunSpec(spec);
     return this.#slots.beside((slot) => this.#runInSlot(slot, spec, signal));
   }
@@ -280,9 +281,10 @@ export class Sandbox {
   async runInteractive(program: RunSpec, interactor: RunSpec, signal?: AbortSignal): Promise<InteractiveOutcome> {
     [program, interactor].forEach(checkRunSpec);
     return this.#slots.inPair(async (slot, partner) => {
-      const programReady = await this.#readySlot(slot, program);
+      const share = pairShare(slot.cpu);
+      const programReady = await this.#readySlot(slot, program, share);
       if ("result" in programReady) return { program: programReady, interactor: programReady, programEndedFirst: true };
-      const interactorReady = await this.#readySlot(partner, interactor);
+      const interactorReady = await this.#readySlot(partner, interactor, share);
       if ("result" in interactorReady) {
         this.#cgroups.recycle(slot, program, programReady.cgroup);
         return { program: interactorReady, interactor: interactorReady, programEndedFirst: true };
@@ -310,8 +312,8 @@ export class Sandbox {
     return { slot, spec, cgroup: ready.cgroup, staged, launched: ready.zygote.launch(config, PAIR_STDIN[side]) };
   }
 
-  async #readySlot(slot: Slot, spec: RunSpec): Promise<ReadySlot | RunOutcome> {
-    const cgroup = await this.#setUpCgroup(slot, spec);
+  async #readySlot(slot: Slot, spec: RunSpec, cpu = slot.cpu): Promise<ReadySlot | RunOutcome> {
+    const cgroup = await this.#setUpCgroup(slot, spec, cpu);
     if ("result" in cgroup) return cgroup;
     const zygote = this.#readyLauncher(slot, spec, cgroup);
     if ("result" in zygote) return zygote;
@@ -332,9 +334,9 @@ export class Sandbox {
     return { ...this.#judge(ended), ...files };
   }
 
-  async #setUpCgroup(slot: Slot, spec: RunSpec): Promise<RunCgroup | RunOutcome> {
+  async #setUpCgroup(slot: Slot, spec: RunSpec, cpu: CpuShare | undefined): Promise<RunCgroup | RunOutcome> {
     try {
-      return await this.#cgroups.take(slot, spec);
+      return await this.#cgroups.take(slot, spec, cpu);
     } catch (error) {
       const message = (error as Error).message;
       this.#markNotReady("cgroup", `cannot create a run cgroup: ${message}`);

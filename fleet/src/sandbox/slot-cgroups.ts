@@ -26,10 +26,11 @@ export class SlotCgroups {
     this.#notReadyReason = notReadyReason;
   }
 
-  async take(slot: Slot, spec: RunSpec): Promise<RunCgroup> {
+  /** `cpu`: the run's CPU controls, the slot's unless it shares them (an interactive pair). */
+  async take(slot: Slot, spec: RunSpec, cpu = slot.cpu): Promise<RunCgroup> {
     const spare = slot.spare;
     slot.spare = undefined;
-    const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes, cpu: slot.cpu };
+    const limits = { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes, cpu };
     if (!spare) return this.#create(slot, limits);
     spare.setLimits(limits);
     return spare;

@@ -35,6 +35,16 @@ export function planCpuShares(policy: CpuPolicyName, slots: number, cpus: number
   return Array.from({ length: slots }, () => ({ mode, cpus: [...cpus], quotaCores }));
 }
 
+/**
+ * The CPU controls of each side of an interactive pair run in one slot and its partner at once:
+ * a dedicated core is shared as it is (both sides are pinned to it); a quota is split in two, so
+ * the pair together takes no more than its slot's share from the neighbours.
+ */
+export function pairShare(share: CpuShare | undefined): CpuShare | undefined {
+  if (!share || share.quotaCores === undefined) return share;
+  return { ...share, quotaCores: share.quotaCores / 2 };
+}
+
 /** cfs_quota_us / cpu.max quota for a share, in microseconds per CPU_PERIOD_USEC (at least 1 ms). */
 export function quotaUsec(share: CpuShare): number | undefined {
   return share.quotaCores === undefined ? undefined : Math.max(1000, Math.round(share.quotaCores * CPU_PERIOD_USEC));
