@@ -54,15 +54,12 @@ export function checkerNotPrepared(failed: ExecutionRecord, role: JudgeRole = "c
   return checkerFailed(base, why, { exit_code: null, cause, message: diagnostics, points: null }, role);
 }
 
-/**
- * Judges each run the kernel judged AC with the prepared checker, in a fresh sandbox of its own:
- * in the slot's partner, so that it can run while the job's next test does (judge/tests.ts).
- */
+/** Judges each run the kernel judged AC with the prepared checker, in a fresh sandbox of its own. */
 export function checkerJudge(sandbox: Sandbox, checker: PreparedChecker, signal?: AbortSignal): JudgeRun {
   return async (ran, stdin, expected) => {
     if (ran.result.verdict !== "AC") return ran.result;
     const [input, output, answer] = CHECKER_IO_FILES;
-    const checked = await sandbox.runBeside(
+    const checked = await sandbox.run(
       {
         ...checker,
         stdin: "",

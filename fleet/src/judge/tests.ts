@@ -71,45 +71,32 @@ export interface JudgedTests {
 /**
  * Runs every test (or up to the first failure when asked), each reported as it finishes, within
  * the tests' wall-time budget: once it is used up, the tests left are SKIPPED (tests-budget.ts).
- * With `overlap` (a custom checker, which runs in the slot's partner), a test's judging runs while
- * the next test runs; tests are still reported in order. Never when stopping at the first failure:
- * no test runs that the answer would not keep.
  */
-export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: EngineRequest, signal?: AbortSignal, judge?: JudgeRun, overlap = false): Promise<JudgedTests> {
+export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: EngineRequest, signal?: AbortSignal, judge?: JudgeRun): Promise<JudgedTests> {
   const tests: TestOutcome[] = [];
   const cases = request.tests ?? [];
   const scoring = scored(cases);
   const budgetMs = testsBudgetMs(request);
   const usedUp = budgetClock(budgetMs);
   const score = (result: ExecutionRecord, points = 0) => (scoring ? { score: { score: testScore(result, points), max_score: points } } : {});
-  const report = (index: number, outcome: TestOutcome) => {
-    tests.push(outcome);
-    request.onTest?.(index, outcome);
-  };
-  /** The tests judged so far, reported in order; judging may still run for the last one. */
-  let reported: Promise<void> = Promise.resolve();
   for (const [index, test] of cases.entries()) {
     const name = test.name || `test-${index + 1}`;
     if (usedUp()) {
-      await reported;
       const skipped = skippedTest(request, name, budgetMs);
-      report(index, { ...skipped, ...score(skipped.result, test.points) });
+      tests.push({ ...skipped, ...score(skipped.result, test.points) });
+      request.onTest?.(index, tests.at(-1)!);
       continue;
     }
     const ran = await runOnce(test.stdin, index);
-    const judged = judge ? judge(ran, test.stdin, test.expected) : judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check);
-    reported = reported.then(async () => {
-      const result = await judged;
-      report(index, { name, result, ...score(result, test.points), stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes });
-    });
-    reported.catch(() => {}); // awaited below or at the end; not an unhandled rejection meanwhile
-    if (!overlap || request.stopOnFirstFailure) await reported;
+    const result = judge ? await judge(ran, test.stdin, test.expected) : await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check);
+    const outcome: TestOutcome = { name, result, ...score(result, test.points), stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes };
+    tests.push(outcome);
+    request.onTest?.(index, outcome);
     if (signal?.aborted) break;
-    if (request.stopOnFirstFailure && tests.at(-1)!.result.verdict !== "AC") break;
+    if (request.stopOnFirstFailure && outcome.result.verdict !== "AC") break;
   }
-  await reported;
-  const judgedTests = { ...aggregate(tests, budgetMs), tests };
-  return scoring ? { ...judgedTests, score: totalScore(tests.map((test) => test.score?.score ?? 0), cases) } : judgedTests;
+  const judged = { ...aggregate(tests, budgetMs), tests };
+  return scoring ? { ...judged, score: totalScore(tests.map((test) => test.score?.score ?? 0), cases) } : judged;
 }
 
 /**

@@ -99,7 +99,7 @@ export async function compileAndRun(
         signal,
       );
     if (request.tests?.length) {
-      const judged = await runTests(runOnce, checks, request, signal, judge, judge !== undefined && interactor === undefined);
+      const judged = await runTests(runOnce, checks, request, signal, judge);
       return outcome(judged.result, compileCacheHit, {
         tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes, ...(judged.score ? { score: judged.score } : {}),
       });

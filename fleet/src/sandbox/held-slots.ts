@@ -11,7 +11,7 @@ interface HeldSlot {
   busy: boolean;
   /** The job has not settled yet. */
   active: boolean;
-  /** One of the job's runs is in the slot's partner now (a checker beside the next test, an interactor). */
+  /** One of the job's runs is in the slot's partner now (an interactor). */
   partnerBusy: boolean;
 }
 
@@ -38,17 +38,6 @@ export class HeldSlots {
     return new Promise((resolve, reject) => {
       this.queue.submit({ run: () => this.#runHeld(this.#held.getStore()!, work).then(resolve, reject), moved: () => {} });
     });
-  }
-
-  /**
-   * Runs `work` in the partner of the slot the calling job holds when the partner is idle (a
-   * checker judging one test while the job's next test runs), else as inSlot does.
-   */
-  beside<T>(work: (slot: Slot) => Promise<T>): Promise<T> {
-    const held = this.#held.getStore();
-    const partner = held?.slot.partner;
-    if (!held?.active || !partner || held.partnerBusy) return this.inSlot(work);
-    return this.#runInPartner(held, () => work(partner));
   }
 
   /** Runs `work` with the job's slot and its partner both to itself (an interactive pair). */

@@ -260,13 +260,6 @@ export class Sandbox {
     return this.#slots.inSlot((slot) => this.#runInSlot(slot, spec, signal));
   }
 
-  /** In the job's slot's partner when it is idle (a checker beside the job's next test), else as run(). */
-  async runBeside(spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
-    if (this.#cpuMode !== "dedicated") return this.run(spec, signal); // a second run at once would take a second share
-    checkRunSpec(spec);
-    return this.#slots.beside((slot) => this.#runInSlot(slot, spec, signal));
-  }
-
   /** The run as a pipeline of steps; a step that cannot be taken ends it with a fail-closed outcome. */
   async #runInSlot(slot: Slot, spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
     const ready = await this.#readySlot(slot, spec);
