@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { CPP_TESTLIB_CHECKER, PYTHON_PERMUTATION_CHECKER, REVERSE_PROGRAM, WRONG_PROGRAM, exitingChecker, permutationTest, testlibHeader } from "../languages/fixtures/checkers.ts";
-import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
+import { admin, cleanup, itRefuses, keyOnPlan as keyOnStackPlan, startEdge, startFleet } from "./harness.ts";
+import type { Client } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";
 
 let fleet: Fleet;
@@ -19,13 +20,7 @@ const TESTS = [permutationTest(3, "three"), permutationTest(5, "five"), permutat
 const PYTHON = { language: "python", code: PYTHON_PERMUTATION_CHECKER };
 const CPP = { language: "cpp", code: CPP_TESTLIB_CHECKER, files: [{ path: "testlib.h", content: testlibHeader() }] };
 
-async function keyOnPlan(plan: string, caps: Record<string, number>): Promise<Client> {
-  assert.equal((await ops.call("PUT", `/admin/plans/${plan}`, { rate_per_minute: 1000, ...caps })).status, 201);
-  const p = await ops.call("POST", "/admin/projects", { name: plan });
-  const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k", plan });
-  assert.equal(k.status, 201, k.text);
-  return new Client(edge.base, k.json.key);
-}
+const keyOnPlan = (plan: string, caps: Record<string, number>) => keyOnStackPlan({ edge, ops }, plan, caps);
 
 before(async () => {
   fleet = await startFleet({ env: { FLEET_SLOTS: "2" } });
@@ -118,13 +113,5 @@ describe("bad checker input is a 400 naming the field; nothing is stored", () =>
     ["an unknown field", { ...base, checker: { ...PYTHON, args: ["x"] } }, "invalid request", /unknown field\(s\): checker\.args/],
     ["an unknown version", { ...base, checker: { ...PYTHON, version: "0.1" } }, "invalid checker.version", /'0\.1' is not a version of python/],
   ];
-  for (const [label, body, error, message] of cases) {
-    it(label, async () => {
-      const r = await c.submit(body, { wait: true });
-      assert.equal(r.status, 400, r.text);
-      assert.equal(r.json.error, error, r.text);
-      assert.match(r.json.message, message, r.text);
-      assert.equal(r.json.id, undefined, "no submission was made");
-    });
-  }
+  itRefuses(() => c, cases);
 });

@@ -3,6 +3,9 @@
 import { writeFileSync } from "node:fs";
 import { after, before } from "../hooks.ts";
 import { LOCAL_TEST_VARS, cleanup, startEdge as startStackEdge, startFleet, type Edge, type EdgeOptions, type Fleet } from "../../scripts/stack/index.ts";
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { Client, type Res } from "../../scripts/stack/index.ts";
 import { admin } from "./checked-admin.ts";
 
 export {
@@ -50,4 +53,26 @@ export function useStack(opts: { fleet?: Parameters<typeof startFleet>[0]; edge?
     if (stack.fleet) cleanup(stack.fleet.stateDir);
   });
   return stack;
+}
+
+/** A key of a new project on plan `plan` (created or merged with `caps`; a rate that leaves room for a suite). */
+export async function keyOnPlan(stack: Pick<Stack, "edge" | "ops">, plan: string, caps: Record<string, number> = {}): Promise<Client> {
+  assert.equal((await stack.ops.call("PUT", `/admin/plans/${plan}`, { rate_per_minute: 1000, ...caps })).status, 201);
+  const p = await stack.ops.call("POST", "/admin/projects", { name: plan });
+  const k = await stack.ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k", plan });
+  assert.equal(k.status, 201, k.text);
+  return new Client(stack.edge.base, k.json.key);
+}
+
+/** One test per case: the body is refused with 400, that error and a message matching, and no submission made. */
+export function itRefuses(client: () => Client, cases: readonly (readonly [string, Record<string, unknown>, string, RegExp])[]): void {
+  for (const [label, body, error, message] of cases) {
+    it(label, async () => {
+      const r: Res = await client().submit(body, { wait: true });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.error, error, r.text);
+      assert.match(r.json.message, message, r.text);
+      assert.equal(r.json.id, undefined, "no submission was made");
+    });
+  }
 }

@@ -4,37 +4,18 @@
 // each other end TLE (idleness) within the wall limit; bad interactor input is a 400 naming the field.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { after, before } from "../hooks.ts";
+import { before } from "../hooks.ts";
 import { CPP_BINARY_SEARCH, GUESS_INTERACTOR, PYTHON_LINEAR_GUESSER, WAITING_INTERACTOR, WAITING_PROGRAM, guessTest } from "../languages/fixtures/interactors.ts";
-import { Client, admin, cleanup, startEdge, startFleet } from "./harness.ts";
-import type { Edge, Fleet, Res } from "./harness.ts";
+import { itRefuses, keyOnPlan, useStack } from "./harness.ts";
+import type { Client, Res } from "./harness.ts";
 
-let fleet: Fleet;
-let edge: Edge;
+const stack = useStack({ fleet: { env: { FLEET_SLOTS: "2" } }, edge: { vars: { SYNC_HOLD_MS: "60000" } } });
 let c: Client;
-
+let key: Promise<Client> | undefined;
+/** The suites' one key, made by whichever suite runs first (a name pattern may run one alone). */
+const useKey = () => before(async () => (c = await (key ??= keyOnPlan(stack, "interactive"))));
 const INTERACTOR = { language: "python", code: GUESS_INTERACTOR };
 const TESTS = [guessTest(100, 1, "low"), guessTest(1000, 777, "middle"), guessTest(1_000_000, 999_999, "high")];
-
-before(async () => {
-  fleet = await startFleet({ env: { FLEET_SLOTS: "2" } });
-  edge = await startEdge({ vars: { SYNC_HOLD_MS: "60000" } });
-  const ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  assert.equal(reg.status, 201, reg.text);
-  assert.equal((await ops.call("PUT", "/admin/plans/interactive", { rate_per_minute: 1000 })).status, 201);
-  const p = await ops.call("POST", "/admin/projects", { name: "interactive" });
-  const k = await ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k", plan: "interactive" });
-  assert.equal(k.status, 201, k.text);
-  c = new Client(edge.base, k.json.key);
-});
-
-after(async () => {
-  await edge?.stop();
-  await fleet?.stop();
-  if (edge) cleanup(edge.persistDir);
-  if (fleet) cleanup(fleet.stateDir);
-});
 
 async function judged(body: Record<string, unknown>): Promise<Res> {
   const r = await c.submit(body, { wait: true });
@@ -45,6 +26,8 @@ async function judged(body: Record<string, unknown>): Promise<Res> {
 }
 
 describe("guess the number through the API", () => {
+  useKey();
+
   it("a binary search in C++ is AC; the record's stdout is the interactor's output", async () => {
     const r = await judged({ language: "cpp", code: CPP_BINARY_SEARCH, tests: TESTS, interactor: INTERACTOR });
     assert.equal(r.json.verdict, "AC", r.text);
@@ -73,6 +56,7 @@ describe("guess the number through the API", () => {
 });
 
 describe("bad interactor input is a 400 naming the field; nothing is stored", () => {
+  useKey();
   const base = { language: "cpp", code: CPP_BINARY_SEARCH, tests: TESTS };
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
     ["an unknown language", { ...base, interactor: { ...INTERACTOR, language: "cobol" } }, "invalid interactor.language", /'cobol' is not a language/],
@@ -80,13 +64,5 @@ describe("bad interactor input is a 400 naming the field; nothing is stored", ()
     ["a file named as one it reads", { ...base, interactor: { ...INTERACTOR, files: [{ path: "input.txt", content: "x" }] } }, "invalid interactor.files[0].path", /"input\.txt" is the name of a file the interactor reads or writes/],
     ["an unknown version", { ...base, interactor: { ...INTERACTOR, version: "0.1" } }, "invalid interactor.version", /'0\.1' is not a version of python/],
   ];
-  for (const [label, body, error, message] of cases) {
-    it(label, async () => {
-      const r = await c.submit(body, { wait: true });
-      assert.equal(r.status, 400, r.text);
-      assert.equal(r.json.error, error, r.text);
-      assert.match(r.json.message, message, r.text);
-      assert.equal(r.json.id, undefined, "no submission was made");
-    });
-  }
+  itRefuses(() => c, cases);
 });
