@@ -16,6 +16,7 @@ export const COMPILE_OUTPUTS = {
   java: { artifact: "main.jar", scratch: ["classes"] },
   go: { artifact: "main", scratch: [] },
   rust: { artifact: "main", scratch: [] },
+  typescript: { artifact: "main.js", scratch: [] },
 } as const satisfies Record<string, { artifact: string; scratch: readonly string[] }>;
 
 /**

@@ -67,6 +67,7 @@ describe("POST /api/submit: the 1.1 fields are checked, and a bad one is a 400 n
       [{ ...cSource, files: [{ path: "main/x.h", content: "x" }] }, "invalid files[0].path", /files\[0\]\.path: "main\/x\.h" would make "main", the name of the compiled program, a directory/],
       [{ ...java, files: [{ path: "main.jar", content: "x" }] }, "invalid files[0].path", /"main\.jar" is the name of the compiled program/],
       [{ ...java, files: [{ path: "classes/Util.java", content: "x" }] }, "invalid files[0].path", /"classes".*a name the java compile itself uses/],
+      [{ language: "typescript", code: "console.log(1)", files: [{ path: "main.js", content: "x" }] }, "invalid files[0].path", /"main\.js" is the name of the compiled program/],
       [{ ...cSource, files: [{ path: "util.h.gch", content: "x" }] }, "invalid files[0].path", /"util\.h\.gch" is a precompiled header/],
       [{ ...cSource, language: "cpp", files: [{ path: "pch/util.h.gch/a", content: "x" }] }, "invalid files[0].path", /is a precompiled header/],
       [{ ...base, files: [{ path: "a".repeat(256), content: "x" }] }, "invalid files[0].path", /files\[0\]\.path: .* has a segment of 256 bytes; at most 255/],

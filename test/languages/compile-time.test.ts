@@ -138,18 +138,25 @@ describe("rust: rustc loads no tenant crate and takes no linker from the source"
 });
 
 describe("interpreted languages: no compile step, nothing gets the compile limits", { skip: !requireKernel(), concurrency: true }, () => {
-  it("python, javascript and typescript have no compile step", () => {
-    for (const name of ["python", "javascript", "typescript"]) assert.equal(findLanguage(name)!.compile, undefined, name);
+  it("python and javascript have no compile step", () => {
+    for (const name of ["python", "javascript"]) assert.equal(findLanguage(name)!.compile, undefined, name);
   });
+});
 
-  it("typescript: a node_modules/typescript, tsconfig.json and node.config.json in the files change nothing", async () => {
+describe("typescript: the compile runs Node's own transpiler on the source, nothing of the tenant's", { skip: !requireKernel(), concurrency: true }, () => {
+  it("a node_modules/typescript, tsconfig.json, node.config.json and package.json in the files change nothing", async () => {
     const files = [
       { path: "node_modules/typescript/package.json", content: '{"name":"typescript","main":"lib/typescript.js"}' },
       { path: "node_modules/typescript/lib/typescript.js", content: `throw new Error("${MARKER}");` },
+      { path: "node_modules/amaro/package.json", content: '{"name":"amaro","main":"index.js"}' },
+      { path: "node_modules/amaro/index.js", content: `throw new Error("${MARKER}");` },
       { path: "tsconfig.json", content: '{"compilerOptions":{"plugins":[{"name":"typescript"}]}}' },
       { path: "node.config.json", content: '{"nodeOptions":{"max-old-space-size":4096,"import":"typescript"}}' },
+      { path: "package.json", content: '{"imports":{"#x":"./node_modules/typescript/lib/typescript.js"}}' },
     ];
     const code = 'import { getHeapStatistics } from "node:v8";\nconst mib: number = getHeapStatistics().heap_size_limit / 1048576;\nconsole.log(mib < 1024 ? "capped" : `heap ${mib}`);\n';
-    assertRan(await run({ language: "typescript", code, files }), "capped\n");
+    const outcome = await run({ language: "typescript", code, files });
+    assertRan(outcome, "capped\n");
+    assert.equal(outcome.compileCacheHit, false);
   });
 });

@@ -94,6 +94,7 @@ const PROGRAMS: Record<string, Programs> = {
     hello: 'const greeting: string = "hello, world";\nconsole.log(greeting)',
     sum: 'import { readFileSync } from "node:fs";\nconst nums: number[] = readFileSync(0, "utf8").split(/\\s+/).filter(Boolean).map(Number);\nenum Op { Add }\nconsole.log(nums.reduce((a: number, b: number) => (Op.Add === 0 ? a + b : a), 0))',
     runtimeError: 'function boom(): never { throw new Error("boom") }\nboom()',
+    compileError: "const x: number = ;\nconsole.log(x)",
     spin: "for (;;) {}",
     hog: "const hog: object[][] = []; for (;;) hog.push(new Array(1 << 16).fill({ x: 1 }))",
     hogVerdict: "RE",

@@ -1,12 +1,14 @@
 // The language layer's host-side pieces, without the kernel: the compile cache (size cap, LRU,
-// pins, restart), the alias table, Java's class-name detection and TypeScript's mode choice.
+// pins, restart), the alias table, Java's class-name detection and TypeScript's emit step.
 import assert from "node:assert/strict";
-import { lstatSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CompileCache } from "../../fleet/src/languages/cache.ts";
-import { findLanguage, javaSource, LANGUAGES, typescriptSource } from "../../fleet/src/languages/table.ts";
+import { findLanguage, javaSource, LANGUAGES } from "../../fleet/src/languages/table.ts";
+import { typescriptEmitArgv } from "../../fleet/src/languages/typescript-emit.ts";
 
 const withDir = async (fn: (dir: string) => void | Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), "codecell-cache-"));
@@ -114,12 +116,28 @@ describe("language table", () => {
     assert.deepEqual(javaSource("// nothing"), { fileName: "Main.java", entry: "Main" });
   });
 
-  it("typescript: transform mode only when the syntax needs it", () => {
-    assert.deepEqual(typescriptSource("const x: number = 1").runFlags, []);
-    for (const code of ["enum A { B }", "namespace N {}", "class P { constructor(private x: number) {} }", "import fs = require('fs')"]) {
-      assert.ok(typescriptSource(code).runFlags?.includes("--experimental-transform-types"), code);
-    }
-  });
+  it("typescript: the emit step blanks types in place, transforms only what needs code, and names the source", () =>
+    withDir((dir) => {
+      const emit = (code: string) => {
+        rmSync(join(dir, "main.js"), { force: true });
+        writeFileSync(join(dir, "main.ts"), code);
+        const [node, ...args] = typescriptEmitArgv(process.execPath, "main.ts", "main.js");
+        const ran = spawnSync(node!, args, { cwd: dir, encoding: "utf8" });
+        return { status: ran.status, stderr: ran.stderr, js: ran.status === 0 ? readFileSync(join(dir, "main.js"), "utf8") : "" };
+      };
+      const stripped = emit("const x: number = 1;\nconsole.log(x)");
+      assert.equal(stripped.status, 0, stripped.stderr);
+      assert.equal(stripped.js, `const x         = 1;\nconsole.log(x)\n\n//# sourceURL=${join(dir, "main.ts")}`);
+      const transformed = emit("enum A { B }\nconsole.log(A.B)");
+      assert.equal(transformed.status, 0, transformed.stderr);
+      assert.match(transformed.js, /^\/\/# sourceMappingURL=data:application\/json;base64,/m);
+      assert.doesNotMatch(transformed.js, /enum/);
+      const broken = emit("const a = 1;\nconst x: number = ;\n");
+      assert.equal(broken.status, 1);
+      assert.match(broken.stderr, new RegExp(`^${join(dir, "main.ts")}:2\n`));
+      assert.match(broken.stderr, /SyntaxError \[ERR_INVALID_TYPESCRIPT_SYNTAX\]: Expression expected\n$/);
+      assert.doesNotMatch(broken.stderr, /\n\s+at /);
+    }));
 });
 
 describe("java source names", () => {

@@ -62,7 +62,7 @@ describe("language versions", { skip: !requireKernel(), concurrency: true }, () 
       assert.equal(new Set(names).size, names.length, `${language}: every name selects one version: ${names.join(", ")}`);
       for (const v of versions) {
         assert.match(v.version, /^\d+\.\d+\.\d+$/, `${language} ${v.version}`);
-        assert.equal(v.compiled, ["c", "cpp", "java", "go", "rust"].includes(language), `${language}: compiled`);
+        assert.equal(v.compiled, ["c", "cpp", "java", "typescript", "go", "rust"].includes(language), `${language}: compiled`);
       }
     }
     // scripts/provision.sh installs go 1.23 (backports) and Node 22 (npm) beside the defaults.

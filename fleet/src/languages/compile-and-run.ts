@@ -15,6 +15,7 @@ import type { JudgeRole } from "../../../proto/checker-rules.ts";
 import type { Sandbox, StagedFile } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sandbox/input-files.ts";
+import { readFileNoFollowAsync } from "../sandbox/nofollow.ts";
 import { formatBytes } from "../sandbox/program-fault.ts";
 import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/run-spec.ts";
@@ -22,7 +23,7 @@ import { compileInputProblem } from "../../../proto/compile-inputs.ts";
 import { compilerOptionArgv, compilerOptionsProblem } from "../../../proto/compiler-options.ts";
 import { takenNameProblem } from "../../../proto/source-names.ts";
 import { CompileCache, type CacheLease } from "./cache.ts";
-import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "./language-spec.ts";
+import { ARTIFACT_DIR, type LanguageSpec, type SourcePlan, type Toolchain } from "./language-spec.ts";
 
 /** A program ready to run: what every run of it (the single run, or each test) shares. */
 export interface PreparedProgram {
@@ -143,42 +144,16 @@ async function prepare(
   let lease: CacheLease | StagedFile | undefined;
   if (language.compile) {
     const { compile } = language;
-    const options = (request.compilerOptions ?? []).flatMap(compilerOptionArgv);
-    const argv = compile.argv({ toolchain, source, options, files: extraFiles.map((file) => file.name) });
-    const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
-    lease = cache?.lookup(key);
-    compileCacheHit = lease !== undefined;
-    if (!lease) {
-      const compiled = await sandbox.run(
-        {
-          argv,
-          env: compile.env,
-          binds: toolchain.binds,
-          files: [{ name: source.fileName, content: code }, ...extraFiles],
-          outputFiles: [{ name: compile.artifact, maxBytes: compile.maxArtifactBytes }],
-          limits: narrowLimits(COMPILE_LIMITS, request.compileLimits),
-        },
-        signal,
-      );
-      const artifact = compiled.outputFiles.get(compile.artifact);
-      const tooLarge = compiled.outputFileFailures?.get(compile.artifact);
-      if (compiled.result.verdict === "AC" && tooLarge?.reason === "too_large") return { failed: artifactTooLarge(compiled.result, tooLarge.size, compile.maxArtifactBytes) };
-      if (compiled.result.verdict !== "AC" || !artifact) return { failed: compileFailure(compiled.result, artifact !== undefined) };
-      if (compile.executable && !isProgramImage(artifact)) return { failed: noProgram(compiled.result, compile.noProgramHint) };
-      lease = await cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
-      if (!lease) {
-        // Not cacheable (above the cache's per-artifact cap, the tenant's share in use, the cache's
-        // disk full): kept for this request only, outside /box, and bound like a cached one.
-        try {
-          lease = await sandbox.stageFile(artifact, compile.executable);
-        } catch (error) {
-          const message = `the node could not keep the compiled program (${formatBytes(artifact.byteLength)}) for its run: ${(error as Error).message}`;
-          return { failed: notRun({ verdict: "IE", cause: "internal_error", actor: "supervisor", errorMessage: message }, [], runLimits).result };
-        }
-      }
+    const program = await compileOnce(sandbox, { ...language, compile }, toolchain, cache, request, { code, source, extraFiles }, runLimits, signal);
+    if ("failed" in program) return program;
+    ({ lease, hit: compileCacheHit } = program);
+    if (compile.intoWorkDir) {
+      files.unshift({ name: compile.artifact, content: program.content ?? (await readFileNoFollowAsync(lease!.path, compile.maxArtifactBytes)) });
+      artifactPath = compile.artifact;
+    } else {
+      artifactPath = `${ARTIFACT_DIR}/${compile.artifact}`;
+      binds.push({ hostPath: lease!.path, sandboxPath: artifactPath });
     }
-    artifactPath = `${ARTIFACT_DIR}/${compile.artifact}`;
-    binds.push({ hostPath: lease.path, sandboxPath: artifactPath });
   } else {
     files.unshift({ name: source.fileName, content: code });
   }
@@ -191,6 +166,62 @@ async function prepare(
     limits: runLimits,
   };
   return { program, compileCacheHit, release: () => lease?.release() };
+}
+
+/** `lease` holds the artifact's file (none only for an `intoWorkDir` artifact the cache did not keep); `content` its bytes when just compiled. */
+type Compiled = { failed: ExecutionRecord } | { lease?: CacheLease | StagedFile; hit: boolean; content?: Uint8Array };
+
+/** What one submission gives its compile. */
+interface CompileInput {
+  code: string;
+  source: SourcePlan;
+  extraFiles: InputFile[];
+}
+
+/** The compiled artifact: a compile-cache hit, or compiled now in the sandbox and stored (or kept for this request only). */
+async function compileOnce(
+  sandbox: Sandbox,
+  language: LanguageSpec & { compile: NonNullable<LanguageSpec["compile"]> },
+  toolchain: Toolchain,
+  cache: CompileCache | undefined,
+  request: EngineRequest,
+  { code, source, extraFiles }: CompileInput,
+  runLimits: Limits,
+  signal?: AbortSignal,
+): Promise<Compiled> {
+  const { compile } = language;
+  const options = (request.compilerOptions ?? []).flatMap(compilerOptionArgv);
+  const argv = compile.argv({ toolchain, source, options, files: extraFiles.map((file) => file.name) });
+  const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
+  const hit = cache?.lookup(key);
+  if (hit) return { lease: hit, hit: true };
+  const compiled = await sandbox.run(
+    {
+      argv,
+      env: compile.env,
+      binds: toolchain.binds,
+      files: [{ name: source.fileName, content: code }, ...extraFiles],
+      outputFiles: [{ name: compile.artifact, maxBytes: compile.maxArtifactBytes }],
+      limits: narrowLimits(COMPILE_LIMITS, request.compileLimits),
+    },
+    signal,
+  );
+  const artifact = compiled.outputFiles.get(compile.artifact);
+  const tooLarge = compiled.outputFileFailures?.get(compile.artifact);
+  if (compiled.result.verdict === "AC" && tooLarge?.reason === "too_large") return { failed: artifactTooLarge(compiled.result, tooLarge.size, compile.maxArtifactBytes) };
+  if (compiled.result.verdict !== "AC" || !artifact) return { failed: compileFailure(compiled.result, artifact !== undefined) };
+  if (compile.executable && !isProgramImage(artifact)) return { failed: noProgram(compiled.result, compile.noProgramHint) };
+  const stored = await cache?.store(key, artifact, compile.executable, request.tenantId ?? "");
+  if (stored) return { lease: stored, hit: false, content: artifact };
+  if (compile.intoWorkDir) return { hit: false, content: artifact };
+  // Not cacheable (above the cache's per-artifact cap, the tenant's share in use, the cache's
+  // disk full): kept for this request only, outside /box, and bound like a cached one.
+  try {
+    return { lease: await sandbox.stageFile(artifact, compile.executable), hit: false, content: artifact };
+  } catch (error) {
+    const message = `the node could not keep the compiled program (${formatBytes(artifact.byteLength)}) for its run: ${(error as Error).message}`;
+    return { failed: notRun({ verdict: "IE", cause: "internal_error", actor: "supervisor", errorMessage: message }, [], runLimits).result };
+  }
 }
 
 /** A request refused before anything ran: its message in stderr too (clients that show only stderr). */

@@ -21,8 +21,6 @@ export interface SourcePlan {
   fileName: string;
   /** e.g. Java's main class. */
   entry?: string;
-  /** Extra runtime flags the source needs (TypeScript syntax beyond type stripping). */
-  runFlags?: string[];
   /** Why this source cannot be built at all, in words for the user (a compile error, nothing runs). */
   problem?: string;
 }
@@ -44,7 +42,8 @@ export interface LanguageSpec {
   source(code: string): SourcePlan;
   /**
    * Absent for interpreted languages. `artifact` is the ONE file the compile leaves in /box; it is
-   * copied out, cached, and bound read-only at `ARTIFACT_DIR/<artifact>` for the run.
+   * copied out, cached, and bound read-only at `ARTIFACT_DIR/<artifact>` for the run (or, with
+   * `intoWorkDir`, written into the run's /box under that name).
    */
   compile?: {
     /**
@@ -60,6 +59,11 @@ export interface LanguageSpec {
     noProgramHint?: string;
     /** Other names the compile makes in /box (Java's `classes` directory): a request's file may not take them. */
     scratch?: string[];
+    /**
+     * The artifact is a source the run loads beside the request's files (TypeScript's emitted
+     * JavaScript, whose relative imports name them): written into /box, not bound at ARTIFACT_DIR.
+     */
+    intoWorkDir?: boolean;
   };
   run: { argv(context: CommandContext): string[]; env?: (context: CommandContext) => Record<string, string> };
 }
