@@ -28,8 +28,8 @@ const budgetMiB = (bytes: number, fraction: number, floorMiB = 16) => Math.max(f
 /**
  * Node flags for a run: a V8 heap below the memory limit (so the GC works before the cgroup would
  * kill) and a small V8 worker pool (pids count threads). No `--stack-size`: any such V8 flag makes
- * V8 reject Node's built-in code cache, +10 ms per JavaScript run and +30 ms per TypeScript run
- * (measured); docs/languages.md has the trade-off.
+ * V8 reject Node's built-in code cache, +10 ms per run (measured); docs/languages.md has the
+ * trade-off.
  */
 function nodeRunArgv(context: CommandContext, extra: string[], script: string): string[] {
   return [context.toolchain.paths.node!, `--max-old-space-size=${budgetMiB(context.limits.memoryBytes, 0.75)}`, "--v8-pool-size=2", ...extra, script];
