@@ -1,9 +1,12 @@
 // bench:edge's report: each figure the median over the repetitions of each repetition's median
 // (or p95), the fresh stack beside the same stack after the load phase.
+import { cpus } from "node:os";
 import type { LoadReport } from "./edge-load.ts";
 import type { Repetition, Series, Throughput } from "./edge-rep.ts";
 
 export interface Report {
+  /** The machine's 1-minute load average at the end of the fresh and the loaded measurement. */
+  load1: number[];
   reps: number;
   n: number;
   secs: number;
@@ -74,7 +77,8 @@ export function printReport(r: Report): void {
   const odd = [...l.unexpected.entries()].map(([status, n]) => `${n}× ${status === 0 ? "failed" : status}`).join(", ") || "none";
   const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
   console.log(`
-codecell edge benchmark: median of ${r.reps} repetitions, ${r.n} samples per series each; fleet run slots=${r.slots}
+codecell edge benchmark: median of ${r.reps} repetitions, ${r.n} samples per series each; fleet run slots=${r.slots};
+machine load average (1 min) ${r.load1.map((x) => x.toFixed(1)).join(" fresh, ")} after load, on ${cpus().length} cores
 
                                   fresh stack                 after ${r.loadSecs} s of load
                                   median       p95            median       p95

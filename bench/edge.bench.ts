@@ -17,6 +17,7 @@
 // (10) each throughput run, BENCH_CLIENTS (16) its concurrency, BENCH_LOAD_SECS (600) the load
 // phase (shorten it for a quick run), BENCH_LOAD_CLIENTS (8) its concurrent clients.
 import { execFileSync } from "node:child_process";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { Client, admin, cleanup, startEdge, startFleet, tempDir } from "../scripts/stack/index.ts";
 import { diskBytes, stackProcesses } from "./edge-processes.ts";
@@ -54,12 +55,15 @@ try {
     fleet, base: edge.base, key: keys[0]!.key, clients: clients.slice(0, CLIENTS), n: N, secs: SECS, cBin,
     procs: stackProcesses(edge.proc.pid, fleet.proc.pid),
   };
+  /** The machine's load average over each phase's last minute, as it ends (other work shares the cores). */
+  const load1: number[] = [];
   const phase = async (label: string): Promise<Repetition[]> => {
     const reps: Repetition[] = [];
     for (let r = 1; r <= REPS; r++) {
       console.error(`[bench:edge] ${label}: repetition ${r} of ${REPS}`);
       reps.push(await repetition(setup));
     }
+    load1.push(loadavg()[0]!);
     return reps;
   };
   const fresh = await phase("fresh stack");
@@ -69,7 +73,7 @@ try {
   const stateAfter = diskBytes(edge.persistDir);
   const loaded = await phase(`after ${LOAD_SECS} s of load`);
   const slots = (await clients[0]!.call("GET", "/api/health")).json.workers as number;
-  printReport({ reps: REPS, n: N, secs: SECS, clients: CLIENTS, slots, loadSecs: LOAD_SECS, loadClients: LOAD_CLIENTS, fresh, loaded, loadReport, stateBefore, stateAfter });
+  printReport({ load1, reps: REPS, n: N, secs: SECS, clients: CLIENTS, slots, loadSecs: LOAD_SECS, loadClients: LOAD_CLIENTS, fresh, loaded, loadReport, stateBefore, stateAfter });
 } finally {
   await edge.stop();
   await fleet.stop();
