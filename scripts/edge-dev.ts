@@ -116,6 +116,9 @@ const mf = new Miniflare({
     modules: [{ type: "ESModule", path: join(bundleDir, "index.js") }],
     modulesRoot: bundleDir,
     bindings: { ...workerOptions.bindings, ...overrides },
+    // Miniflare otherwise sends every outgoing fetch (Execute to a node, webhooks) through one more
+    // Worker of its own that only rewrites two Cloudflare headers; production has no such hop.
+    stripCfConnectingIp: false,
   }],
 });
 

@@ -13,6 +13,7 @@ import { capacity, offered, pickNode, takesWork, unsupported, waitingAtNodes } f
 import type { PoolNode } from "../scheduling/pick.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
+type QueueRow = { seq: number; sub_id: string; language: string };
 interface NodeRow extends Record<string, SqlStorageValue> {
   id: string; pool: string; url: string; token: string; run_slots: number; waiting_room: number; languages: string; ready: number; refused: string | null;
 }
@@ -20,6 +21,8 @@ interface NodeRow extends Record<string, SqlStorageValue> {
 /** How long an Execute call may still be on its way to a node after the run slot was assigned. */
 const JUST_ASSIGNED_MS = 2_000;
 const SWEEP_MS = 60_000;
+/** Queue rows read at a time while run slots are free (#pump). */
+const PUMP_PAGE = 32;
 
 export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #cfg: Config;
@@ -264,22 +267,32 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     // what the free slots cost, not what the queue's length costs (bench:scheduler).
     let free = nodes.filter(takesWork).reduce((sum, n) => sum + Math.max(0, capacity(n) - (inFlight.get(n.id) ?? 0)), 0);
     let mine: NodeTarget | null = null;
-    for (const q of this.ctx.storage.sql.exec<{ sub_id: string; language: string }>("SELECT sub_id, language FROM queue ORDER BY seq")) {
-      if (free <= 0) break;
-      const node = pickNode(nodes, inFlight, q.language, this.#turn);
-      if (!node) continue;
-      free--;
-      this.#dequeue(q.sub_id);
-      this.#assign(q.sub_id, node.id);
-      inFlight.set(node.id, (inFlight.get(node.id) ?? 0) + 1);
-      if (q.sub_id === own) mine = target(node);
-      else {
-        // If this RPC is lost, the SubmissionDO's watchdog polls and finds the assignment.
-        this.ctx.waitUntil(submissionObject(this.env, q.sub_id).dispatch(q.sub_id, target(node))
-          .catch((e: unknown) => console.warn("dispatch notify failed", q.sub_id, String(e))));
+    for (let after = Number.MIN_SAFE_INTEGER; free > 0;) {
+      const page = this.#queuePage(after);
+      for (const q of page) {
+        after = q.seq;
+        if (free <= 0) break;
+        const node = pickNode(nodes, inFlight, q.language, this.#turn);
+        if (!node) continue;
+        free--;
+        this.#dequeue(q.sub_id);
+        this.#assign(q.sub_id, node.id);
+        inFlight.set(node.id, (inFlight.get(node.id) ?? 0) + 1);
+        if (q.sub_id === own) mine = target(node);
+        else {
+          // If this RPC is lost, the SubmissionDO's watchdog polls and finds the assignment.
+          this.ctx.waitUntil(submissionObject(this.env, q.sub_id).dispatch(q.sub_id, target(node))
+            .catch((e: unknown) => console.warn("dispatch notify failed", q.sub_id, String(e))));
+        }
       }
+      if (page.length < PUMP_PAGE) break;
     }
     return mine;
+  }
+
+  /** The queue after `seq`, oldest first, a page read whole (an unfinished cursor blocks SQLite's log restart). */
+  #queuePage(after: number): QueueRow[] {
+    return this.#sql<QueueRow>("SELECT seq, sub_id, language FROM queue WHERE seq > ? ORDER BY seq LIMIT ?", after, PUMP_PAGE);
   }
 
   #recordRun(subId: string, s: RunSummary): void {
