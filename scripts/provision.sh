@@ -65,7 +65,8 @@ $rust_ok || need rustc rust "rustc (rustup toolchain or /usr/bin/rustc)"
 # Test tools (only with --test-tools, never for `npm start`): Debian's chromium for the dashboard's
 # browser test (driven by playwright-core); `ip` and openssl for the cluster test's network
 # namespaces and test CA; the cgroup v2 test VM (`npm run test:cgroup2`): qemu with software
-# emulation, a Debian kernel and a static busybox for its initramfs (packed with cpio).
+# emulation, a Debian kernel and a static busybox for its initramfs (packed with cpio); bubblewrap
+# for `npm run bench:sandbox`'s row beside ours.
 if $test_tools && ! $check_only; then
   [ -x /usr/bin/chromium ] || need chromium dashboard-test /usr/bin/chromium
   command -v ip >/dev/null 2>&1 || need iproute2 cluster-test "ip (iproute2)"
@@ -74,6 +75,7 @@ if $test_tools && ! $check_only; then
   ls /boot/vmlinuz-* >/dev/null 2>&1 || need linux-image-amd64 cgroup2-test /boot/vmlinuz-*
   [ -x /bin/busybox ] || need busybox-static cgroup2-test /bin/busybox
   command -v cpio >/dev/null || need cpio cgroup2-test cpio
+  command -v bwrap >/dev/null || need bubblewrap sandbox-bench bwrap
 fi
 
 # javascript, typescript: Node 24 from the npm registry (the project's `node` dev dependency).

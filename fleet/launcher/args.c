@@ -257,7 +257,7 @@ static int config_init(struct config *c, size_t cap)
 	c->box_size = DEFAULT_TMPFS_SIZE;
 	c->tmp_size = DEFAULT_TMPFS_SIZE;
 	c->cwd = "/box";
-	c->root_fd = c->box_fd = c->tmp_fd = -1;
+	c->root_fd = c->box_fd = c->tmp_fd = c->masks_fd = -1;
 	c->cgroup_paths = calloc(cap, sizeof *c->cgroup_paths);
 	c->cgroup_fds = calloc(cap, sizeof *c->cgroup_fds);
 	c->init_return_paths = calloc(cap, sizeof *c->init_return_paths);

@@ -40,6 +40,7 @@ static const struct step ns_steps[] = {
  * (both are the old root), so it needs nothing from this list but the end. */
 static const struct step root_steps[] = {
 	{sources_open, -1},
+	{procfs_masks_mount, -1},
 	{rootfs_stage, -1},
 	{rootfs_box, -1},
 	{rootfs_tmp, CTL_TMP},
@@ -47,9 +48,9 @@ static const struct step root_steps[] = {
 	{mounts_fill_box, CTL_WORK_DIR},
 	{mounts_binds, -1},
 	{mounts_symlinks, -1},
-	{rootfs_pivot, -1},
 	{procfs_mount, CTL_PROC},
 	{procfs_mask, CTL_PROC_MASKS},
+	{rootfs_pivot, -1},
 	{rootfs_seal, CTL_ROOT_FILESYSTEM},
 	{cgroups_join_init, -1}, /* reported with the program's own cgroup control */
 };

@@ -142,6 +142,7 @@ struct config {
 	int root_fd; /* O_PATH of the new root while it is assembled */
 	int box_fd;  /* O_PATH|O_DIRECTORY of /box, kept for copy-outs */
 	int tmp_fd;  /* O_PATH|O_DIRECTORY of /tmp, kept for the fsize walk */
+	int masks_fd; /* O_PATH of the /proc masks' tmpfs, under the staged root until they are bound */
 };
 
 /* fsize.c */
@@ -166,6 +167,7 @@ int ns_uts(struct config *c);
 int ns_time(struct config *c);
 
 /* procfs.c (init) */
+int procfs_masks_mount(struct config *c);
 int procfs_mount(struct config *c);
 int procfs_mask(struct config *c);
 

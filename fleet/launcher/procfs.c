@@ -1,10 +1,13 @@
 /* The sandbox's /proc: a fresh proc of its pid namespace, with the host-wide files that show the
- * host's or other tenants' activity replaced (init, after pivot_root, before the root is sealed).
+ * host's or other tenants' activity replaced (init, before pivot_root, in the staged root).
  *
  * The replacements are files written into a small tmpfs of their own, which is then made
- * read-only (the superblock, so every bind of it is read-only too) and bound, one file each, over
- * the /proc files; the tmpfs's own mount is detached at the end. /proc/pressure, a directory, is
- * covered by an empty read-only tmpfs. A file this kernel does not have is left alone.
+ * read-only (the superblock and the mount, so every bind of it is read-only too) and bound, one
+ * file each, over the /proc files. That tmpfs is mounted over the staging directory before the
+ * root is (procfs_masks_mount), so the root hides it and pivot_root's detach of the old root
+ * takes its mount away: no unmount of its own (each one waits for an RCU grace period).
+ * /proc/pressure, a directory, is covered by an empty read-only tmpfs. A file this kernel does not
+ * have is left alone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,12 +16,13 @@
 #include <sys/mount.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/sysinfo.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "launcher.h"
+#include "mounts.h"
 
-#define MASKS "/.proc-masks"
+#define PROC STAGE "/proc"
 #define MASKS_TMPFS_OPTS "size=256k,nr_inodes=32,mode=0755"
 #define EMPTY_TMPFS_OPTS "size=4k,nr_inodes=2,mode=0555"
 #define MS_LOCKED_DOWN (MS_NOSUID | MS_NODEV | MS_NOEXEC)
@@ -26,9 +30,36 @@
 int procfs_mount(struct config *c)
 {
 	(void)c;
-	if (mount("proc", "/proc", "proc", MS_LOCKED_DOWN, NULL) < 0)
+	if (mount("proc", PROC, "proc", MS_LOCKED_DOWN, NULL) < 0)
 		return fail(CTL_PROC, errno, "mount /proc");
 	return 0;
+}
+
+/* The masks' tmpfs, over the staging directory (before the root is staged there); c->masks_fd. */
+int procfs_masks_mount(struct config *c)
+{
+	if (mount("tmpfs", STAGE, "tmpfs", MS_LOCKED_DOWN, MASKS_TMPFS_OPTS) < 0)
+		return fail(CTL_PROC_MASKS, errno, "mount the masks' tmpfs");
+	c->masks_fd = open(STAGE, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->masks_fd < 0)
+		return fail(CTL_PROC_MASKS, errno, "open the masks' tmpfs");
+	return 0;
+}
+
+/* The CPUs /proc/stat lists (its "cpuN" lines), as many as the fake one shows. */
+static int count_cpus(void)
+{
+	static char text[65536];
+	int fd = open(PROC "/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	ssize_t n = read(fd, text, sizeof text - 1);
+	close(fd);
+	int cpus = 0;
+	text[n > 0 ? n : 0] = '\0';
+	for (char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		cpus += !strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9';
+	return cpus > 0 ? cpus : 1;
 }
 
 /* /proc/stat without the host's counters (forks, context switches, interrupts, boot time, CPU
@@ -36,7 +67,7 @@ int procfs_mount(struct config *c)
 static void fake_stat(char *buf, size_t size)
 {
 	static const char zeros[] = " 0 0 0 0 0 0 0 0 0 0\n";
-	int cpus = get_nprocs_conf();
+	int cpus = count_cpus();
 	size_t n = (size_t)snprintf(buf, size, "cpu %s", zeros);
 	for (int i = 0; i < cpus && n < size; i++)
 		n += (size_t)snprintf(buf + n, size - n, "cpu%d%s", i, zeros);
@@ -83,7 +114,7 @@ static void fake_meminfo(char *buf, size_t size, uint64_t limit)
 static int fake_vmstat(char *buf, size_t size)
 {
 	static char host[32768];
-	int fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+	int fd = open(PROC "/vmstat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	size_t len = 0;
@@ -105,16 +136,14 @@ static int fake_vmstat(char *buf, size_t size)
 }
 
 struct mask {
-	const char *path;
-	const char *name; /* its file in MASKS */
+	const char *path; /* in the sandbox; in the staged root under STAGE */
+	const char *name; /* its file in the masks' tmpfs */
 	const char *content;
 };
 
-static int write_mask(const struct mask *m)
+static int write_mask(int masks_fd, const struct mask *m)
 {
-	char file[64];
-	snprintf(file, sizeof file, MASKS "/%s", m->name);
-	int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+	int fd = openat(masks_fd, m->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
 	if (fd < 0)
 		return fail(CTL_PROC_MASKS, errno, "create the mask of %s", m->path);
 	size_t len = strlen(m->content);
@@ -126,41 +155,62 @@ static int write_mask(const struct mask *m)
 	return 0;
 }
 
-static int bind_mask(const struct mask *m)
+/* The masks' tmpfs read-only: its superblock (fspick, reconfigured "ro") and its mount, which
+ * every bind cloned from it inherits. */
+static int seal_masks(int masks_fd)
 {
-	char file[64];
-	snprintf(file, sizeof file, MASKS "/%s", m->name);
-	if (mount(file, m->path, NULL, MS_BIND, NULL) < 0)
-		return fail(CTL_PROC_MASKS, errno, "mask %s", m->path);
+	int fs = (int)syscall(SYS_fspick, masks_fd, "", FSPICK_EMPTY_PATH | FSPICK_CLOEXEC);
+	if (fs < 0)
+		return fail(CTL_PROC_MASKS, errno, "make the masks' tmpfs read-only (fspick)");
+	int r = (int)syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, "ro", NULL, 0);
+	if (r == 0)
+		r = (int)syscall(SYS_fsconfig, fs, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0);
+	int err = errno;
+	close(fs);
+	if (r < 0)
+		return fail(CTL_PROC_MASKS, err, "make the masks' tmpfs read-only");
+	struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC};
+	if (sys_mount_setattr(masks_fd, "", AT_EMPTY_PATH, &attr) < 0)
+		return fail(CTL_PROC_MASKS, errno, "make the masks' mount read-only");
 	return 0;
+}
+
+static int bind_mask(int masks_fd, const struct mask *m)
+{
+	char target[64];
+	snprintf(target, sizeof target, STAGE "%s", m->path);
+	int tree = sys_open_tree(masks_fd, m->name, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (tree < 0)
+		return fail(CTL_PROC_MASKS, errno, "clone the mask of %s", m->path);
+	int r = sys_move_mount(tree, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH);
+	int err = errno;
+	close(tree);
+	return r < 0 ? fail(CTL_PROC_MASKS, err, "mask %s", m->path) : 0;
 }
 
 /* Masks whose /proc file exists; returns how many were kept at the front of `masks`. */
 static size_t present(struct mask *masks, size_t n)
 {
 	size_t kept = 0;
-	for (size_t i = 0; i < n; i++)
-		if (access(masks[i].path, F_OK) == 0 || errno != ENOENT)
+	for (size_t i = 0; i < n; i++) {
+		char target[64];
+		snprintf(target, sizeof target, STAGE "%s", masks[i].path);
+		if (access(target, F_OK) == 0 || errno != ENOENT)
 			masks[kept++] = masks[i];
+	}
 	return kept;
 }
 
-static int mask_files(struct mask *masks, size_t n)
+static int mask_files(int masks_fd, struct mask *masks, size_t n)
 {
-	if (mkdir(MASKS, 0755) < 0)
-		return fail(CTL_PROC_MASKS, errno, "mkdir " MASKS);
-	if (mount("tmpfs", MASKS, "tmpfs", MS_LOCKED_DOWN, MASKS_TMPFS_OPTS) < 0)
-		return fail(CTL_PROC_MASKS, errno, "mount the masks' tmpfs");
 	for (size_t i = 0; i < n; i++)
-		if (write_mask(&masks[i]) < 0)
+		if (write_mask(masks_fd, &masks[i]) < 0)
 			return -1;
-	if (mount(NULL, MASKS, NULL, MS_REMOUNT | MS_RDONLY | MS_LOCKED_DOWN, MASKS_TMPFS_OPTS) < 0)
-		return fail(CTL_PROC_MASKS, errno, "make the masks' tmpfs read-only");
+	if (seal_masks(masks_fd) < 0)
+		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (bind_mask(&masks[i]) < 0)
+		if (bind_mask(masks_fd, &masks[i]) < 0)
 			return -1;
-	if (umount2(MASKS, MNT_DETACH) < 0 || rmdir(MASKS) < 0)
-		return fail(CTL_PROC_MASKS, errno, "detach the masks' tmpfs");
 	return 0;
 }
 
@@ -184,11 +234,14 @@ int procfs_mask(struct config *c)
 		{"/proc/diskstats", "diskstats", ""},
 		{"/proc/schedstat", "schedstat", ""},
 	};
-	if (mask_files(masks, present(masks, sizeof masks / sizeof masks[0])) < 0)
+	int r = mask_files(c->masks_fd, masks, present(masks, sizeof masks / sizeof masks[0]));
+	close(c->masks_fd);
+	c->masks_fd = -1;
+	if (r < 0)
 		return -1;
 	/* Pressure stall figures are the host's whole: an empty directory, as on a kernel without them. */
-	if (access("/proc/pressure", F_OK) == 0 &&
-	    mount("tmpfs", "/proc/pressure", "tmpfs", MS_RDONLY | MS_LOCKED_DOWN, EMPTY_TMPFS_OPTS) < 0)
+	if (access(PROC "/pressure", F_OK) == 0 &&
+	    mount("tmpfs", PROC "/pressure", "tmpfs", MS_RDONLY | MS_LOCKED_DOWN, EMPTY_TMPFS_OPTS) < 0)
 		return fail(CTL_PROC_MASKS, errno, "mask /proc/pressure");
 	return 0;
 }

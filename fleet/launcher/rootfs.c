@@ -3,22 +3,26 @@
  *   1. sources.c: every host object the root needs is opened first (bind sources as detached,
  *      already read-only mount clones via open_tree(OPEN_TREE_CLONE|AT_RECURSIVE) +
  *      mount_setattr(AT_RECURSIVE), copy-in files as O_NOFOLLOW fds). After this nothing is
- *      looked up by host path any more, so the next step may shadow any host directory.
- *   2. rootfs_stage: a small tmpfs is mounted over /tmp (only in this private mount namespace:
+ *      looked up by host path any more, so the next steps may shadow any host directory: the
+ *      hidden binds' overlays are mounted over /tmp last (sources.c).
+ *   2. procfs.c: the /proc masks' tmpfs is mounted over /tmp too, under where the root goes.
+ *   3. rootfs_stage: a small tmpfs is mounted over /tmp (only in this private mount namespace:
  *      nothing is created on the host) and becomes the new root.
- *   3. /box, /tmp (here) and /dev (devfs.c) are mounted before any user-controlled entry exists
+ *   4. /box, /tmp (here) and /dev (devfs.c) are mounted before any user-controlled entry exists
  *      in the new root, so their host-side paths cannot meet a symlink.
- *   4. mounts.c: copy-ins and bind-ins go through an fd of /box (openat, O_EXCL|O_NOFOLLOW).
+ *   5. mounts.c: copy-ins and bind-ins go through an fd of /box (openat, O_EXCL|O_NOFOLLOW).
  *      Placing a copy-in (its directories, the file, its bytes) fails as box_files, not
  *      work_dir: the supervisor tells the files' own faults (no room, a name clash) from
  *      the platform's by errno.
- *   5. mounts.c: binds and symlinks: paths are walked component by component with
+ *   6. mounts.c: binds and symlinks: paths are walked component by component with
  *      O_NOFOLLOW from the root fd; the detached trees are attached with
  *      move_mount(). Binds are recursive and every submount is read-only,
  *      nosuid, nodev (mount_setattr AT_RECURSIVE on the detached tree).
- *   6. rootfs_pivot: pivot_root(".", "."), lazy unmount of the old root.
- *   7. procfs.c: a fresh proc at /proc, its host-wide files masked.
- *   8. rootfs_seal: the root tmpfs is made read-only (/dev already is, since step 3).
+ *   7. procfs.c: a fresh proc at the new root's /proc, its host-wide files masked.
+ *   8. rootfs_pivot: pivot_root(".", "."), lazy unmount of the old root. That one unmount also
+ *      takes away what steps 1 and 2 left over /tmp: an unmount waits for an RCU grace period,
+ *      so the run pays for one, not one per overlay layer and one for the masks.
+ *   9. rootfs_seal: the root tmpfs is made read-only (/dev already is, since step 4).
  */
 #include <errno.h>
 #include <fcntl.h>

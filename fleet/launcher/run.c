@@ -117,6 +117,20 @@ static void supervise(pid_t init, int pidfd)
 		;
 }
 
+/* The run's mount namespace, held from just after clone until the launcher exits (after "done";
+ * in zygote mode once the supervisor has closed its end): the kernel then tears it down (detaches
+ * every mount, waiting for an RCU grace period) in the launcher's exit, not in init's, which the
+ * launcher waits for before "done". Nothing but the namespace's mounts is kept: no process, no
+ * path of it. Best effort: an init that already died (a failed set-up) has nothing to hold. */
+static void hold_mount_namespace(long init)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/ns/mnt", init);
+	if (open(path, O_RDONLY | O_CLOEXEC) < 0) {
+		/* init's exit tears it down instead: slower, no less clean */
+	}
+}
+
 static int early_fail(void)
 {
 	status_fail(&g_failure);
@@ -164,6 +178,7 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	}
 	if (pid == 0)
 		init_main(c);
+	hold_mount_namespace(pid);
 
 	/* The program's stdin/stdout/stderr are not ours to keep. */
 	syscall(SYS_close_range, 0, 2, 0);

@@ -42,46 +42,59 @@ static int open_ro_tree(const char *host, int *is_dir, enum control control)
  * cloned out of an overlay whose layers are given relative to the source itself: "." (the
  * source directory, as the working directory) and an empty tmpfs. The only path the kernel
  * then shows is "lowerdir=.:/tmp". A file is cloned out of an overlay of its directory.
- * Both the empty tmpfs and the overlay are mounted over the staging directory only for the
- * moment it takes (this mount namespace only; layers must be attached before kernel 6.15),
- * and detached before the next source is looked up. */
-static int open_hidden_tree(const char *host, int *is_dir)
+ *
+ * First every source directory is opened (O_PATH), while no host path is shadowed yet; then,
+ * for each, an empty tmpfs and the overlay are mounted over the staging directory, on top of
+ * whatever the previous one left there (this mount namespace only; layers must be attached
+ * before kernel 6.15), and the tree is cloned out. The layers stay: the root is staged on top of
+ * them, and pivot_root's detach of the old root takes them away with it (rootfs.c), so no
+ * source costs an unmount of its own (each one waits for an RCU grace period). */
+static int open_hidden_dir(struct bind_ro *b)
 {
 	struct stat st;
-	if (stat(host, &st) < 0)
-		return fail(CTL_ROOT_FILESYSTEM, errno, "stat %s", host);
-	*is_dir = S_ISDIR(st.st_mode);
-	char dir[PATH_MAX], inside[PATH_MAX];
-	if (*is_dir) {
-		snprintf(dir, sizeof dir, "%s", host);
-		snprintf(inside, sizeof inside, STAGE);
+	if (stat(b->host, &st) < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "stat %s", b->host);
+	b->is_dir = S_ISDIR(st.st_mode);
+	char dir[PATH_MAX];
+	if (b->is_dir) {
+		snprintf(dir, sizeof dir, "%s", b->host);
 	} else {
-		const char *slash = strrchr(host, '/');
-		if (!slash || !slash[1] || (size_t)(slash - host) >= sizeof dir)
-			return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad hidden bind source %s", host);
-		snprintf(dir, sizeof dir, "%.*s", slash == host ? 1 : (int)(slash - host), host);
-		snprintf(inside, sizeof inside, STAGE "/%s", slash + 1);
+		const char *slash = strrchr(b->host, '/');
+		if (!slash || !slash[1] || (size_t)(slash - b->host) >= sizeof dir)
+			return fail(CTL_ROOT_FILESYSTEM, EINVAL, "bad hidden bind source %s", b->host);
+		snprintf(dir, sizeof dir, "%.*s", slash == b->host ? 1 : (int)(slash - b->host), b->host);
 	}
-	if (chdir(dir) < 0)
-		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir %s", dir);
-	int tree = -1, layers = 0;
+	b->tree_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (b->tree_fd < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "open %s", dir);
+	return 0;
+}
+
+/* Replaces b->tree_fd, the source's directory, with the tree cloned out of its overlay. */
+static int clone_hidden_tree(struct bind_ro *b)
+{
+	char inside[PATH_MAX];
+	if (b->is_dir)
+		snprintf(inside, sizeof inside, STAGE);
+	else
+		snprintf(inside, sizeof inside, STAGE "/%s", strrchr(b->host, '/') + 1);
+	int dir = b->tree_fd;
+	b->tree_fd = -1;
+	int r = fchdir(dir);
+	int err = errno;
+	close(dir);
+	if (r < 0)
+		return fail(CTL_ROOT_FILESYSTEM, err, "chdir into the directory of %s", b->host);
 	if (mount("codecell-empty", STAGE, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "mount the empty overlay layer for %s", host);
-	else if (++layers, mount("codecell-hidden", STAGE, "overlay", MS_RDONLY | MS_NOSUID | MS_NODEV, "lowerdir=.:" STAGE) < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "overlay of %s", host);
-	else if (++layers, (tree = sys_open_tree(AT_FDCWD, inside, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC)) < 0)
-		fail(CTL_ROOT_FILESYSTEM, errno, "clone %s out of its overlay", host);
-	for (; layers > 0; layers--) {
-		if (umount2(STAGE, MNT_DETACH) < 0 && tree >= 0) {
-			close(tree);
-			tree = fail(CTL_ROOT_FILESYSTEM, errno, "detach the overlay layers of %s", host);
-		}
-	}
-	if (chdir("/") < 0 && tree >= 0) {
-		close(tree);
-		tree = fail(CTL_ROOT_FILESYSTEM, errno, "chdir /");
-	}
-	return tree;
+		return fail(CTL_ROOT_FILESYSTEM, errno, "mount the empty overlay layer for %s", b->host);
+	if (mount("codecell-hidden", STAGE, "overlay", MS_RDONLY | MS_NOSUID | MS_NODEV, "lowerdir=.:" STAGE) < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "overlay of %s", b->host);
+	b->tree_fd = sys_open_tree(AT_FDCWD, inside, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (b->tree_fd < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "clone %s out of its overlay", b->host);
+	if (chdir("/") < 0)
+		return fail(CTL_ROOT_FILESYSTEM, errno, "chdir /");
+	return 0;
 }
 
 static int open_small_file(const char *host)
@@ -98,13 +111,18 @@ static int open_small_file(const char *host)
 	return fd;
 }
 
+/* Every lookup by host path first; then the hidden binds' overlays, which shadow the staging
+ * directory (and any host path under it). */
 int sources_open(struct config *c)
 {
 	for (size_t i = 0; i < c->n_binds; i++) {
 		struct bind_ro *b = &c->binds[i];
-		b->tree_fd = b->copy     ? open_small_file(b->host)
-			     : b->hidden ? open_hidden_tree(b->host, &b->is_dir)
-					 : open_ro_tree(b->host, &b->is_dir, CTL_ROOT_FILESYSTEM);
+		if (b->hidden) {
+			if (open_hidden_dir(b) < 0)
+				return -1;
+			continue;
+		}
+		b->tree_fd = b->copy ? open_small_file(b->host) : open_ro_tree(b->host, &b->is_dir, CTL_ROOT_FILESYSTEM);
 		if (b->tree_fd < 0)
 			return -1;
 	}
@@ -125,5 +143,8 @@ int sources_open(struct config *c)
 		if (!S_ISREG(st.st_mode))
 			return fail(CTL_WORK_DIR, EINVAL, "copy-in source %s is not a regular file", ci->host);
 	}
+	for (size_t i = 0; i < c->n_binds; i++)
+		if (c->binds[i].hidden && clone_hidden_tree(&c->binds[i]) < 0)
+			return -1;
 	return 0;
 }

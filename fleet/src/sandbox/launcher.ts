@@ -292,9 +292,15 @@ export class LauncherZygote {
         if (!open.has(kind)) return socket.destroy();
         if (kind === "ctl") {
           control = socket;
-          if (rest.length > 0) onStatus(rest);
-          socket.on("data", onStatus);
-          if (killRequested) socket.write("k");
+          // "done" is the launcher's last line: the connection is closed on reading it, without
+          // waiting for the launcher's half-close (PROTOCOL.md, zygote mode)
+          const onChunk = (chunk: Buffer) => {
+            onStatus(chunk);
+            if (report.done) socket.destroy();
+          };
+          if (rest.length > 0) onChunk(rest);
+          socket.on("data", onChunk);
+          if (killRequested && !socket.destroyed) socket.write("k");
         } else {
           const target = kind === "out" ? stdout : stderr;
           if (rest.length > 0) target.write(rest);
@@ -325,9 +331,10 @@ export class LauncherZygote {
       kill: () => {
         if (killRequested) return;
         killRequested = true;
-        if (control) control.write("k");
-        // A launcher that never connected (fork or connect failed) is given up after a grace period.
-        else giveUpUnlessConnected(() => open.has("ctl") && !control, () => run.fail("the launcher never connected"));
+        // A launcher that never connected (fork or connect failed) is given up after a grace period;
+        // a connection closed on reading "done" has nothing left to kill.
+        if (!control) giveUpUnlessConnected(() => open.has("ctl") && !control, () => run.fail("the launcher never connected"));
+        else if (!control.destroyed) control.write("k");
       },
     };
   }

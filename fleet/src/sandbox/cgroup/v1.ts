@@ -131,10 +131,11 @@ class RunCgroupV1 implements RunCgroup {
       return mount && mount !== mounts.pids && mount !== mounts.memory && list.findIndex((other) => mounts[other] === mount) === index;
     });
     this.drainerProcsFiles = cpuHierarchies.map((controller) => join(dirs[controller]!, "cgroup.procs"));
-    this.drainerReturnProcsFiles = cpuHierarchies.map((controller) => join(mounts[controller]!, ownCgroupPath(controller), "cgroup.procs"));
+    const own = readFileSync("/proc/self/cgroup", "utf8"); // the node's own cgroups, read once for all eight paths
+    this.drainerReturnProcsFiles = cpuHierarchies.map((controller) => join(mounts[controller]!, ownCgroupPath(controller, own), "cgroup.procs"));
     // the run's init is in every hierarchy while the program lives, and returns to the node's own
     const controllerOf = (mount: string) => (Object.keys(mounts) as (keyof V1Mounts)[]).find((controller) => mounts[controller] === mount)!;
-    this.initReturnProcsFiles = distinctMounts(mounts).map((mount) => join(mount, ownCgroupPath(controllerOf(mount)), "cgroup.procs"));
+    this.initReturnProcsFiles = distinctMounts(mounts).map((mount) => join(mount, ownCgroupPath(controllerOf(mount), own), "cgroup.procs"));
   }
 
   setLimits(limits: CgroupLimits): void {
