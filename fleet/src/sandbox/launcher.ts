@@ -55,10 +55,7 @@ function bindOption(bind: { hostPath: string; sandboxPath: string; copy?: boolea
   return bind.hostPath === bind.sandboxPath ? "--bind-ro" : "--bind-hidden";
 }
 
-/**
- * The stdin "paths" of an interactive pair's two runs, launched one right after the other: the
- * zygote joins them by pipes (zygote.c). Not absolute, so never a staged file's path.
- */
+/** The stdin "paths" of an interactive pair's two runs, launched back to back (zygote.c joins them by pipes). */
 export const PAIR_STDIN = { program: "|pair-a", interactor: "|pair-b" } as const;
 
 /** The stdin "path" of a run whose stdin is live: a fourth connection from the launcher (zygote.c). */
@@ -326,7 +323,7 @@ export class LauncherZygote {
         if (report.started) callback();
       },
       signal: (name) => {
-        if (control && !killRequested) control.write(SIGNAL_BYTES[name]);
+        if (control && !control.destroyed && !killRequested) control.write(SIGNAL_BYTES[name]);
       },
       kill: () => {
         if (killRequested) return;
