@@ -55,7 +55,7 @@ export function checkerVerdict(program: ExecutionRecord, checker: ExecutionRecor
     code === FAIL
       ? `the ${role} failed (exit code 3)`
       : code !== null
-        ? `the ${role} exited with ${code}, which is not a verdict`
+        ? `the ${role} exited with ${code}, which is not a ${role}'s verdict`
         : `the ${role} did not finish: ${checker.error_message ?? checker.evidence.verdict_cause}`;
   return checkerFailed(program, why, evidence(), role);
 }
