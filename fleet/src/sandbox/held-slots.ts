@@ -11,8 +11,6 @@ interface HeldSlot {
   busy: boolean;
   /** The job has not settled yet. */
   active: boolean;
-  /** One of the job's runs is in the slot's partner now (an interactor). */
-  partnerBusy: boolean;
 }
 
 export class HeldSlots {
@@ -40,22 +38,15 @@ export class HeldSlots {
     });
   }
 
-  /** Runs `work` with the job's slot and its partner both to itself (an interactive pair). */
+  /**
+   * Runs `work` with the job's slot and its partner (an interactive pair). Only a run in the slot
+   * uses its partner, so the partner is idle whenever the slot is.
+   */
   inPair<T>(work: (slot: Slot, partner: Slot) => Promise<T>): Promise<T> {
     return this.inSlot((slot) => {
-      const held = this.#held.getStore()!;
-      if (!slot.partner || held.partnerBusy) throw new Error("an interactive pair needs its slot's partner idle");
-      return this.#runInPartner(held, () => work(slot, slot.partner!));
+      if (!slot.partner) throw new Error("an interactive pair needs a slot with a partner");
+      return work(slot, slot.partner);
     });
-  }
-
-  async #runInPartner<T>(held: HeldSlot, work: () => Promise<T>): Promise<T> {
-    held.partnerBusy = true;
-    try {
-      return await work();
-    } finally {
-      held.partnerBusy = false;
-    }
   }
 
   /** Runs `action` outside any job's slot (what it starts queues for a slot of its own). */
@@ -74,7 +65,7 @@ export class HeldSlots {
 
   /** The queue starts a job only while a slot is free: the job holds that slot until it settles. */
   async #enter(run: () => Promise<void>): Promise<void> {
-    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true, partnerBusy: false };
+    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true };
     try {
       await this.#held.run(held, run);
     } finally {

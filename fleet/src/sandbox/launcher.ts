@@ -170,13 +170,14 @@ export interface LaunchedSandbox {
   onStarted(callback: () => void): void;
   /** Asks the launcher to SIGKILL the sandbox's init (and so its whole pid namespace). */
   kill(): void;
-  /** A signal for the program alone (a live session's); dropped before the launcher connected. */
+  /** A signal for the program alone (a live session's); one asked for before the launcher connected waits for it. */
   signal(name: ProgramSignal): void;
 }
 
 /** The signals a caller may send the program (fleet/launcher/forward.c), as control bytes. */
 const SIGNAL_BYTES = { SIGINT: "i", SIGTERM: "t", SIGKILL: "K" } as const;
 export type ProgramSignal = keyof typeof SIGNAL_BYTES;
+export const PROGRAM_SIGNALS = Object.keys(SIGNAL_BYTES) as ProgramSignal[];
 
 /**
  * How long a killed run may take to show up before it is given up as lost: CONNECT_GRACE_TICKS
@@ -257,11 +258,7 @@ export class LauncherZygote {
     socket.on("error", () => socket.destroy());
   }
 
-  /**
-   * `stdinPath`: a host-made file the program reads as stdin (no pipe, no deadlock); undefined:
-   * /dev/null; LIVE_STDIN with `liveStdin`: what that stream carries, as it comes, with its
-   * backpressure (the program's unread input waits in `liveStdin`, whose owner bounds it).
-   */
+  /** `stdinPath`: a host-made file (no pipe, no deadlock), undefined (empty), or LIVE_STDIN with `liveStdin` (as it comes). */
   launch(config: LauncherConfig, stdinPath: string | undefined, liveStdin?: Readable): LaunchedSandbox {
     const nonce = randomBytes(NONCE_BYTES).toString("hex");
     const report = emptyReport();
@@ -270,6 +267,8 @@ export class LauncherZygote {
     const open = new Set<StreamKind>(["out", "err", "ctl"]);
     let control: Socket | undefined;
     let killRequested = false;
+    /** Signals asked for before the launcher's control connection was read: sent once it is. */
+    let pendingSignals = "";
     let startedCallback: (() => void) | undefined;
     let resolveFinished!: () => void;
     const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
@@ -289,15 +288,14 @@ export class LauncherZygote {
         if (!open.has(kind)) return socket.destroy();
         if (kind === "ctl") {
           control = socket;
-          // "done" is the launcher's last line: the connection is closed on reading it, without
-          // waiting for the launcher's half-close (PROTOCOL.md, zygote mode)
+          // "done" is the last line: closed on reading it, not at the half-close (PROTOCOL.md, zygote mode)
           const onChunk = (chunk: Buffer) => {
             onStatus(chunk);
             if (report.done) socket.destroy();
           };
           if (rest.length > 0) onChunk(rest);
           socket.on("data", onChunk);
-          if (killRequested && !socket.destroyed) socket.write("k");
+          if (!socket.destroyed) socket.write(killRequested ? "k" : pendingSignals);
         } else {
           const target = kind === "out" ? stdout : stderr;
           if (rest.length > 0) target.write(rest);
@@ -323,7 +321,9 @@ export class LauncherZygote {
         if (report.started) callback();
       },
       signal: (name) => {
-        if (control && !control.destroyed && !killRequested) control.write(SIGNAL_BYTES[name]);
+        if (killRequested || control?.destroyed) return;
+        if (control) control.write(SIGNAL_BYTES[name]);
+        else pendingSignals += SIGNAL_BYTES[name];
       },
       kill: () => {
         if (killRequested) return;

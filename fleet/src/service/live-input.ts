@@ -6,13 +6,11 @@
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import type { SendInputResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { ProgramSignal } from "../sandbox/launcher.ts";
+import { PROGRAM_SIGNALS, type ProgramSignal } from "../sandbox/launcher.ts";
 import { ServiceError, Status } from "./errors.ts";
 
 /** Input the node holds for one run that its program has not read yet. */
 export const LIVE_INPUT_BUFFER_BYTES = 1024 * 1024;
-
-const SIGNALS: readonly ProgramSignal[] = ["SIGINT", "SIGTERM", "SIGKILL"];
 
 export class LiveInput {
   /** The program's stdin (RunSpec.liveStdin); its end is the program's end of input. */
@@ -24,8 +22,8 @@ export class LiveInput {
 
   /** Takes what fits of `data` from `offset` on, then the end and the signal when all of it was taken. */
   take(offset: number, data: Uint8Array, end: boolean, signal: string): SendInputResponse {
-    if (signal !== "" && !SIGNALS.includes(signal as ProgramSignal)) {
-      throw new ServiceError(Status.INVALID_ARGUMENT, `signal must be one of ${SIGNALS.join(", ")}, not "${signal.slice(0, 16)}"`);
+    if (signal !== "" && !PROGRAM_SIGNALS.includes(signal as ProgramSignal)) {
+      throw new ServiceError(Status.INVALID_ARGUMENT, `signal must be one of ${PROGRAM_SIGNALS.join(", ")}, not "${signal.slice(0, 16)}"`);
     }
     if (offset > this.#taken) throw new ServiceError(Status.FAILED_PRECONDITION, `input offset ${offset} is past the ${this.#taken} bytes taken so far: a part is missing`);
     if (this.#closed) return this.#reply();
