@@ -31,6 +31,20 @@ export interface paths {
      */
     get: operations["events"];
   };
+  "/api/sessions": {
+    /**
+     * Open a live session (WebSocket)
+     * @description Upgrades to a WebSocket that runs one program while the client talks to it: the first message is `start` (the body of POST /api/submit, admitted the same way), then `stdin`, `end` and `signal`; the server sends `accepted`, `stage`, `stdout`, `stderr`, `stdin_ack` and at the end `result` (the stored record). Flow control, caps and close codes: docs/live-sessions.md.
+     */
+    get: operations["session"];
+  };
+  "/api/sessions/{id}": {
+    /**
+     * Reconnect to a live session (WebSocket)
+     * @description Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended). Refusals close with 4403 (another account's) or 4404 (no such session).
+     */
+    get: operations["sessionReconnect"];
+  };
   "/api/runtimes": {
     /** Languages and versions the ready nodes run */
     get: operations["runtimes"];
@@ -90,6 +104,13 @@ export interface paths {
      * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
      */
     post: operations["pistonExecute"];
+  };
+  "/piston/api/v2/connect": {
+    /**
+     * Piston: a live session (WebSocket)
+     * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name. Piston's interactive protocol: init, runtime, stage, data, signal, exit, error; close codes 4000-4005 and 4999 (docs/live-sessions.md).
+     */
+    get: operations["pistonConnect"];
   };
   "/piston/api/v2/runtimes": {
     /** Piston: runtimes */
@@ -619,6 +640,8 @@ export interface components {
     IdempotencyKey?: string;
     /** @description The submission's id */
     SubmissionId: string;
+    /** @description The live session's id (`session_id` in its `accepted` message) */
+    SessionId: string;
     /** @description Comma-separated submission ids (UUIDs), at most plan.max_batch */
     Ids: string;
     /** @description Resume: only events after this id are sent */
@@ -1039,6 +1062,121 @@ export interface operations {
       };
       /** @description No such submission for this account */
       404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Open a live session (WebSocket)
+   * @description Upgrades to a WebSocket that runs one program while the client talks to it: the first message is `start` (the body of POST /api/submit, admitted the same way), then `stdin`, `end` and `signal`; the server sends `accepted`, `stage`, `stdout`, `stderr`, `stdin_ack` and at the end `result` (the stored record). Flow control, caps and close codes: docs/live-sessions.md.
+   */
+  session: {
+    responses: {
+      /** @description Switching Protocols: the session's WebSocket */
+      101: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Missing or invalid API key: nothing runs */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not a WebSocket upgrade */
+      426: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Reconnect to a live session (WebSocket)
+   * @description Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended). Refusals close with 4403 (another account's) or 4404 (no such session).
+   */
+  sessionReconnect: {
+    parameters: {
+      path: {
+        id: components["parameters"]["SessionId"];
+      };
+    };
+    responses: {
+      /** @description Switching Protocols: the session's WebSocket */
+      101: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The id is not a UUID */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not a WebSocket upgrade */
+      426: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -1748,6 +1886,55 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PistonError"];
+        };
+      };
+    };
+  };
+  /**
+   * Piston: a live session (WebSocket)
+   * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name. Piston's interactive protocol: init, runtime, stage, data, signal, exit, error; close codes 4000-4005 and 4999 (docs/live-sessions.md).
+   */
+  pistonConnect: {
+    responses: {
+      /** @description Switching Protocols: the session's WebSocket */
+      101: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Missing or invalid API key: nothing runs */
+      401: {
+        content: {
+          "application/json": components["schemas"]["PistonError"];
+        };
+      };
+      /** @description Not a WebSocket upgrade */
+      426: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["PistonError"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };

@@ -89,6 +89,11 @@ export const COMPAT_ROUTES: RouteDoc[] = [
     responses: { 200: { description: "Piston's result: compile (compiled languages) and run stages", schema: pistonResult }, 400: { description: "Invalid request or unknown runtime", schema: pistonError }, 504: { description: "The run did not finish in time; its native record stays available", schema: pistonError } },
   },
   {
+    method: "get", path: "/piston/api/v2/connect", operationId: "pistonConnect", tag: "Compatibility",
+    summary: "Piston: a live session (WebSocket)", description: `${KEY} Piston's interactive protocol: init, runtime, stage, data, signal, exit, error; close codes 4000-4005 and 4999 (docs/live-sessions.md).`,
+    responses: { 101: { description: "Switching Protocols: the session's WebSocket" }, 401: { description: "Missing or invalid API key: nothing runs", schema: pistonError }, 426: { description: "Not a WebSocket upgrade", schema: pistonError } },
+  },
+  {
     method: "get", path: "/piston/api/v2/runtimes", operationId: "pistonRuntimes", tag: "Compatibility", summary: "Piston: runtimes",
     responses: { 200: { description: "[{language, version, aliases, runtime?}]", schema: z.array(pistonRuntime) } },
   },

@@ -26,6 +26,7 @@ export const PARAMETERS = {
     description: "A UUID; a repeat with the same key (per API key) returns the first submission's record, 202, and runs nothing",
   },
   SubmissionId: { name: "id", in: "path", required: true, schema: uuid, description: "The submission's id" },
+  SessionId: { name: "id", in: "path", required: true, schema: uuid, description: "The live session's id (`session_id` in its `accepted` message)" },
   Ids: {
     name: "ids", in: "query", required: true, schema: { type: "string", pattern: "^[0-9A-Fa-f-]+(,[0-9A-Fa-f-]+)*$" },
     description: "Comma-separated submission ids (UUIDs), at most plan.max_batch",

@@ -102,6 +102,28 @@ export const NATIVE_ROUTES: RouteDoc[] = [
     },
   },
   {
+    method: "get", path: "/api/sessions", operationId: "session", tag: "Submissions",
+    summary: "Open a live session (WebSocket)",
+    description: "Upgrades to a WebSocket that runs one program while the client talks to it: the first message is `start` (the body of POST /api/submit, admitted the same way), then `stdin`, `end` and `signal`; the server sends `accepted`, `stage`, `stdout`, `stderr`, `stdin_ack` and at the end `result` (the stored record). Flow control, caps and close codes: docs/live-sessions.md.",
+    responses: {
+      101: { description: "Switching Protocols: the session's WebSocket" },
+      401: { description: "Missing or invalid API key: nothing runs", schema: s.errorBody },
+      426: { description: "Not a WebSocket upgrade", schema: s.errorBody },
+    },
+  },
+  {
+    method: "get", path: "/api/sessions/{id}", operationId: "sessionReconnect", tag: "Submissions",
+    summary: "Reconnect to a live session (WebSocket)",
+    description: "Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended). Refusals close with 4403 (another account's) or 4404 (no such session).",
+    parameters: ["SessionId"],
+    responses: {
+      101: { description: "Switching Protocols: the session's WebSocket" },
+      401: { description: "Missing or invalid API key", schema: s.errorBody },
+      404: { description: "The id is not a UUID", schema: s.errorBody },
+      426: { description: "Not a WebSocket upgrade", schema: s.errorBody },
+    },
+  },
+  {
     method: "get", path: "/api/runtimes", operationId: "runtimes", tag: "Reference",
     summary: "Languages and versions the ready nodes run",
     responses: { 200: { description: "One entry per (language, version)", schema: s.runtimes } },
