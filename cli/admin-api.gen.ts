@@ -358,6 +358,8 @@ export interface components {
       rate_limit_per_min: number;
       in_flight: number;
       max_in_flight: number;
+      /** @description Of the submissions in flight, live sessions (docs/live-sessions.md) */
+      live_sessions: number;
       /** @description rejected_rate_limit + rejected_concurrency */
       rejected_429: number;
       rejected_rate_limit: number;
@@ -391,6 +393,8 @@ export interface components {
       rate_limit_per_min: number;
       in_flight: number;
       max_in_flight: number;
+      /** @description Of the submissions in flight, live sessions (docs/live-sessions.md) */
+      live_sessions: number;
       /** @description rejected_rate_limit + rejected_concurrency */
       rejected_429: number;
       rejected_rate_limit: number;

@@ -64,6 +64,22 @@ describe("a native live session", () => {
     assert.match(record.stdout, /interrupted/);
   });
 
+  it("the key's live sessions are counted in its usage (the dashboard's key table) while they run", async () => {
+    const liveCount = async () => {
+      const all = await stack.ops.call("GET", "/admin/usage");
+      const mine = (all.json as Record<string, any>[]).find((u) => u.plan === "live" || u.live_sessions > 0);
+      return mine?.live_sessions ?? 0;
+    };
+    const s = native();
+    s.send({ type: "start", language: "python", code: ECHO });
+    await s.next((m) => m.type === "accepted");
+    assert.equal(await liveCount(), 1);
+    s.send({ type: "end" });
+    await s.next((m) => m.type === "result");
+    for (let i = 0; i < 50 && (await liveCount()) !== 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await liveCount(), 0);
+  });
+
   it("a request without a key is refused before anything runs (HTTP 401, no upgrade)", async () => {
     const r = await upgradeStatus(stack.edge.base, "/api/sessions", {});
     assert.equal(r.status, 401);

@@ -6,7 +6,7 @@ import type { RecentRun } from "./scheduler.ts";
 
 export interface KeyRow {
   key_id: string; name: string; project_id: string; fingerprint: string; requests_last_minute: number;
-  in_flight: number; rejected_rate_limit: number; rejected_concurrency: number; submissions: number; completed: number; errors: number;
+  in_flight: number; live_sessions: number; rejected_rate_limit: number; rejected_concurrency: number; submissions: number; completed: number; errors: number;
   /** The key's plan and its limits (each key is shown against its own). */
   plan: string; rate_per_min: number; max_in_flight: number;
 }

@@ -49,6 +49,8 @@ export interface KeyUsage {
   counters: Record<string, number>;
   /** Concurrency units taken: submissions of this key not yet terminal. */
   in_flight: number;
+  /** Of those, live sessions (docs/live-sessions.md). */
+  live_sessions: number;
   requests_last_minute: number;
   revoked: boolean;
 }

@@ -23,7 +23,7 @@ export function keyRow(m: KeyMeta, u: KeyUsage | undefined, plan: Pick<Plan, "na
   return {
     plan: plan.name, rate_per_min: plan.rate_per_minute, max_in_flight: plan.max_in_flight,
     key_id: m.key_id, name: m.name, project_id: m.project_id, fingerprint: m.hash.slice(0, 8),
-    requests_last_minute: u?.requests_last_minute ?? 0, in_flight: u?.in_flight ?? 0,
+    requests_last_minute: u?.requests_last_minute ?? 0, in_flight: u?.in_flight ?? 0, live_sessions: u?.live_sessions ?? 0,
     rejected_rate_limit: c.rejected_rate_limit ?? 0, rejected_concurrency: c.rejected_concurrency ?? 0,
     submissions: c.submissions ?? 0, completed: c.completed ?? 0, errors: c.errors ?? 0,
   };

@@ -108,9 +108,10 @@ function render(s) {
       '<td>' + bar(k.requests_last_minute, k.rate_per_min) + '<span class="num rpm">' + k.requests_last_minute + ' / ' + k.rate_per_min + '</span></td>' +
       '<td class="r429">' + (k.rejected_rate_limit + k.rejected_concurrency) + '</td>' +
       '<td>' + bar(k.in_flight, k.max_in_flight) + '<span class="num inflight">' + k.in_flight + ' / ' + k.max_in_flight + '</span></td>' +
+      '<td class="live">' + k.live_sessions + '</td>' +
       '<td class="subs">' + k.submissions + '</td><td>' + k.completed + '</td><td>' + k.errors + '</td></tr>';
   });
-  $("key-rows").innerHTML = kr.join("") || '<tr><td colspan="8" class="dim">no API keys</td></tr>';
+  $("key-rows").innerHTML = kr.join("") || '<tr><td colspan="9" class="dim">no API keys</td></tr>';
   var nr = s.nodes.map(function (n) {
     return '<tr data-node-id="' + esc(n.id) + '"><td>' + esc(n.name) + '<div class="dim">pool ' + esc(n.pool) + ' · ' + esc(n.url) + '</div></td>' +
       '<td><span class="badge state ' + esc(n.state) + '">' + esc(n.state) + '</span> <span class="dim">' + esc(n.kind) + '</span></td>' +
@@ -258,7 +259,7 @@ export function dashboardPage(): string {
 <div class="card"><div class="v" id="c-rpm">-</div><div class="l">requests, last minute</div></div>
 <div class="card"><div class="v" id="c-429">-</div><div class="l">429s (total)</div></div>
 </div></section>
-<section class="wide"><h2>API keys</h2><table><thead><tr><th>key</th><th>project</th><th>requests / min (limit)</th><th>429s</th><th>in flight (quota)</th><th>submissions</th><th>completed</th><th>errors</th></tr></thead>
+<section class="wide"><h2>API keys</h2><table><thead><tr><th>key</th><th>project</th><th>requests / min (limit)</th><th>429s</th><th>in flight (quota)</th><th>live sessions</th><th>submissions</th><th>completed</th><th>errors</th></tr></thead>
 <tbody id="key-rows"></tbody></table></section>
 <section class="wide"><h2>Fleet nodes</h2><table><thead><tr><th>node</th><th>health</th><th>slots used</th><th>languages</th><th>last heartbeat</th></tr></thead>
 <tbody id="node-rows"></tbody></table><div class="dim" id="fleet-reasons"></div></section>

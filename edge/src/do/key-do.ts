@@ -50,6 +50,8 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     sql.exec("CREATE TABLE IF NOT EXISTS inflight (id TEXT PRIMARY KEY, since INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS idem (key TEXT PRIMARY KEY, id TEXT NOT NULL, created INTEGER NOT NULL)");
     sql.exec("CREATE TABLE IF NOT EXISTS usage (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
+    // The key's submissions that are live sessions (the dashboard counts those still in flight).
+    sql.exec("CREATE TABLE IF NOT EXISTS live (id TEXT PRIMARY KEY)");
     this.#revoked = ctx.storage.kv.get<boolean>("revoked") === true;
     this.#reporter = new ChangeReporter(250, () => this.#report());
   }
@@ -169,6 +171,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     }
     if (sync) this.#heldBySyncCalls.add(id);
     else this.ctx.storage.sql.exec("INSERT INTO inflight (id, since) VALUES (?, ?)", id, now);
+    if (req.options?.live) this.ctx.storage.sql.exec("INSERT OR IGNORE INTO live (id) VALUES (?)", id);
     if (ik !== null) this.ctx.storage.sql.exec("INSERT OR REPLACE INTO idem (key, id, created) VALUES (?, ?, ?)", ik, id, now);
     const work = this.#settle(id, ik, sync, call, rate);
     if (ik !== null) this.#creating.set(ik, work);
@@ -187,6 +190,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
       this.#uncount("submissions");
       this.#heldBySyncCalls.delete(id);
       this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id);
+      this.ctx.storage.sql.exec("DELETE FROM live WHERE id = ?", id);
       if (ik !== null) this.ctx.storage.sql.exec("DELETE FROM idem WHERE key = ? AND id = ?", ik, id);
     };
     let r: CreateResult;
@@ -216,6 +220,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   /** The submission reached a terminal state: its concurrency unit is free again. */
   release(id: string, status: string): void {
     const n = this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id).rowsWritten;
+    this.ctx.storage.sql.exec("DELETE FROM live WHERE id = ?", id);
     if (n > 0) this.#count(status === "completed" ? "completed" : "errors");
   }
 
@@ -231,6 +236,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     return {
       counters,
       in_flight: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight").one().n + this.#heldBySyncCalls.size,
+      live_sessions: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM live WHERE id IN (SELECT id FROM inflight)").one().n,
       requests_last_minute: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().n + this.#unwrittenHits.length,
       revoked: this.#revoked,
     };

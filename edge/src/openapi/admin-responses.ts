@@ -38,6 +38,7 @@ export const deletedKey = named("DeletedKey", z.object({
 const usageFields = {
   ...keyFields,
   requests_last_minute: int(), rate_limit_per_min: int(), in_flight: int(), max_in_flight: int(),
+  live_sessions: int().meta({ description: "Of the submissions in flight, live sessions (docs/live-sessions.md)" }),
   rejected_429: int().meta({ description: "rejected_rate_limit + rejected_concurrency" }), rejected_rate_limit: int(), rejected_concurrency: int(),
   totals: z.object({ requests: int(), submissions: int(), completed: int(), errors: int(), rejected_queue_full: int(), rejected_language: int() }),
   counters: z.record(z.string(), int()).meta({ description: "Every counter of the key, by name" }),

@@ -145,13 +145,13 @@ async function rotateKey(request: IRequest, env: Env): Promise<Response> {
   return json(200, { ...publicKey(meta), key, rotated_at: new Date().toISOString(), previous_fingerprint: keyFingerprint(old.hash) });
 }
 
-async function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, number>; in_flight: number; requests_last_minute: number; revoked?: boolean }) {
+async function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, number>; in_flight: number; live_sessions: number; requests_last_minute: number; revoked?: boolean }) {
   const plan = await planOf(env, m);
   const c = u.counters;
   return {
     ...publicKey(m),
     requests_last_minute: u.requests_last_minute, rate_limit_per_min: plan.rate_per_minute,
-    in_flight: u.in_flight, max_in_flight: plan.max_in_flight,
+    in_flight: u.in_flight, max_in_flight: plan.max_in_flight, live_sessions: u.live_sessions,
     rejected_429: (c.rejected_rate_limit ?? 0) + (c.rejected_concurrency ?? 0),
     rejected_rate_limit: c.rejected_rate_limit ?? 0, rejected_concurrency: c.rejected_concurrency ?? 0,
     totals: {
