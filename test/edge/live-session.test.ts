@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { before } from "../hooks.ts";
 import { keyOnPlan, useStack } from "./harness.ts";
 import type { Client } from "./harness.ts";
-import { SessionSocket } from "./session-socket.ts";
+import { SessionSocket } from "../../scripts/stack/session-socket.ts";
 import { LIVE_INPUT_BUFFER_BYTES } from "../../fleet/src/service/live-input.ts";
 
 const stack = useStack({ fleet: { env: { FLEET_SLOTS: "2" } } });

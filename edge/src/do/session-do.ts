@@ -35,6 +35,8 @@ interface SocketState {
   pool: string;
   started: boolean;
   stage: string | null;
+  /** The session's stdin count when this socket last sent (read back after a wake-up). */
+  received?: number;
 }
 
 /** The session once admitted: stored once, so that a reconnect and a wake-up find it. */
@@ -166,8 +168,8 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
       return this.#refuse(ws, { refused: "window", message: `more than ${STDIN_WINDOW_BYTES} bytes of stdin wait for the program; wait for stdin_ack before sending more` });
     }
     s.received += data.length;
-    // Kept for a wake-up (the cap counts on), without holding the session's messages for the write.
-    void this.ctx.storage.put("received", s.received, { allowUnconfirmed: true });
+    // Kept on the socket for a wake-up (the cap counts on): no storage write in the way of the bytes.
+    ws.serializeAttachment({ ...(ws.deserializeAttachment() as SocketState), received: s.received });
     pump.write(data);
   }
 
@@ -180,6 +182,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
       if (record) this.#send(ws, DIALECTS[open.dialect].result(record, null));
       return;
     }
+    ws.serializeAttachment({ ...(ws.deserializeAttachment() as SocketState), received: s.received });
     const pump = this.#pumpFor();
     this.#send(ws, DIALECTS[open.dialect].attached({ id: s.id, session_id: s.session, taken: pump?.taken ?? 0 }));
     // Not known after a wake-up: the node says, and a stdin_ack follows.
@@ -227,7 +230,8 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   #stored(): Session | null {
     if (this.#session === undefined) {
       const s = this.ctx.storage.kv.get<Session>("session");
-      this.#session = s ? { ...s, received: Math.max(s.received, this.ctx.storage.kv.get<number>("received") ?? 0) } : null;
+      const counts = this.ctx.getWebSockets().map((ws) => (ws.deserializeAttachment() as SocketState | null)?.received ?? 0);
+      this.#session = s ? { ...s, received: Math.max(s.received, ...counts) } : null;
     }
     return this.#session;
   }

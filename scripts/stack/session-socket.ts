@@ -1,4 +1,4 @@
-// A raw WebSocket to the test stack's edge (undici's client: the stack's certificate is
+// A raw WebSocket to the local stack's edge (undici's client: the stack's certificate is
 // self-signed), for the live-session tests: every message kept, waits by predicate, the close.
 import { Agent, WebSocket } from "undici";
 
