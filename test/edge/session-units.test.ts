@@ -118,7 +118,7 @@ describe("native protocol: replies", () => {
     const used = new Set(Object.values(NATIVE_CLOSE));
     for (const code of doc.keys()) if (code !== 1000) assert.ok(used.has(code), `${code} is closed with`);
   });
-  it("internal closes with 1011, a code the doc's table names", { todo: "docs/live-sessions.md lists no 1011" }, () => {
+  it("internal closes with 1011, a code the doc's table names", () => {
     assert.equal(NATIVE_CLOSE.internal, 1011);
     assert.ok(doc.has(1011));
   });

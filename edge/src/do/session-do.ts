@@ -75,6 +75,15 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    try {
+      await this.#message(ws, message);
+    } catch (e) {
+      console.error("live session failed", e instanceof Error ? (e.stack ?? e.message) : String(e));
+      this.#refuse(ws, { refused: "internal", message: "the session failed inside the edge; it has been logged" });
+    }
+  }
+
+  async #message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     this.#lastActivity = Date.now();
     const state = ws.deserializeAttachment() as SocketState;
     const dialect = DIALECTS[state.dialect];
