@@ -44,17 +44,17 @@ try {
   async function direct(): Promise<number[]> {
     const submissionId = crypto.randomUUID();
     let stdout = "";
-    let wake: (() => void) | null = null;
+    const waiting: { wake: (() => void) | null } = { wake: null };
     const abort = new AbortController();
     const stream = (async () => {
       const text = new TextDecoder();
       for await (const ev of serverStream(fleet, fleetMethods.execute, { submissionId, language: "python", code: ECHO, streamOutput: true, liveStdin: true }, abort.signal)) {
         if (ev.output) stdout += text.decode(ev.output.data, { stream: true });
-        wake?.();
+        waiting.wake?.();
       }
     })();
     const seen = (text: string) => new Promise<void>((resolve) => {
-      const check = () => (stdout.includes(text) ? resolve() : void (wake = check));
+      const check = () => (stdout.includes(text) ? resolve() : void (waiting.wake = check));
       check();
     });
     const samples: number[] = [];

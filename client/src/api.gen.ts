@@ -41,7 +41,7 @@ export interface paths {
   "/api/sessions/{id}": {
     /**
      * Reconnect to a live session (WebSocket)
-     * @description Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended). Refusals close with 4403 (another account's) or 4404 (no such session).
+     * @description Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended).
      */
     get: operations["sessionReconnect"];
   };
@@ -1138,7 +1138,7 @@ export interface operations {
   };
   /**
    * Reconnect to a live session (WebSocket)
-   * @description Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended). Refusals close with 4403 (another account's) or 4404 (no such session).
+   * @description Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended).
    */
   sessionReconnect: {
     parameters: {
@@ -1163,7 +1163,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The id is not a UUID */
+      /** @description No such session for this account (or the id is not a UUID): nothing is upgraded */
       404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];

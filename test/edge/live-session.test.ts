@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { request } from "node:https";
 import { describe, it } from "node:test";
 import { before } from "../hooks.ts";
-import { keyOnPlan, useStack } from "./harness.ts";
+import { keyOnPlan, startEdge, useStack } from "./harness.ts";
 import type { Client } from "./harness.ts";
 import { SessionSocket } from "../../scripts/stack/session-socket.ts";
 import { LIVE_INPUT_BUFFER_BYTES } from "../../fleet/src/service/live-input.ts";
@@ -78,6 +78,48 @@ describe("a native live session", () => {
     await s.next((m) => m.type === "result");
     for (let i = 0; i < 50 && (await liveCount()) !== 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(await liveCount(), 0);
+  });
+
+  it("a reconnect attaches to the running program: it learns what was taken, and its stdin reaches the same program", async () => {
+    const first = native();
+    first.send({ type: "start", language: "python", code: ECHO });
+    const accepted = await first.next((m) => m.type === "accepted");
+    first.send({ type: "stdin", data: "one\n" });
+    await first.seen("you said one\n");
+    first.ws.close();
+    await first.closed;
+    const again = new SessionSocket(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": c.key! });
+    const attached = await again.next((m) => m.type === "attached");
+    assert.deepEqual([attached.id, attached.taken], [accepted.id, 4]);
+    again.send({ type: "stdin", data: "two\n" });
+    await again.seen("you said two\n");
+    again.send({ type: "end" });
+    const { record } = await again.next((m) => m.type === "result");
+    assert.equal(record.stdout, "you said one\nyou said two\nbye\n");
+    const other = await keyOnPlan(stack, "live-other");
+    const stranger = await upgradeStatus(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": other.key! });
+    assert.equal(stranger.status, 404, "another account's session is not found");
+    const unknown = await upgradeStatus(stack.edge.base, `/api/sessions/${crypto.randomUUID()}`, { "x-api-key": c.key! });
+    assert.equal(unknown.status, 404);
+    assert.equal(JSON.parse(unknown.body).error, "not found");
+  });
+
+  it("an edge restart mid-session: the program goes on, a reconnect feeds it, the result comes", async () => {
+    const s = native();
+    s.send({ type: "start", language: "python", code: ECHO });
+    const accepted = await s.next((m) => m.type === "accepted");
+    s.send({ type: "stdin", data: "before\n" });
+    await s.seen("you said before\n");
+    const { persistDir, port, operatorToken } = stack.edge;
+    await stack.edge.stop();
+    stack.edge = await startEdge({ persistDir, port, operatorToken });
+    const again = new SessionSocket(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": c.key! });
+    await again.next((m) => m.type === "attached");
+    again.send({ type: "stdin", data: "after\n" });
+    again.send({ type: "end" });
+    const { record } = await again.next((m) => m.type === "result");
+    assert.equal(record.stdout, "you said before\nyou said after\nbye\n");
+    assert.deepEqual((await c.result(accepted.id)).json, record);
   });
 
   it("a request without a key is refused before anything runs (HTTP 401, no upgrade)", async () => {

@@ -12,6 +12,7 @@ import type { Env } from "../env.ts";
 import type { SessionCaps } from "../plans/plan-caps.ts";
 import { fleetRegistry, submissionObject } from "../stubs.ts";
 import { readRecord } from "../submission/reads.ts";
+import { json } from "../lib/http.ts";
 import { type Dialect, type Refusal, type Reply, isRefusal } from "../session/dialect.ts";
 import { native } from "../session/native.ts";
 import { piston } from "../session/piston.ts";
@@ -35,6 +36,9 @@ interface SocketState {
   pool: string;
   started: boolean;
   stage: string | null;
+  opened_ms: number;
+  /** A reconnect not answered yet (the alarm answers it). */
+  attach: boolean;
   /** The session's stdin count when this socket last sent (read back after a wake-up). */
   received?: number;
 }
@@ -65,12 +69,17 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
 
   override async fetch(request: Request): Promise<Response> {
     const open = JSON.parse(request.headers.get(OPEN_HEADER) ?? "null") as OpenSession;
+    // Another account's session is answered as one that does not exist: its id is confirmed to nobody.
+    if (open.resume && this.#stored()?.account_id !== open.caller.account_id) return json(404, { error: "not found", message: "no such session" });
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
-    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null };
+    const now = Date.now();
+    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null, opened_ms: now, attach: open.resume };
     server.serializeAttachment(state);
-    if (open.resume) await this.#reattach(server, open);
-    else this.#awaitStart(server, open);
+    // What a new socket waits for (a reconnect's answer, the deadline of its first message) is the
+    // alarm's to do: a close sent from an event of the socket's object completes at once, one sent
+    // later from this request's timers only after the runtime's close timeout.
+    await this.#alarmBy(open.resume ? now : now + DIALECTS[open.dialect].startTimeoutMs);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -78,9 +87,13 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     try {
       await this.#message(ws, message);
     } catch (e) {
-      console.error("live session failed", e instanceof Error ? (e.stack ?? e.message) : String(e));
-      this.#refuse(ws, { refused: "internal", message: "the session failed inside the edge; it has been logged" });
+      this.#failed(ws, e);
     }
+  }
+
+  #failed(ws: WebSocket, e: unknown): void {
+    console.error("live session failed", e instanceof Error ? (e.stack ?? e.message) : String(e));
+    this.#refuse(ws, { refused: "internal", message: "the session failed inside the edge; it has been logged" });
   }
 
   async #message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -124,31 +137,47 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     }
   }
 
+  /** Reconnects to answer, first messages overdue, then the session's own deadlines; the next wake-up. */
   override async alarm(): Promise<void> {
-    const s = this.#stored();
-    if (!s || s.done) return;
     const now = Date.now();
-    if (now > s.created_ms + s.caps.max_duration_ms + OVERDUE_GRACE_MS) {
+    let next = Infinity;
+    for (const ws of this.ctx.getWebSockets()) {
+      const state = ws.deserializeAttachment() as SocketState | null;
+      if (state?.attach) {
+        ws.serializeAttachment({ ...state, attach: false });
+        await this.#reattach(ws, state).catch((e: unknown) => this.#failed(ws, e));
+      } else if (state && !state.started) {
+        const due = state.opened_ms + DIALECTS[state.dialect].startTimeoutMs;
+        if (now >= due) this.#refuse(ws, { refused: "start_timeout", message: "no start message in time" });
+        else next = Math.min(next, due);
+      }
+    }
+    next = Math.min(next, await this.#sessionDeadlines(now));
+    if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** The session past its maximum or idle is ended; else when to look again (Infinity: nothing to watch). */
+  async #sessionDeadlines(now: number): Promise<number> {
+    const s = this.#stored();
+    if (!s || s.done) return Infinity;
+    const overdue = s.created_ms + s.caps.max_duration_ms + OVERDUE_GRACE_MS;
+    if (now > overdue) {
       this.#refuseAll({ refused: "too_long", message: `the session outlived its maximum of ${s.caps.max_duration_ms / 1000} s without a result` });
       await submissionObject(this.env, s.id).cancel(s.id, "the live session outlived its maximum duration").catch(() => false);
-      return;
+      return Infinity;
     }
     const idleUntil = this.#lastActivity + s.caps.idle_timeout_ms;
-    if (now >= idleUntil) {
-      this.#refuseAll({ refused: "idle", message: `nothing came from the client or the program for ${s.caps.idle_timeout_ms / 1000} s; the program was killed` });
-      return;
-    }
-    await this.ctx.storage.setAlarm(Math.min(idleUntil, s.created_ms + s.caps.max_duration_ms + OVERDUE_GRACE_MS));
+    if (now < idleUntil) return Math.min(idleUntil, overdue);
+    this.#refuseAll({ refused: "idle", message: `nothing came from the client or the program for ${s.caps.idle_timeout_ms / 1000} s; the program was killed` });
+    return Infinity;
+  }
+
+  async #alarmBy(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   // ---- the client's messages ----
-
-  #awaitStart(ws: WebSocket, open: OpenSession): void {
-    setTimeout(() => {
-      const state = ws.deserializeAttachment() as SocketState | null;
-      if (state && !state.started) this.#refuse(ws, { refused: "start_timeout", message: "no start message in time" });
-    }, DIALECTS[open.dialect].startTimeoutMs);
-  }
 
   async #start(ws: WebSocket, state: SocketState, body: Record<string, unknown>, isPiston: boolean): Promise<void> {
     const session = state.session;
@@ -161,7 +190,8 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     const s: Session = { id: started.id, session, account_id: state.caller.account_id, caps: started.caps, created_ms: now, received: 0, done: false };
     this.#session = s;
     this.ctx.storage.kv.put("session", s);
-    await this.ctx.storage.setAlarm(now + Math.min(s.caps.idle_timeout_ms, s.caps.max_duration_ms + OVERDUE_GRACE_MS));
+    await this.#alarmBy(now + Math.min(s.caps.idle_timeout_ms, s.caps.max_duration_ms + OVERDUE_GRACE_MS));
+    this.#pumpFor(true);
     this.#send(ws, DIALECTS[state.dialect].accepted({ id: s.id, session_id: session, window: STDIN_WINDOW_BYTES, limits: s.caps, ...(started.runtime ? { runtime: started.runtime } : {}) }));
     if (started.initial.length > 0) this.#stdin(ws, started.initial);
   }
@@ -182,10 +212,9 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     pump.write(data);
   }
 
-  async #reattach(ws: WebSocket, open: OpenSession): Promise<void> {
+  async #reattach(ws: WebSocket, open: SocketState): Promise<void> {
     const s = this.#stored();
-    if (!s) return this.#refuse(ws, { refused: "not_found", message: "no such session" }, false);
-    if (s.account_id !== open.caller.account_id) return this.#refuse(ws, { refused: "forbidden", message: "the session belongs to another key's account" }, false);
+    if (!s) return;
     if (s.done) {
       const record = await readRecord(this.env, s.id, s.account_id);
       if (record) this.#send(ws, DIALECTS[open.dialect].result(record, null));
@@ -210,15 +239,20 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     this.#each((ws, state, d) => d.result(record, state.stage));
   }
 
-  /** The stdin pump, made again after a wake-up (the node then says what it has taken). */
-  #pumpFor(): StdinPump | null {
+  /**
+   * The stdin pump. Made with the session it starts from 0; made again after a wake-up or an edge
+   * restart, it first asks the node what it has taken (the count here may be behind).
+   */
+  #pumpFor(fresh = false): StdinPump | null {
     if (this.#pump) return this.#pump;
     const s = this.#stored();
     if (!s || s.done) return null;
-    const fresh = s.received === 0;
     this.#pump = new StdinPump(s.id, {
       node: () => this.#runNode(s.id),
-      taken: (taken) => this.#each((_ws, _s, d) => d.taken(taken)),
+      taken: (taken) => {
+        s.received = Math.max(s.received, taken);
+        this.#each((_ws, _s, d) => d.taken(taken));
+      },
       closed: () => {},
       failed: (why) => console.warn("live session stdin failed", s.id, why),
     }, fresh ? 0 : null);

@@ -114,12 +114,12 @@ export const NATIVE_ROUTES: RouteDoc[] = [
   {
     method: "get", path: "/api/sessions/{id}", operationId: "sessionReconnect", tag: "Submissions",
     summary: "Reconnect to a live session (WebSocket)",
-    description: "Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended). Refusals close with 4403 (another account's) or 4404 (no such session).",
+    description: "Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended).",
     parameters: ["SessionId"],
     responses: {
       101: { description: "Switching Protocols: the session's WebSocket" },
       401: { description: "Missing or invalid API key", schema: s.errorBody },
-      404: { description: "The id is not a UUID", schema: s.errorBody },
+      404: { description: "No such session for this account (or the id is not a UUID): nothing is upgraded", schema: s.errorBody },
       426: { description: "Not a WebSocket upgrade", schema: s.errorBody },
     },
   },

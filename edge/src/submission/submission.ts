@@ -338,12 +338,11 @@ export class Submission {
   async #commit(rec: ResultRecord): Promise<void> {
     const meta = this.#store.meta();
     if (!meta) return;
-    const now = Date.now();
-    const answering = this.#createWaiting;
+    const [now, answering, session] = [Date.now(), this.#createWaiting, this.#sessionFeed()]; // (the options go with the commit)
     this.#wakeUp.cancel();
     this.#store.commitTerminal(rec, now, now + this.#host.cfg.retentionMs, answering);
     this.#events.completed(rec);
-    this.#sessionFeed()?.result(rec);
+    session?.result(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
     this.#wake(routineWake(this.#host.cfg.watchdogMs));
     this.#waiters.wake(rec);
