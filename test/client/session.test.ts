@@ -1,7 +1,7 @@
 // The SDK's live sessions (client.session(), docs/live-sessions.md) against the real stack: a real
 // fleet node and the Worker on workerd. An echo program answers each line as it is written; a C
-// program compiles, then runs; kill() ends a run with SIG; a write four times the window reaches
-// a program that reads only later, the write waiting for room meanwhile; refusals are typed errors.
+// program compiles, then runs; kill() ends a run with SIG; a write four times the window arrives
+// whole, and one to a program that never reads never finishes; refusals are typed errors.
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { Agent, WebSocket as UndiciWebSocket } from "undici";
@@ -99,26 +99,29 @@ describe("client.session() against the real stack", { skip: !requireKernel() }, 
     assert.equal(record.verdict, "SIG", JSON.stringify(record));
   });
 
-  it("a write four times the window waits for room while the program does not read, then arrives whole", async (t) => {
+  it("a write four times the window reaches a program that reads it all: the SDK waited for stdin_ack (no 4411)", async (t) => {
     if (!needsRoute(t)) return;
-    const session = await (await client()).session({
-      language: "python",
-      // SIGINT blocked, then waited for: the program reads nothing before the test says so.
-      code: "import signal, sys\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})\nprint('waiting', flush=True)\n"
-        + "signal.sigwait({signal.SIGINT})\nprint(len(sys.stdin.buffer.read()))\n",
-    });
+    const session = await (await client()).session({ language: "python", code: "import sys\nprint(len(sys.stdin.buffer.read()))\n" });
     const size = 4 * session.window;
-    const bytes = Uint8Array.from({ length: size }, (_, i) => i & 0xff);
-    let written = false;
-    const write = session.write(bytes).then(() => (written = true));
-    await readUntil(session[Symbol.asyncIterator](), "waiting\n");
-    // Unread, the bytes fill the window, the node's buffer and a pipe: far less than four windows.
-    assert.equal(written, false, "the write must wait for stdin_ack");
-    session.signal("SIGINT");
-    await write;
+    await session.write(Uint8Array.from({ length: size }, (_, i) => i & 0xff));
     await session.end();
     const record = await session.result;
     assert.equal(record.stdout, `${size}\n`, JSON.stringify(record));
+    assert.equal(record.verdict, "AC");
+  });
+
+  it("a write to a program that never reads does not finish; the run ends by its wall limit and the write rejects", async (t) => {
+    if (!needsRoute(t)) return;
+    const session = await (await client()).session({
+      language: "python", code: "import time\nprint('not reading', flush=True)\ntime.sleep(600)\n", limits: { wall_time_ms: 3000 },
+    });
+    // Four windows cannot all be held by the window, the node's buffer and a pipe.
+    const write = session.write(new Uint8Array(4 * session.window));
+    await readUntil(session[Symbol.asyncIterator](), "not reading\n");
+    const record = await session.result;
+    assert.equal(record.verdict, "TLE", JSON.stringify(record));
+    const error = await write.catch((e: unknown) => e);
+    assert.ok(error instanceof SessionError, `the write finished: ${String(error)}`);
   });
 
   it("a refused start rejects with SessionError 4400 and the validation's message", async (t) => {
