@@ -211,6 +211,9 @@ export interface components {
       checker_cpu_time_ms?: number;
       checker_memory_mb?: number;
       tests_wall_budget_ms?: number;
+      session_max_secs?: number;
+      session_idle_secs?: number;
+      session_stdin_kb?: number;
     };
     CancelSubmissionRequest: {
       reason?: string;
@@ -449,6 +452,12 @@ export interface components {
       checker_memory_mb?: number;
       /** @description Wall time a submission's tests may use in all, counted as they run; absent: 120000 */
       tests_wall_budget_ms?: number;
+      /** @description A live session's longest life (its program's wall limit); absent: 300 */
+      session_max_secs?: number;
+      /** @description A live session ends after this long with nothing from its client or its program; absent: 60 */
+      session_idle_secs?: number;
+      /** @description Stdin a live session may send in all (KiB); absent: 16384 */
+      session_stdin_kb?: number;
     };
     Node: {
       id: string;

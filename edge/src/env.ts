@@ -6,6 +6,7 @@ import type { FleetRegistryRpc } from "./contracts/fleet.ts";
 import type { KeyRpc } from "./contracts/key.ts";
 import type { MetricsRpc } from "./contracts/metrics.ts";
 import type { SchedulerRpc } from "./contracts/scheduler.ts";
+import type { SessionRpc } from "./contracts/session.ts";
 import type { SubmissionRpc } from "./contracts/submission.ts";
 import type { WebhookDeliveryRpc } from "./contracts/webhook-delivery.ts";
 
@@ -24,6 +25,7 @@ export interface Env {
   WEBHOOK_DELIVERY_DO: DurableObjectNamespace<Branded<WebhookDeliveryRpc>>;
   METRICS_DO: DurableObjectNamespace<Branded<MetricsRpc>>;
   DOOR_DO: DurableObjectNamespace<Branded<DoorRpc>>;
+  SESSION_DO: DurableObjectNamespace<Branded<SessionRpc>>;
   ENVIRONMENT?: string;
   OPERATOR_TOKEN?: string;
   /** Failed operator-token attempts allowed per client / from all clients per window (doors/guard.ts). */

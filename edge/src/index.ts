@@ -24,6 +24,7 @@ export { SchedulerDO } from "./do/scheduler-do.ts";
 export { KeyDO } from "./do/key-do.ts";
 export { MetricsDO } from "./do/metrics-do.ts";
 export { SubmissionDO } from "./do/submission-do.ts";
+export { SessionDO } from "./do/session-do.ts";
 export { WebhookDeliveryDO } from "./do/webhook-delivery-do.ts";
 
 /** Which route answered: a fixed label, or the request a router matched (itty-router sets `route`). */

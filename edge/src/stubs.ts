@@ -38,6 +38,11 @@ export function webhookDelivery(env: Env, submissionId: string) {
   return env.WEBHOOK_DELIVERY_DO.get(env.WEBHOOK_DELIVERY_DO.idFromName(submissionId.toLowerCase()));
 }
 
+/** One per live session, named by the session's id (do/session-do.ts). */
+export function sessionObject(env: Env, sessionId: string) {
+  return env.SESSION_DO.get(env.SESSION_DO.idFromName(sessionId.toLowerCase()));
+}
+
 /** The edge's request metrics: one for the whole edge. */
 export function metrics(env: Env) {
   return env.METRICS_DO.get(env.METRICS_DO.idFromName("metrics"));

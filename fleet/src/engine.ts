@@ -52,6 +52,8 @@ export interface EngineRequest {
   testsWallBudgetMs?: number;
   /** Captured output as the program writes it; `test` is the 0-based test index (0 without tests). */
   onOutput?: (stream: "stdout" | "stderr", data: Uint8Array, test: number) => void;
+  /** The run reached a stage: "compile" (a compiled language), then "run". */
+  onStage?: (stage: "compile" | "run") => void;
   /** A test finished (requests with tests), in order. */
   onTest?: (index: number, test: TestOutcome) => void;
 }

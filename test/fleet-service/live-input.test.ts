@@ -81,6 +81,20 @@ describe("a live stdin over native gRPC", { skip: !usingRealEngine && "needs the
     assert.match(run.output(), /interrupted/);
   });
 
+  test("a compiled live run shows the compile stage, then the run stage; its wall limit is the session's, not a run's", async () => {
+    const code = "#include <stdio.h>\nint main(void) { char line[64]; while (fgets(line, sizeof line, stdin)) printf(\"got %s\", line); return 0; }\n";
+    const run = live(code, { language: "c" });
+    const data = Buffer.from("hi\n");
+    await waitForRun(() => run.send({ offset: 0, data, end: true }));
+    const { messages } = await run.done;
+    const stages = messages.filter((m) => m.stage).map((m) => m.stage.name);
+    assert.deepEqual(stages, ["compile", "run"]);
+    const result = messages.at(-1)!.completed.result;
+    assert.equal(result.verdict, "VERDICT_AC");
+    assert.equal(result.evidence.limits.wall_time_ms, 300_000);
+    assert.equal(Buffer.from(result.stdout_bytes ?? []).toString() || result.stdout, "got hi\n");
+  });
+
   test("a live stdin with tests is INVALID_ARGUMENT; SendInput to an unknown run is NOT_FOUND", async () => {
     const { error } = await collect(nativeExecute(client, { submission_id: randomUUID(), language: "python", code: ECHO, live_stdin: true, tests: [{ name: "t", stdin: Buffer.from("") }] }));
     assert.equal(error?.code, status.INVALID_ARGUMENT);

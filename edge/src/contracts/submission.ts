@@ -43,6 +43,8 @@ export interface RunOptions {
   checker?: CheckerOptions;
   /** An interactor (language canonical) run beside the program, with a checker's plan limits. */
   interactor?: CheckerOptions;
+  /** A live session's run (docs/live-sessions.md): its stdin comes live; its events go to the session's object. */
+  live?: { session: string; max_ms: number };
 }
 
 export interface CheckerOptions {
@@ -89,4 +91,6 @@ export interface SubmissionRpc {
    * to another node, as with a node that died. False: unknown, terminal, or running elsewhere.
    */
   nodeLost(subId: string, nodeId: string, why: string): Promise<boolean>;
+  /** The node a submission's run is at (a live session's stdin goes there); null: none yet, or unknown. */
+  liveNode(subId: string): string | null;
 }

@@ -90,6 +90,10 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     }
   }
 
+  liveNode(subId: string): string | null {
+    return this.#find(subId)?.nodeId ?? null;
+  }
+
   override async alarm(): Promise<void> {
     const due = this.#deadlines.takeDue(Date.now());
     try {

@@ -63,6 +63,9 @@ export const plan = named("Plan", z.object({
   checker_cpu_time_ms: int().optional().meta({ description: "A custom checker's CPU limit; absent: 5000" }),
   checker_memory_mb: int().optional().meta({ description: "A custom checker's memory limit; absent: 256" }),
   tests_wall_budget_ms: int().optional().meta({ description: "Wall time a submission's tests may use in all, counted as they run; absent: 120000" }),
+  session_max_secs: int().optional().meta({ description: "A live session's longest life (its program's wall limit); absent: 300" }),
+  session_idle_secs: int().optional().meta({ description: "A live session ends after this long with nothing from its client or its program; absent: 60" }),
+  session_stdin_kb: int().optional().meta({ description: "Stdin a live session may send in all (KiB); absent: 16384" }),
 }), "The rate, in-flight cap and request caps a key is held to, and the run limits of a submission's custom checker");
 
 export const node = named("Node", z.object({

@@ -26,6 +26,30 @@ export interface Plan {
   checker_memory_mb?: number;
   /** Wall time a submission's tests may use in all (absent: the node's, TESTS_WALL_BUDGET_MS). */
   tests_wall_budget_ms?: number;
+  /** A live session's caps (absent: SESSION_DEFAULTS; docs/live-sessions.md). */
+  session_max_secs?: number;
+  session_idle_secs?: number;
+  session_stdin_kb?: number;
+}
+
+/** A live session's caps when its plan names none; a node keeps a live program 300 s at most. */
+export const SESSION_DEFAULTS = { max_secs: 300, idle_secs: 60, stdin_kb: 16 * 1024 } as const;
+
+export interface SessionCaps {
+  max_duration_ms: number;
+  idle_timeout_ms: number;
+  stdin_bytes: number;
+  output_bytes: number;
+}
+
+/** The caps a live session gets under `plan`. */
+export function sessionCaps(plan: Plan): SessionCaps {
+  return {
+    max_duration_ms: (plan.session_max_secs ?? SESSION_DEFAULTS.max_secs) * 1000,
+    idle_timeout_ms: (plan.session_idle_secs ?? SESSION_DEFAULTS.idle_secs) * 1000,
+    stdin_bytes: (plan.session_stdin_kb ?? SESSION_DEFAULTS.stdin_kb) * 1024,
+    output_bytes: plan.max_output_kb * 1024,
+  };
 }
 
 /** The run limits a checker gets under `plan`. */
@@ -59,5 +83,8 @@ export const planUpdateSchema = z.strictObject({
   checker_cpu_time_ms: int(1, CHECKER_LIMIT_DEFAULTS.cpu_time_ms).optional(),
   checker_memory_mb: int(1, CHECKER_LIMIT_DEFAULTS.memory_mb).optional(),
   tests_wall_budget_ms: int(1, TESTS_WALL_BUDGET_MS).optional(),
+  session_max_secs: int(1, SESSION_DEFAULTS.max_secs).optional(),
+  session_idle_secs: int(1, 3600).optional(),
+  session_stdin_kb: int(1, 1024 * 1024).optional(),
 });
 export type PlanUpdate = z.infer<typeof planUpdateSchema>;

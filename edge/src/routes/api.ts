@@ -17,6 +17,7 @@ import type { SubmitOutcome } from "../contracts/key.ts";
 import { admit, fleetStatus } from "../submit/submit-core.ts";
 import { countedRefusal } from "./counted-refusal.ts";
 import { resultEvents } from "./result-events.ts";
+import { openNativeSession, resumeNativeSession } from "./sessions.ts";
 
 export type { ApiContext } from "../submit/api-context.ts";
 export { countRequest, quotaExceeded, rateHeaders } from "../submit/api-context.ts";
@@ -150,6 +151,8 @@ export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .get("/health/ready", ready)
   .get("/languages", languages)
   .get("/runtimes", runtimes)
+  .get("/sessions", openNativeSession)
+  .get("/sessions/:id", resumeNativeSession)
   .all("/submit", methodNotAllowed)
   .all("/submit/batch", methodNotAllowed)
   .all("/results", methodNotAllowed)

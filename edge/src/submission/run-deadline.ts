@@ -16,6 +16,8 @@ export const TESTS_RUN_SLACK_MS = 30_000;
  * and the slack. The edge allows a run the larger of this and MAX_RUN_MS.
  */
 export function testsRunMs(options: RunOptions | undefined): number {
+  // A live session's program lives up to its session's maximum, after its compile.
+  if (options?.live) return (options.compile_limits?.wall_time_ms || COMPILE_MAXIMA.wall_time_ms) + options.live.max_ms + TESTS_RUN_SLACK_MS;
   if (!options?.tests?.length) return 0;
   const compile = options.compile_limits?.wall_time_ms || COMPILE_MAXIMA.wall_time_ms;
   const checker = options.checker ? COMPILE_MAXIMA.wall_time_ms + (options.checker.limits.wall_time_ms || CHECKER_LIMIT_DEFAULTS.wall_time_ms) : 0;

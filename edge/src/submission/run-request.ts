@@ -28,6 +28,7 @@ export function runRequestFields(o: RunOptions | undefined): DeepPartial<Execute
     binaryOutput: o.binary_output ?? false,
     ...(o.checker ? { checker: checkerFields(o.checker) } : {}),
     ...(o.interactor ? { interactor: checkerFields(o.interactor) } : {}),
+    ...(o.live ? { liveStdin: true } : {}),
   };
 }
 

@@ -88,9 +88,11 @@ export function unansweredStep(e: unknown, run: Run, watchdogFailures: number): 
 
 /**
  * Its node is lost (dead, cut off, restarted) after `attempts` dispatches: dispatched again (the
- * attempt to record), or failed once MAX_ATTEMPTS nodes lost it.
+ * attempt to record), or failed once MAX_ATTEMPTS nodes lost it. A live session's program is never
+ * run again: its state and its client's input stayed with the node.
  */
-export function lossStep(attempts: number, why: string): { kind: "again"; attempts: number } | { kind: "fail"; why: string } {
+export function lossStep(attempts: number, why: string, live = false): { kind: "again"; attempts: number } | { kind: "fail"; why: string } {
+  if (live) return { kind: "fail", why: `${why}; a live session is not run again elsewhere` };
   if (attempts < MAX_ATTEMPTS) return { kind: "again", attempts: attempts + 1 };
   return { kind: "fail", why: `${why}; fleet nodes lost this submission's run ${attempts} times, so it is not dispatched again` };
 }

@@ -5,7 +5,8 @@
 // the wake-up finds decides the next step (run-steps.ts, terminal-steps.ts); this class carries it
 // out. Its writes, and why a synchronous submit is held in memory: docs/edge.md.
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { GrpcError, fleetMethods, serverStream } from "../../../proto/grpc-web/client.ts";
+import { GrpcError } from "../../../proto/grpc-web/client.ts";
+import { readRun } from "./run-stream.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
@@ -30,6 +31,7 @@ import { newMeta, type Meta, type Run } from "./stored.ts";
 import { afterHandOvers, type HandOver } from "./terminal-steps.ts";
 import type { ShardHost } from "./shard-host.ts";
 import { WakeUp } from "./wake-up.ts";
+import { type SessionFeed, sessionFeedFor } from "./session-feed.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
@@ -56,6 +58,8 @@ export class Submission {
   readonly #wakeUp: WakeUp;
   /** When this instance learnt that the run started at its node (the run's deadline counts from it). */
   #startedMs: number | null = null;
+  /** A live session's feed (its object gets the run's events); null: not a session. */
+  #session: SessionFeed | null | undefined;
 
   constructor(id: string, host: ShardHost, kv: ScopedKv) {
     this.id = id;
@@ -98,6 +102,7 @@ export class Submission {
     if (input.wait_ms > 0) store.buffer();
     const meta = newMeta(input, now, placed.pool);
     const node = r.kind === "dispatched" ? r.node : this.#dispatchedEarly;
+    this.#session = sessionFeedFor(this.#host, input.options);
     // The Execute call leaves before the writes below, so that the output gate (outgoing messages
     // wait until pending writes are durable) does not hold it for the commit.
     if (node) this.#launch(node, meta, executeRequest(meta, input.code, input.stdin, input.options));
@@ -240,6 +245,7 @@ export class Submission {
   }
 
   #launch(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>): void {
+    this.#sessionFeed()?.node(node);
     this.#host.waitUntil(this.#runStream(node, meta, req));
   }
 
@@ -264,36 +270,26 @@ export class Submission {
   /** The node's events as they come, until the result is recorded. */
   async #readStream(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>, signal: AbortSignal): Promise<void> {
     const format = streamFormat(meta.format);
-    const sentAt = Date.now();
-    let firstAt = 0;
-    let completion: Promise<void> | null = null;
-    for await (const ev of serverStream(node, fleetMethods.execute, req, signal)) {
-      if (!firstAt) this.#hops.node_first_event = (firstAt = Date.now()) - sentAt;
-      if (ev.completed) this.#hops.node_run = Date.now() - firstAt;
-      if (completion) continue;
-      this.#events.fromNode(ev, format);
-      if (ev.started) this.#markRunning(ev.started.startedAt, false);
-      if (ev.completed?.result) {
-        // The stream is read to its end (the trailers follow at once), not aborted, so that the
-        // connection to the node is reused for the next run.
+    await readRun(node, req, signal, this.#hops, {
+      event: (ev) => {
+        this.#events.fromNode(ev, format);
+        this.#session?.fromNode(ev);
+        if (ev.started) this.#markRunning(ev.started.startedAt, false);
+      },
+      result: (result) => {
         this.#stream = null;
-        completion = this.#complete(ev.completed.result).catch((e: unknown) => {
-          // The watchdog's wake-up (already set) asks the node again.
-          console.error("submission could not record its result", this.id, message(e));
-        });
-      }
-    }
-    await completion;
+        return this.#complete(result).catch((e: unknown) => console.error("submission could not record its result (the watchdog asks again)", this.id, message(e)));
+      },
+    });
   }
 
   /**
-   * The node running this submission is gone (dead, cut off, restarted): its outcome will never
-   * reach us, so the run goes to another node, at most MAX_ATTEMPTS dispatches in all. Whatever
-   * the first node may still answer is never read again (the stream is aborted; the watchdog asks
-   * only the current run's node). A result the node did deliver, even IE, always stands.
+   * Its node is gone (dead, cut off, restarted): the run goes to another node (run-steps.ts
+   * lossStep). What the first node may still answer is never read again (the stream is aborted; the
+   * watchdog asks only the current run's node). A result the node did deliver, even IE, stands.
    */
   async #lost(run: Run, why: string): Promise<void> {
-    const step = lossStep(this.#store.kv.get<number>("attempts") ?? 1, why);
+    const step = lossStep(this.#store.kv.get<number>("attempts") ?? 1, why, this.#sessionFeed() !== null);
     if (step.kind === "fail") return this.#fail(step.why);
     console.warn("fleet node lost mid-run; dispatching again", this.id, run.node_id, why);
     this.#store.kv.put("attempts", step.attempts);
@@ -347,6 +343,7 @@ export class Submission {
     this.#wakeUp.cancel();
     this.#store.commitTerminal(rec, now, now + this.#host.cfg.retentionMs, answering);
     this.#events.completed(rec);
+    this.#sessionFeed()?.result(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
     this.#wake(routineWake(this.#host.cfg.watchdogMs));
     this.#waiters.wake(rec);
@@ -356,8 +353,6 @@ export class Submission {
     if (answering) await new Promise((resolve) => setTimeout(resolve, HAND_OVER_DELAY_MS));
     await handOver(this.#host.env, this.#store, meta, this.#handedOver);
   }
-
-  // ---- helpers ----
 
   #wake(at: number): void {
     this.#wakeUp.set(at, this.#store.buffered);
@@ -375,6 +370,17 @@ export class Submission {
     if (!this.#store.buffered) return;
     this.#store.persist();
     this.#wakeUp.persisted();
+  }
+
+  /** The session's feed when this submission is a live session's. */
+  #sessionFeed(): SessionFeed | null {
+    if (this.#session === undefined && this.#store.meta()) this.#session = sessionFeedFor(this.#host, this.#store.runOptions());
+    return this.#session ?? null;
+  }
+
+  /** The node running it (a live session's stdin goes there); null before it is dispatched. */
+  get nodeId(): string | null {
+    return this.#store.run()?.node_id ?? null;
   }
 
   #scheduler() {

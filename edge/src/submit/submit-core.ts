@@ -12,6 +12,7 @@ import type { SubmitInput } from "./validate.ts";
 import { choosePool } from "../scheduling/first-pool.ts";
 import { fleetRegistry, keyObject } from "../stubs.ts";
 import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
+import { asLiveSession, type LiveAdmission } from "../session/live-input.ts";
 import type { StatusOnce } from "./submit-check.ts";
 
 /** The fleet's status for one request, asked of the registry at most once (and only if needed). */
@@ -36,6 +37,8 @@ export interface AdmitOptions {
   headers?: (outcome: SubmitOutcome) => Record<string, string>;
   /** A batch counts its request once, itself: its items' refused checks count nothing here. */
   countRefusedCheck?: boolean;
+  /** A live session's submission (session/live-input.ts); its pool is the one chosen at connect. */
+  live?: LiveAdmission;
 }
 
 /**
@@ -48,21 +51,22 @@ export async function admit(request: Request, env: Env, api: ApiContext, body: R
   let input: SubmitInput;
   try {
     input = await checkSubmission(body, plan, options.status);
+    if (options.live) input = asLiveSession(input, options.live);
   } catch (e) {
     if ((options.countRefusedCheck ?? true) && api.rate === null) await countRequest(env, api);
     throw e;
   }
-  const outcome = await sendSubmission(request, env, api, plan, { input, idempotencyKey: options.idempotencyKey ?? null, waitMs: options.waitMs ?? 0 });
+  const outcome = await sendSubmission(options.live?.pool ?? choosePool(request, env), env, api, plan, { input, idempotencyKey: options.idempotencyKey ?? null, waitMs: options.waitMs ?? 0 });
   const refused = refusal(outcome, body.language, options.headers?.(outcome));
   if (refused) throw refused;
   if (outcome.kind !== "created" && outcome.kind !== "duplicate") throw new Error(`unexpected submit outcome ${outcome.kind}`);
   return outcome;
 }
 
-async function sendSubmission(request: Request, env: Env, api: ApiContext, plan: Plan, a: Admission): Promise<SubmitOutcome> {
+async function sendSubmission(pool: string, env: Env, api: ApiContext, plan: Plan, a: Admission): Promise<SubmitOutcome> {
   const { input } = a;
   const outcome = await keyObject(env, api.caller.hash).submit({
-    language: input.language, pool: choosePool(request, env), code: input.code, stdin: input.stdin,
+    language: input.language, pool, code: input.code, stdin: input.stdin,
     account_id: api.caller.account_id, project_id: api.caller.project_id, key_hash: api.caller.hash,
     idempotency_key: a.idempotencyKey, wait_ms: a.waitMs, quota: quotaOf(plan),
     ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),

@@ -17,7 +17,7 @@ import { notRun } from "../sandbox/failed-setup.ts";
 import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sandbox/input-files.ts";
 import { readFileNoFollowAsync } from "../sandbox/nofollow.ts";
 import { formatBytes } from "../sandbox/program-fault.ts";
-import { COMPILE_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
+import { COMPILE_LIMITS, LIVE_RUN_LIMITS, RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { Bind, ExecutionRecord, InputFile, Limits } from "../sandbox/run-spec.ts";
 import { compileInputProblem } from "../../../proto/compile-inputs.ts";
 import { compilerOptionArgv, compilerOptionsProblem } from "../../../proto/compiler-options.ts";
@@ -64,7 +64,8 @@ export async function compileAndRun(
     ...(request.version ? { version: request.version } : {}),
     ...extra,
   });
-  const runLimits = narrowLimits(RUN_LIMITS, request.limits);
+  const runLimits = narrowLimits(request.liveStdin ? LIVE_RUN_LIMITS : RUN_LIMITS, request.limits);
+  if (language.compile) request.onStage?.("compile");
   const prepared = await prepare(sandbox, language, toolchain, cache, request, runLimits, signal);
   if ("failed" in prepared) return outcome(prepared.failed);
   const helpers: Prepared[] = [];
@@ -99,6 +100,7 @@ export async function compileAndRun(
         },
         signal,
       );
+    request.onStage?.("run");
     if (request.tests?.length) {
       const judged = await runTests(runOnce, checks, request, signal, judge);
       return outcome(judged.result, compileCacheHit, {

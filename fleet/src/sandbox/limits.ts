@@ -15,6 +15,12 @@ export const RUN_LIMITS: Readonly<Limits> = Object.freeze({
   stackBytes: 64 * MiB,
 });
 
+/**
+ * A live session's program (docs/live-sessions.md): a run's limits, but its wall time is the
+ * session's longest life, since it mostly waits for its client; CPU stays a run's.
+ */
+export const LIVE_RUN_LIMITS: Readonly<Limits> = Object.freeze({ ...RUN_LIMITS, wallTimeMs: 300_000 });
+
 /** Compilers run in the same sandbox with larger limits (docs/languages.md). */
 export const COMPILE_LIMITS: Readonly<Limits> = Object.freeze({
   wallTimeMs: 30_000,

@@ -22,6 +22,8 @@ export function toExecuteResponse(event: RunEvent): ExecuteResponse {
       return { started: { startedAt: event.startedAt } };
     case "output":
       return { output: event.output };
+    case "stage":
+      return { stage: { name: event.name } };
     case "test":
       return { test: { index: event.index, result: event.result } };
     case "completed":

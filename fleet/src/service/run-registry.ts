@@ -10,6 +10,7 @@ export type RunEvent =
   | { kind: "queued"; position: number }
   | { kind: "started"; startedAt: Date }
   | { kind: "output"; output: Output }
+  | { kind: "stage"; name: string }
   | { kind: "test"; index: number; result: TestResult }
   | { kind: "completed"; result: ExecutionResult };
 
@@ -28,6 +29,8 @@ export class Run {
   result: ExecutionResult | undefined;
   /** Tests finished so far: a stream that attaches later still sees every TestFinished. */
   readonly finishedTests: { index: number; result: TestResult }[] = [];
+  /** Stages reached so far (compile, run): a stream that attaches later still sees them. */
+  readonly stages: string[] = [];
   /** Survives its streams (ExecuteRequest.detach_on_disconnect). */
   detached = false;
   /** The run's live stdin and signals (ExecuteRequest.live_stdin), fed by SendInput. */
@@ -58,6 +61,12 @@ export class Run {
   /** Output as written; live streams only (a later stream or GetResult has the whole record). */
   output(output: Output): void {
     this.#publish({ kind: "output", output });
+  }
+
+  /** The run reached a stage (compile, run). */
+  stage(name: string): void {
+    this.stages.push(name);
+    this.#publish({ kind: "stage", name });
   }
 
   testFinished(index: number, result: TestResult): void {
@@ -110,9 +119,9 @@ export class Run {
 
   #snapshot(): RunEvent[] {
     if (this.state === "queued") return [{ kind: "queued", position: this.position }];
-    const started: RunEvent = { kind: "started", startedAt: this.startedAt! };
+    const started: RunEvent[] = [{ kind: "started", startedAt: this.startedAt! }, ...this.stages.map((name) => ({ kind: "stage" as const, name }))];
     const tests: RunEvent[] = this.finishedTests.map(({ index, result }) => ({ kind: "test", index, result }));
-    return this.state === "running" ? [started, ...tests] : [started, ...tests, { kind: "completed", result: this.result! }];
+    return this.state === "running" ? [...started, ...tests] : [...started, ...tests, { kind: "completed", result: this.result! }];
   }
 
   #publish(event: RunEvent | ServiceError): void {

@@ -80,7 +80,8 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     ...toEngineRequest(submission.request, submission.language),
     ...(submission.version ? { version: submission.version } : {}),
     ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
-    ...(run.live ? { liveStdin: run.live.stream, signals: run.live.signals } : {}),
+    // Stages are a live session's (what its client shows); other streams keep their events.
+    ...(run.live ? { liveStdin: run.live.stream, signals: run.live.signals, onStage: (stage: string) => (coalescer.flush(), run.stage(stage)) } : {}),
     onTest: (index: number, test: TestOutcome) => {
       coalescer.flush();
       const wire = testToProto(test, binaryOutput, budget);

@@ -38,7 +38,8 @@ export function pistonStatus(rec: ResultRecord): string | null {
 const text = (value: string | null, base64: boolean) =>
   value === null ? "" : base64 ? new TextDecoder().decode(fromBase64(value) ?? new Uint8Array()) : value;
 
-function stage(rec: ResultRecord, stdout: string, stderr: string): PistonStage {
+/** One of Piston's stages from our record: the run's, or the failed compile's. */
+export function stage(rec: ResultRecord, stdout: string, stderr: string): PistonStage {
   const signal = rec.signal === null ? null : (SIGNAL_NAMES[rec.signal] ?? `SIG${rec.signal}`);
   return {
     stdout, stderr, output: stdout + stderr,

@@ -9,6 +9,7 @@ import { HttpError, json, readJsonObject } from "../../lib/http.ts";
 import { TESTS_WALL_BUDGET_MS } from "../../../../proto/submission-rules.ts";
 import { fleetStatus } from "../../submit/submit-core.ts";
 import { countedRefusal } from "../../routes/counted-refusal.ts";
+import { openPistonSession } from "../../routes/sessions.ts";
 import { awaitRecord, runtimes, submitNative } from "../core.ts";
 import { pistonResult, pistonRuntimes } from "./from-native.ts";
 import { parsePistonExecute, pistonRuntime, pistonToNative } from "./to-native.ts";
@@ -61,4 +62,5 @@ const notFound = countedRefusal(404, { message: "not found", error: "not found" 
 export const pistonRouter = IttyRouter<IRequest, Args>({ base: "/piston" })
   .post("/api/v2/execute", execute)
   .get("/api/v2/runtimes", runtimesList)
+  .get("/api/v2/connect", openPistonSession)
   .all("*", notFound);

@@ -298,7 +298,18 @@ export interface ExecuteResponse {
     | Output
     | undefined;
   /** A test case finished (requests with tests). */
-  test?: TestFinished | undefined;
+  test?:
+    | TestFinished
+    | undefined;
+  /**
+   * The run moved to a stage: "compile" (a compiled language, also from the compile cache), then
+   * "run" (the program starts). Live runs only (live_stdin): what a live session shows its client.
+   */
+  stage?: Stage | undefined;
+}
+
+export interface Stage {
+  name: string;
 }
 
 export interface Output {
@@ -1520,7 +1531,14 @@ export const TestCase: MessageFns<TestCase> = {
 };
 
 function createBaseExecuteResponse(): ExecuteResponse {
-  return { queued: undefined, started: undefined, completed: undefined, output: undefined, test: undefined };
+  return {
+    queued: undefined,
+    started: undefined,
+    completed: undefined,
+    output: undefined,
+    test: undefined,
+    stage: undefined,
+  };
 }
 
 export const ExecuteResponse: MessageFns<ExecuteResponse> = {
@@ -1539,6 +1557,9 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
     }
     if (message.test !== undefined) {
       TestFinished.encode(message.test, writer.uint32(42).fork()).join();
+    }
+    if (message.stage !== undefined) {
+      Stage.encode(message.stage, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -1596,6 +1617,14 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
             message.test = TestFinished.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.stage = Stage.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1628,6 +1657,62 @@ export const ExecuteResponse: MessageFns<ExecuteResponse> = {
     message.test = (object.test !== undefined && object.test !== null)
       ? TestFinished.fromPartial(object.test)
       : undefined;
+    message.stage = (object.stage !== undefined && object.stage !== null) ? Stage.fromPartial(object.stage) : undefined;
+    return message;
+  },
+};
+
+function createBaseStage(): Stage {
+  return { name: "" };
+}
+
+export const Stage: MessageFns<Stage> = {
+  encode(message: Stage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Stage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Stage>): Stage {
+    return Stage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Stage>): Stage {
+    const message = createBaseStage();
+    message.name = object.name ?? "";
     return message;
   },
 };

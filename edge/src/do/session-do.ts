@@ -1,0 +1,270 @@
+// SessionDO: one live session (docs/live-sessions.md), named by the session's id. It holds its
+// clients' WebSockets through the Hibernation API, so while the program is idle the object can
+// leave memory and the sockets stay open. Its submission's object (SubmissionDO) reads the node's
+// stream and pushes the run's events here; stdin goes straight to the node (session/stdin-pump.ts).
+// What each socket is (its protocol, its key, its stage) rides on the socket itself.
+import { DurableObject } from "cloudflare:workers";
+import type { ResultRecord } from "../../../proto/record.ts";
+import type { Caller } from "../contracts/key.ts";
+import type { NodeTarget } from "../contracts/scheduler.ts";
+import type { SessionEvent, SessionRpc } from "../contracts/session.ts";
+import type { Env } from "../env.ts";
+import type { SessionCaps } from "../plans/plan-caps.ts";
+import { fleetRegistry, submissionObject } from "../stubs.ts";
+import { readRecord } from "../submission/reads.ts";
+import { type Dialect, type Refusal, type Reply, isRefusal } from "../session/dialect.ts";
+import { native } from "../session/native.ts";
+import { piston } from "../session/piston.ts";
+import { startSession } from "../session/start.ts";
+import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
+
+/** How a socket was opened (the Worker's route, after the key checked out): session/open.ts. */
+export interface OpenSession {
+  dialect: "native" | "piston";
+  session: string;
+  caller: Caller;
+  pool: string;
+  /** A reconnect to a session that exists (GET /api/sessions/{id}). */
+  resume: boolean;
+}
+
+interface SocketState {
+  dialect: "native" | "piston";
+  session: string;
+  caller: Caller;
+  pool: string;
+  started: boolean;
+  stage: string | null;
+}
+
+/** The session once admitted: stored once, so that a reconnect and a wake-up find it. */
+interface Session {
+  id: string;
+  session: string;
+  account_id: string;
+  caps: SessionCaps;
+  created_ms: number;
+  /** Stdin bytes the client sent in all (the cap counts them). */
+  received: number;
+  done: boolean;
+}
+
+const DIALECTS: Record<SocketState["dialect"], Dialect> = { native, piston };
+/** Beyond its maximum duration, how long a session waits for its record before it gives up. */
+const OVERDUE_GRACE_MS = 60_000;
+
+export class SessionDO extends DurableObject<Env> implements SessionRpc {
+  #session: Session | null | undefined;
+  #pump: StdinPump | null = null;
+  #node: NodeTarget | null = null;
+  #lastActivity = Date.now();
+  /** While the first message is being admitted: the messages after it wait for it. */
+  #starting: Promise<void> | null = null;
+
+  override async fetch(request: Request): Promise<Response> {
+    const open = JSON.parse(request.headers.get(OPEN_HEADER) ?? "null") as OpenSession;
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server);
+    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null };
+    server.serializeAttachment(state);
+    if (open.resume) await this.#reattach(server, open);
+    else this.#awaitStart(server, open);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    this.#lastActivity = Date.now();
+    const state = ws.deserializeAttachment() as SocketState;
+    const dialect = DIALECTS[state.dialect];
+    const action = dialect.parse(message, state.started);
+    if (isRefusal(action)) return this.#refuse(ws, action);
+    if (action.kind !== "start" && this.#starting) await this.#starting;
+    switch (action.kind) {
+      case "start": return this.#start(ws, state, action.body, action.piston === true);
+      case "stdin": return this.#stdin(ws, action.data);
+      case "end": return void this.#pumpFor()?.end();
+      case "signal": return void this.#pumpFor()?.signal(action.signal);
+      case "none": return;
+    }
+  }
+
+  override webSocketClose(ws: WebSocket, code: number, reason: string): void {
+    // The program goes on without a client until its idle timeout: a reconnect may pick it up.
+    try {
+      ws.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  async push(events: SessionEvent[]): Promise<void> {
+    this.#lastActivity = Date.now();
+    for (const e of events) {
+      if (e.kind === "node") {
+        this.#node = e.node;
+        this.#pumpFor()?.kick();
+      } else if (e.kind === "stage") this.#each((ws, state, d) => {
+        const reply = d.stage(e.stage, state.stage);
+        ws.serializeAttachment({ ...state, stage: e.stage });
+        return reply;
+      });
+      else if (e.kind === "output") this.#each((_ws, _s, d) => d.output(e.stream, e.data));
+      else await this.#finish(e.record);
+    }
+  }
+
+  override async alarm(): Promise<void> {
+    const s = this.#stored();
+    if (!s || s.done) return;
+    const now = Date.now();
+    if (now > s.created_ms + s.caps.max_duration_ms + OVERDUE_GRACE_MS) {
+      this.#refuseAll({ refused: "too_long", message: `the session outlived its maximum of ${s.caps.max_duration_ms / 1000} s without a result` });
+      await submissionObject(this.env, s.id).cancel(s.id, "the live session outlived its maximum duration").catch(() => false);
+      return;
+    }
+    const idleUntil = this.#lastActivity + s.caps.idle_timeout_ms;
+    if (now >= idleUntil) {
+      this.#refuseAll({ refused: "idle", message: `nothing came from the client or the program for ${s.caps.idle_timeout_ms / 1000} s; the program was killed` });
+      return;
+    }
+    await this.ctx.storage.setAlarm(Math.min(idleUntil, s.created_ms + s.caps.max_duration_ms + OVERDUE_GRACE_MS));
+  }
+
+  // ---- the client's messages ----
+
+  #awaitStart(ws: WebSocket, open: OpenSession): void {
+    setTimeout(() => {
+      const state = ws.deserializeAttachment() as SocketState | null;
+      if (state && !state.started) this.#refuse(ws, { refused: "start_timeout", message: "no start message in time" });
+    }, DIALECTS[open.dialect].startTimeoutMs);
+  }
+
+  async #start(ws: WebSocket, state: SocketState, body: Record<string, unknown>, isPiston: boolean): Promise<void> {
+    const session = state.session;
+    ws.serializeAttachment({ ...state, started: true });
+    const starting = startSession({ env: this.env, caller: state.caller, session, pool: state.pool }, body, isPiston);
+    this.#starting = starting.then(() => {});
+    const started = await starting.finally(() => (this.#starting = null));;
+    if (isRefusal(started)) return this.#refuse(ws, started, false);
+    const now = Date.now();
+    const s: Session = { id: started.id, session, account_id: state.caller.account_id, caps: started.caps, created_ms: now, received: 0, done: false };
+    this.#session = s;
+    this.ctx.storage.kv.put("session", s);
+    await this.ctx.storage.setAlarm(now + Math.min(s.caps.idle_timeout_ms, s.caps.max_duration_ms + OVERDUE_GRACE_MS));
+    this.#send(ws, DIALECTS[state.dialect].accepted({ id: s.id, session_id: session, window: STDIN_WINDOW_BYTES, limits: s.caps, ...(started.runtime ? { runtime: started.runtime } : {}) }));
+    if (started.initial.length > 0) this.#stdin(ws, started.initial);
+  }
+
+  #stdin(ws: WebSocket, data: Uint8Array): void {
+    const s = this.#stored();
+    const pump = this.#pumpFor();
+    if (!s || !pump) return;
+    if (s.received + data.length > s.caps.stdin_bytes) {
+      return this.#refuseAll({ refused: "stdin_cap", message: `stdin past the session's cap of ${s.caps.stdin_bytes} bytes; the program was killed` });
+    }
+    if (pump.waiting + data.length > STDIN_WINDOW_BYTES) {
+      return this.#refuse(ws, { refused: "window", message: `more than ${STDIN_WINDOW_BYTES} bytes of stdin wait for the program; wait for stdin_ack before sending more` });
+    }
+    s.received += data.length;
+    // Kept for a wake-up (the cap counts on), without holding the session's messages for the write.
+    void this.ctx.storage.put("received", s.received, { allowUnconfirmed: true });
+    pump.write(data);
+  }
+
+  async #reattach(ws: WebSocket, open: OpenSession): Promise<void> {
+    const s = this.#stored();
+    if (!s) return this.#refuse(ws, { refused: "not_found", message: "no such session" }, false);
+    if (s.account_id !== open.caller.account_id) return this.#refuse(ws, { refused: "forbidden", message: "the session belongs to another key's account" }, false);
+    if (s.done) {
+      const record = await readRecord(this.env, s.id, s.account_id);
+      if (record) this.#send(ws, DIALECTS[open.dialect].result(record, null));
+      return;
+    }
+    const pump = this.#pumpFor();
+    this.#send(ws, DIALECTS[open.dialect].attached({ id: s.id, session_id: s.session, taken: pump?.taken ?? 0 }));
+    // Not known after a wake-up: the node says, and a stdin_ack follows.
+    if (pump?.taken === null) pump.kick();
+  }
+
+  // ---- the run's events ----
+
+  async #finish(record: ResultRecord): Promise<void> {
+    const s = this.#stored();
+    if (s && !s.done) {
+      s.done = true;
+      this.ctx.storage.kv.put("session", s);
+      await this.ctx.storage.deleteAlarm();
+    }
+    this.#each((ws, state, d) => d.result(record, state.stage));
+  }
+
+  /** The stdin pump, made again after a wake-up (the node then says what it has taken). */
+  #pumpFor(): StdinPump | null {
+    if (this.#pump) return this.#pump;
+    const s = this.#stored();
+    if (!s || s.done) return null;
+    const fresh = s.received === 0;
+    this.#pump = new StdinPump(s.id, {
+      node: () => this.#runNode(s.id),
+      taken: (taken) => this.#each((_ws, _s, d) => d.taken(taken)),
+      closed: () => {},
+      failed: (why) => console.warn("live session stdin failed", s.id, why),
+    }, fresh ? 0 : null);
+    return this.#pump;
+  }
+
+  async #runNode(id: string): Promise<NodeTarget | null> {
+    if (this.#node) return this.#node;
+    const nodeId = await submissionObject(this.env, id).liveNode(id);
+    const target = nodeId ? await fleetRegistry(this.env).target(nodeId) : null;
+    // A push may have named the node meanwhile: it stands.
+    this.#node ??= target;
+    return this.#node;
+  }
+
+  // ---- sockets ----
+
+  #stored(): Session | null {
+    if (this.#session === undefined) {
+      const s = this.ctx.storage.kv.get<Session>("session");
+      this.#session = s ? { ...s, received: Math.max(s.received, this.ctx.storage.kv.get<number>("received") ?? 0) } : null;
+    }
+    return this.#session;
+  }
+
+  #each(reply: (ws: WebSocket, state: SocketState, dialect: Dialect) => Reply): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      const state = ws.deserializeAttachment() as SocketState | null;
+      if (state?.started) this.#send(ws, reply(ws, state, DIALECTS[state.dialect]));
+    }
+  }
+
+  /** Ends one socket with `r`; a started session's program is killed unless `keepRun`. */
+  #refuse(ws: WebSocket, r: Refusal, killRun = true): void {
+    const state = ws.deserializeAttachment() as SocketState | null;
+    this.#send(ws, DIALECTS[state?.dialect ?? "native"].refusal(r));
+    if (killRun) this.#kill();
+  }
+
+  #refuseAll(r: Refusal): void {
+    for (const ws of this.ctx.getWebSockets()) this.#refuse(ws, r, false);
+    this.#kill();
+  }
+
+  #kill(): void {
+    const s = this.#stored();
+    if (s && !s.done) this.#pumpFor()?.signal("SIGKILL");
+  }
+
+  #send(ws: WebSocket, reply: Reply): void {
+    try {
+      for (const m of reply.messages) ws.send(m);
+      if (reply.close) ws.close(reply.close.code, reply.close.reason);
+    } catch {
+      // the client is gone; the run goes on (or was told to stop)
+    }
+  }
+}
+
+/** The header the Worker's route tells the object how the socket was opened in (never a client's). */
+export const OPEN_HEADER = "x-codecell-session-open";
