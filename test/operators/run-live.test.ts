@@ -1,23 +1,21 @@
 // `codecell run -i FILE` through a real pseudo-terminal (pty.ts) against a real stack (a fleet node
 // and the Worker on workerd): a typed line reaches the program and its answer comes back before
 // the next is typed, Ctrl-D ends its input; Ctrl-C reaches a program that handles SIGINT, which
-// decides how the run ends, and the CLI exits with the verdict's status. -i with --tests, --watch,
-// --stdin or --json is a usage error.
+// decides how the run ends, and the CLI exits with the verdict's status. A compile error shows its diagnostics; a refused key exits 77;
+// -i with --tests, --watch, --stdin or --json is a usage error.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it, type TestContext } from "node:test";
+import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { ROOT, cleanup, tempDir, useStack } from "../edge/harness.ts";
 import { requireKernel } from "../helpers.ts";
-import { recordingFetch } from "../client/stack.ts";
 import { cli } from "./cli-helpers.ts";
 import { runInPty } from "./pty.ts";
 
 const stack = useStack();
 let work = "";
 let key = "";
-let routed = true;
 
 /** A user's environment: the edge's URL and a key, nothing else of codecell's. */
 function userEnv(): Record<string, string> {
@@ -31,23 +29,14 @@ function live(file: string, code: string) {
   return runInPty(join(ROOT, "cli", "codecell"), ["--insecure", "run", "-i", file], { cwd: work, env: userEnv() });
 }
 
-function needsRoute(t: TestContext): boolean {
-  if (!routed) t.skip("GET /api/sessions is not routed by this edge yet");
-  return routed;
-}
-
 describe("codecell run -i on a terminal", { skip: !requireKernel() }, () => {
   before(async () => {
     work = tempDir("run-live");
     key = (await stack.ops.newKey()).key;
-    // Before the edge routes sessions it answers the router's 404 (without an upgrade, 426 once it exists).
-    const res = await recordingFetch()(new URL("/api/sessions", stack.edge.base), { headers: { "x-api-key": key } });
-    routed = res.status !== 404;
   });
   after(() => cleanup(work));
 
-  it("a typed line is answered before the next is typed; Ctrl-D ends the input; AC, exit 0", async (t) => {
-    if (!needsRoute(t)) return;
+  it("a typed line is answered before the next is typed; Ctrl-D ends the input; AC, exit 0", async () => {
     const run = live("echo.py", "import sys\nfor line in sys.stdin: print('echo:', line.strip(), flush=True)\n");
     run.type("hello\r");
     await run.waitFor(/echo: hello\r\n/);
@@ -58,8 +47,7 @@ describe("codecell run -i on a terminal", { skip: !requireKernel() }, () => {
     assert.match(run.screen(), /^AC · \d+ ms CPU · \d+ ms wall · \d+\.\d MiB\r$/m);
   });
 
-  it("Ctrl-C reaches the program's SIGINT handler, not the CLI; the run's verdict sets the exit status", async (t) => {
-    if (!needsRoute(t)) return;
+  it("Ctrl-C reaches the program's SIGINT handler, not the CLI; the run's verdict sets the exit status", async () => {
     const run = live("handler.py", [
       "import signal, sys, time",
       "def stop(*_):",
@@ -75,6 +63,22 @@ describe("codecell run -i on a terminal", { skip: !requireKernel() }, () => {
     await run.waitFor(/caught SIGINT, leaving with 3/);
     assert.equal(await run.exit, 2, run.screen());
     assert.match(run.screen(), /^RE · /m);
+  });
+
+  it("a compile error: the compiler's diagnostics and RE (compile error) on stderr, exit 2", async () => {
+    writeFileSync(join(work, "broken.c"), "int main(void) { return undefined_name; }\n");
+    const r = await cli(null, ["--insecure", "run", "-i", join(work, "broken.c")], userEnv());
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /undefined_name/);
+    assert.match(r.stderr, /^RE \(compile error\)/m);
+    assert.equal(r.stdout, "");
+  });
+
+  it("a key the edge refuses at the handshake: exit 77, the 401 named", async () => {
+    writeFileSync(join(work, "x.py"), "print(1)\n");
+    const r = await cli(null, ["--insecure", "run", "-i", join(work, "x.py")], { ...userEnv(), CODECELL_API_KEY: "not-a-key" });
+    assert.equal(r.code, 77, r.stderr);
+    assert.match(r.stderr, /not authenticated: 401/);
   });
 
   for (const flags of [["--tests", "cases"], ["--watch"], ["--stdin", "in.txt"], ["--json"]]) {
