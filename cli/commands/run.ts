@@ -1,12 +1,14 @@
 // codecell run FILE: run a source file on codecell as a user — live output, the verdict and times,
 // the exit status mapped from the verdict (cli/run/verdict.ts); --tests DIR runs test cases,
-// --json prints the record for scripts, --watch runs again on every change.
+// --json prints the record for scripts, --watch runs again on every change, -i runs it live
+// (a session: the terminal's stdin to the program as typed, Ctrl-C to the program).
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { SubmitRequest } from "../../client/src/index.ts";
 import { CliError, globals } from "../admin-client.ts";
 import { asCliError, runApi } from "../run/api.ts";
 import { languageOf, LANGUAGE_BY_EXTENSION } from "../run/language.ts";
+import { runLive } from "../run/live.ts";
 import { runOnce } from "../run/run-once.ts";
 import { readTestsDir } from "../run/tests-dir.ts";
 import { RUN_EXIT } from "../run/verdict.ts";
@@ -18,6 +20,7 @@ interface RunOptions {
   tests?: string;
   version?: string;
   watch?: boolean;
+  interactive?: boolean;
   key?: string;
 }
 
@@ -35,6 +38,10 @@ Exit status:
   69  the edge is unreachable or failing (network error, 5xx, 429/503 after retries)
   77  no API key, or the key is rejected
   130 interrupted (Ctrl-C, as --watch ends)
+
+With -i the program runs live: what is typed (this process's stdin) reaches it
+as it is read, Ctrl-D ends its input, Ctrl-C sends it SIGINT (its own handler
+decides; codecell waits for the run's end), Ctrl-\\ kills it (SIGKILL).
 
 The program's output goes to stdout and stderr as it runs; the verdict line
 (e.g. "AC · 12 ms CPU · 20 ms wall · 9.1 MiB") goes to stderr. With --tests, one
@@ -63,6 +70,21 @@ function buildRequest(file: string, opts: RunOptions, stdin: string | undefined)
   return request;
 }
 
+/** -i: a live session; a usage error with the flags that need the whole stdin first or a record at the end. */
+async function runInteractive(file: string, opts: RunOptions, global: { url?: string; insecure?: boolean; json?: boolean }): Promise<number> {
+  const clash = [["--tests", opts.tests], ["--watch", opts.watch], ["--stdin", opts.stdin], ["--json", global.json]].find(([, set]) => set);
+  if (clash) throw new CliError(`-i cannot be used with ${clash[0]}: the program's stdin is this terminal, its output shown as it comes`, RUN_EXIT.usage);
+  const request = buildRequest(file, opts, undefined);
+  const { api, baseUrl, close } = runApi({ url: global.url, key: opts.key, insecure: global.insecure });
+  try {
+    return await runLive(api, request);
+  } catch (error) {
+    throw asCliError(error, baseUrl);
+  } finally {
+    await close();
+  }
+}
+
 export function registerRun(program: Command): void {
   program
     .command("run")
@@ -73,6 +95,7 @@ export function registerRun(program: Command): void {
     .option("--stdin <file>", "the program's stdin from a file, or - for this process's stdin")
     .option("--tests <dir>", "test cases: NAME.in (stdin) with optional NAME.out (expected output, compared by lines), sorted by name")
     .option("--watch", "run again whenever the file (or a test file) changes, until Ctrl-C")
+    .option("-i, --interactive", "run live: this terminal's input reaches the program as typed, Ctrl-C sends it SIGINT")
     .option("--key <key>", "API key (env CODECELL_API_KEY; default: the local stack's)")
     .configureHelp({ showGlobalOptions: true })
     .addHelpText("after", EXIT_HELP)
@@ -80,6 +103,10 @@ export function registerRun(program: Command): void {
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : RUN_EXIT.usage))
     .action(async (file: string, opts: RunOptions, cmd: Command) => {
       const { url, insecure, json } = globals(cmd);
+      if (opts.interactive) {
+        process.exitCode = await runInteractive(file, opts, { url, insecure, json: Boolean(json) });
+        return;
+      }
       // Stdin can be read once only: every --watch run gets the same.
       const stdinOnce = opts.stdin === "-" ? readSource("-", "stdin") : undefined;
       const once = async (): Promise<number> => {

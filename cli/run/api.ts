@@ -1,8 +1,12 @@
 // The SDK client `codecell run` uses: base URL and API key from --url/--key, the environment or the
 // local stack's state file; the local stack's self-signed certificate trusted as the operator
-// commands trust it; and the SDK's errors turned into CliErrors with run's exit statuses.
-import { Agent, fetch as undiciFetch } from "undici";
-import { AuthenticationError, Codecell, ConnectionError, InvalidRequestError, NotFoundError, RetryableError, ApiError } from "../../client/src/index.ts";
+// commands trust it (by fetch and by a live session's WebSocket); and the SDK's errors turned into
+// CliErrors with run's exit statuses.
+import { Agent, WebSocket as UndiciWebSocket, fetch as undiciFetch } from "undici";
+import {
+  AuthenticationError, Codecell, ConnectionError, InvalidRequestError, NotFoundError, RetryableError, ApiError, SessionError,
+} from "../../client/src/index.ts";
+import type { WebSocketFactory } from "../../client/src/index.ts";
 import { CliError } from "../admin-client.ts";
 import { apiKey, edgeUrl, isLoopback, localStack } from "../local-stack.ts";
 import { RUN_EXIT } from "./verdict.ts";
@@ -29,8 +33,11 @@ export function runApi(options: ApiOptions): RunApi {
   const fetch = dispatcher
     ? ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => undiciFetch(input, { ...init, dispatcher })) as unknown as typeof globalThis.fetch
     : undefined;
+  const webSocket: WebSocketFactory | undefined = dispatcher
+    ? (url, headers) => new UndiciWebSocket(url, { headers, dispatcher }) as unknown as WebSocket
+    : undefined;
   return {
-    api: new Codecell({ baseUrl, apiKey: key, fetch }),
+    api: new Codecell({ baseUrl, apiKey: key, fetch, webSocket }),
     baseUrl,
     close: async () => void (await dispatcher?.close()),
   };
@@ -42,8 +49,16 @@ export function asCliError(error: unknown, baseUrl: string): unknown {
   if (error instanceof RetryableError) return new CliError(`the edge is busy: ${error.message}`, RUN_EXIT.unavailable);
   if (error instanceof InvalidRequestError || error instanceof NotFoundError) return new CliError(`request refused: ${error.message}`, RUN_EXIT.refused);
   if (error instanceof ApiError) return new CliError(`request failed: ${error.message}`, error.status >= 500 ? RUN_EXIT.unavailable : RUN_EXIT.refused);
+  if (error instanceof SessionError) return new CliError(error.message, sessionExit(error.code));
   if (error instanceof ConnectionError) return new CliError(`cannot reach ${baseUrl}: ${causeOf(error)}`, RUN_EXIT.unavailable);
   return error;
+}
+
+/** A live session's close code (docs/live-sessions.md) as run's exit status. */
+function sessionExit(code: number): number {
+  if (code === 4401 || code === 4403) return RUN_EXIT.unauthorized;
+  if ([4400, 4404, 4409, 4411, 4413].includes(code)) return RUN_EXIT.refused;
+  return RUN_EXIT.unavailable;
 }
 
 function causeOf(error: Error): string {

@@ -4,6 +4,10 @@ import { ConnectionError, SyncTimeoutError } from "./errors.ts";
 import { expect, send, sleep } from "./http.ts";
 import type { RetryOptions, Transport } from "./http.ts";
 import { readSse } from "./sse.ts";
+import { globalWebSocket, openSession } from "./session-open.ts";
+import type { WebSocketFactory } from "./session-open.ts";
+import type { Session } from "./session.ts";
+import type { SessionRequest } from "./session-protocol.ts";
 import type { Accepted, BatchItem, Health, ResultRecord, ResultsEntry, Runtime, StreamEvent, SubmitRequest } from "./api-types.ts";
 
 export interface CodecellOptions {
@@ -13,6 +17,8 @@ export interface CodecellOptions {
   /** A fetch to use instead of the global one (a proxy, a test's TLS settings). */
   fetch?: typeof fetch;
   retry?: RetryOptions;
+  /** Makes a live session's WebSocket instead of the global one (custom TLS, a runtime without one). */
+  webSocket?: WebSocketFactory;
 }
 
 export interface CallOptions {
@@ -44,6 +50,7 @@ const isRecord = (r: Accepted | ResultRecord): r is ResultRecord => "schema_vers
 
 export class Codecell {
   readonly #t: Transport;
+  readonly #webSocket: WebSocketFactory;
 
   constructor(opts: CodecellOptions) {
     if (!opts.baseUrl) throw new TypeError("baseUrl is required");
@@ -54,6 +61,7 @@ export class Codecell {
       fetch: opts.fetch ?? globalThis.fetch.bind(globalThis),
       retry: { retries: 3, maxDelayMs: 30_000, baseDelayMs: 500, ...opts.retry },
     };
+    this.#webSocket = opts.webSocket ?? globalWebSocket;
   }
 
   /** POST /api/submit: 202 Accepted; with wait, the finished record (or SyncTimeoutError). A repeated idempotency key answers with the existing record. */
@@ -153,6 +161,15 @@ export class Codecell {
       // Also when the caller stops iterating: the connection is closed.
       await messages.return(undefined).catch(() => {});
     }
+  }
+
+  /**
+   * GET /api/sessions: a live session (docs/live-sessions.md). Resolves once the server has
+   * accepted the start; a refusal rejects with SessionError (its close code and the server's error),
+   * a refused key with AuthenticationError.
+   */
+  session(request: SessionRequest, opts: CallOptions = {}): Promise<Session> {
+    return openSession(this.#t, this.#webSocket, request, opts.signal);
   }
 
   async runtimes(opts: CallOptions = {}): Promise<Runtime[]> {

@@ -66,6 +66,27 @@ export class SyncTimeoutError extends ApiError {
   }
 }
 
+/**
+ * A live session refused or ended without its result: the WebSocket's close `code` (4400 a refused
+ * start, 4401 a revoked key, 4429 a limit with `retryAfter`, …: docs/live-sessions.md) and the
+ * server's `error` message sent before it, when there was one.
+ */
+export class SessionError extends CodecellError {
+  override name = "SessionError";
+  readonly code: number;
+  /** The server's `error` text (e.g. "rate limited"), or the close's reason when it sent none. */
+  readonly error: string;
+  readonly detail: string | undefined;
+  readonly retryAfter: number | null;
+  constructor(code: number, error: string, detail?: string, retryAfter: number | null = null) {
+    super(`session closed (${code})${error ? `: ${error}` : ""}${detail ? `: ${detail}` : ""}`);
+    this.code = code;
+    this.error = error;
+    this.detail = detail;
+    this.retryAfter = retryAfter;
+  }
+}
+
 /** Seconds from a Retry-After header (delta-seconds or an HTTP date); null when absent or unreadable. */
 export function retryAfterSeconds(headers: Headers, now = Date.now()): number | null {
   const value = headers.get("retry-after");

@@ -2,9 +2,12 @@
 export { Codecell } from "./client.ts";
 export type { CallOptions, CodecellOptions, EventsOptions, SubmitOptions, WaitOptions } from "./client.ts";
 export type { RetryOptions } from "./http.ts";
+export type { Session } from "./session.ts";
+export type { WebSocketFactory } from "./session-open.ts";
+export type { SessionEvent, SessionLimits, SessionRequest, SessionSignal } from "./session-protocol.ts";
 export {
   ApiError, AuthenticationError, CodecellError, ConnectionError, InvalidRequestError, NotFoundError, RateLimitError, RetryableError,
-  SyncTimeoutError, UnavailableError,
+  SessionError, SyncTimeoutError, UnavailableError,
 } from "./errors.ts";
 export { RecentIds, WebhookVerificationError } from "./verify-webhook.ts";
 import { verifyWebhook as verify } from "./verify-webhook.ts";
