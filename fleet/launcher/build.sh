@@ -10,3 +10,9 @@ $CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -static ${CFLAGS:-} \
 	-o "$out/codecell-launcher.tmp" \
 	"$here"/*.c # every source file here
 mv -f "$out/codecell-launcher.tmp" "$out/codecell-launcher"
+# The check server (docs/sandbox.md, "Check server"): a program of its own, run inside the sandbox.
+# shellcheck disable=SC2086
+$CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -static ${CFLAGS:-} \
+	-o "$out/codecell-checkd.tmp" \
+	"$here"/checkd/*.c
+mv -f "$out/codecell-checkd.tmp" "$out/codecell-checkd"
