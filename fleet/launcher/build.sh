@@ -16,3 +16,8 @@ $CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -static ${CFLAGS:-} \
 	-o "$out/codecell-checkd.tmp" \
 	"$here"/checkd/*.c
 mv -f "$out/codecell-checkd.tmp" "$out/codecell-checkd"
+# Its warm start: preloaded into a dynamically linked checker; no libc, so it loads into any.
+$CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -shared -fPIC -nostdlib -fno-stack-protector -fno-builtin ${CFLAGS:-} \
+	-o "$out/codecell-checkd-warm.so.tmp" \
+	"$here"/checkd/warm/warm.c
+mv -f "$out/codecell-checkd-warm.so.tmp" "$out/codecell-checkd-warm.so"

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	if (checkd_snapshot_box() < 0)
+	if (checkd_snapshot_box() < 0 || checkd_warm_start(argv + 4, &limits) < 0 || checkd_kill_leftovers() < 0 || checkd_clean_files() < 0)
 		return 2;
 	static char stderr_buf[CHECKD_STDERR_KEPT];
 	for (;;) {

@@ -24,6 +24,13 @@ struct checkd_limits {
 /* run.c: one check, from fork to its end (the report has everything but stderr's bytes). */
 int checkd_run(char **argv, const struct checkd_limits *limits, struct checkd_report *report, char *stderr_buf);
 
+/* warm_client.c: the warm start of a dynamically linked checker (warm/warm.c). */
+#include <sys/types.h>
+int checkd_warm_start(char **argv, const struct checkd_limits *limits);
+pid_t checkd_warm_pid(void); /* -1 when the checker is not warm: each check execs it */
+int checkd_warm_fork(uint64_t cpu_secs, int err_w, pid_t *pid);
+int checkd_warm_ended(int *status, uint64_t *cpu_usec, uint64_t *maxrss_kib);
+
 /* cleanup.c: what a check leaves behind. */
 int checkd_snapshot_box(void);
 int checkd_kill_leftovers(void);

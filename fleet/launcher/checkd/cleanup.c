@@ -41,19 +41,54 @@ int checkd_snapshot_box(void)
 	return 0;
 }
 
-/* SIGKILL to every process but this one and init (kill(-1) in the sandbox's pid namespace), each
- * reaped: orphans come to this process (a child subreaper), so all of them are its children. */
+/* Reaps what has ended; sleeps a millisecond when nothing had. */
+static void reap_some(void)
+{
+	int reaped = 0;
+	while (waitpid(-1, NULL, __WALL | WNOHANG) > 0)
+		reaped = 1;
+	if (!reaped) {
+		struct timespec pause = {0, 1000000};
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* SIGKILL to every process of the pid namespace but init, this one and `keep`; 0 once none is left. */
+static int kill_all_but(pid_t keep)
+{
+	for (int round = 0; round < KILL_ROUNDS; round++) {
+		DIR *proc = opendir("/proc");
+		if (!proc)
+			return -1;
+		int found = 0;
+		struct dirent *e;
+		while ((e = readdir(proc))) {
+			char *end;
+			long pid = strtol(e->d_name, &end, 10);
+			if (*end || pid <= 1 || pid == getpid() || pid == keep)
+				continue;
+			if (kill((pid_t)pid, SIGKILL) == 0)
+				found = 1;
+		}
+		closedir(proc);
+		if (!found)
+			return 0;
+		reap_some();
+	}
+	return -1;
+}
+
+/* SIGKILL to every process but this one and init (kill(-1) in the sandbox's pid namespace) and
+ * the warm checker, each reaped: orphans come to this process (a child subreaper), so all of them
+ * are its children. */
 int checkd_kill_leftovers(void)
 {
+	if (checkd_warm_pid() >= 0)
+		return kill_all_but(checkd_warm_pid());
 	for (int round = 0; round < KILL_ROUNDS; round++) {
 		if (kill(-1, SIGKILL) < 0)
 			return errno == ESRCH ? 0 : -1;
-		pid_t r;
-		while ((r = waitpid(-1, NULL, __WALL)) < 0 && errno == EINTR) {}
-		if (r < 0) {
-			struct timespec pause = {0, 1000000};
-			nanosleep(&pause, NULL);
-		}
+		reap_some();
 	}
 	return -1;
 }

@@ -25,13 +25,19 @@ static uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* RLIMIT_CPU: a second above the CPU limit the server enforces by reading the checker's CPU clock. */
+static uint64_t cpu_backstop_secs(const struct checkd_limits *limits)
+{
+	return (limits->cpu_ms + 999) / 1000 + 1;
+}
+
 /* The checker's process: stdin and stdout /dev/null, stderr the pipe, RLIMIT_CPU as a backstop. */
 static void child(char **argv, const struct checkd_limits *limits, int err_w)
 {
 	int null = open("/dev/null", O_RDWR);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err_w, 2) < 0)
 		_exit(126);
-	rlim_t secs = (rlim_t)(limits->cpu_ms + 999) / 1000 + 1;
+	rlim_t secs = (rlim_t)cpu_backstop_secs(limits);
 	struct rlimit cpu = {secs, secs};
 	setrlimit(RLIMIT_CPU, &cpu);
 	/* Under memory pressure the cgroup's OOM killer picks the checker, never the server (best effort). */
@@ -66,10 +72,11 @@ static uint64_t cpu_usec_of(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* Waits for the checker's end, its stderr read meanwhile; kills it at its wall or CPU limit. */
-static int supervise(pid_t pid, int pidfd, int err_r, const struct checkd_limits *limits, struct checkd_report *report, char *kept)
+/* Waits for the checker's end, its stderr read meanwhile; kills it at its wall (from `start`, its
+ * fork) or CPU limit. */
+static int supervise(pid_t pid, int pidfd, int err_r, uint64_t start, const struct checkd_limits *limits, struct checkd_report *report, char *kept)
 {
-	uint64_t start = now_usec(), wall_end = start + limits->wall_ms * 1000u, cpu_limit = limits->cpu_ms * 1000u;
+	uint64_t wall_end = start + limits->wall_ms * 1000u, cpu_limit = limits->cpu_ms * 1000u;
 	clockid_t clock;
 	int have_clock = clock_getcpuclockid(pid, &clock) == 0;
 	struct pollfd fds[2] = {{pidfd, POLLIN, 0}, {err_r, POLLIN, 0}};
@@ -97,17 +104,25 @@ static int supervise(pid_t pid, int pidfd, int err_r, const struct checkd_limits
 	return 0;
 }
 
-/* How the checker ended, its CPU time and peak memory. */
+/* How the checker ended (its exit status from wait4 or from the warm checker), its CPU time and peak memory. */
 static int reap(pid_t pid, const struct checkd_limits *limits, struct checkd_report *report)
 {
 	int status;
-	struct rusage ru;
-	pid_t r;
-	while ((r = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR) {}
-	if (r != pid)
-		return -1;
-	report->cpu_usec = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
-	report->maxrss_bytes = (uint64_t)ru.ru_maxrss * 1024u;
+	uint64_t cpu_usec, maxrss_kib;
+	if (checkd_warm_pid() >= 0) {
+		if (checkd_warm_ended(&status, &cpu_usec, &maxrss_kib) < 0)
+			return -1;
+	} else {
+		struct rusage ru;
+		pid_t r;
+		while ((r = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR) {}
+		if (r != pid)
+			return -1;
+		cpu_usec = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
+		maxrss_kib = (uint64_t)ru.ru_maxrss;
+	}
+	report->cpu_usec = cpu_usec;
+	report->maxrss_bytes = maxrss_kib * 1024u;
 	report->kind = WIFSIGNALED(status) ? CHECKD_SIGNALED : CHECKD_EXITED;
 	report->value = WIFSIGNALED(status) ? (uint64_t)WTERMSIG(status) : (uint64_t)WEXITSTATUS(status);
 	if (report->cpu_usec >= limits->cpu_ms * 1000u || (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU))
@@ -134,14 +149,23 @@ int checkd_run(char **argv, const struct checkd_limits *limits, struct checkd_re
 	int err[2];
 	if (pipe2(err, O_CLOEXEC) < 0)
 		return -1;
-	pid_t pid = fork();
+	pid_t pid = -1;
+	uint64_t start = now_usec();
+	if (checkd_warm_pid() >= 0) {
+		if (checkd_warm_fork(cpu_backstop_secs(limits), err[1], &pid) < 0)
+			return -1;
+	} else if ((pid = fork()) == 0) {
+		child(argv, limits, err[1]);
+	}
+	close(err[1]);
 	if (pid < 0)
 		return -1;
-	if (pid == 0)
-		child(argv, limits, err[1]);
-	close(err[1]);
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	int ok = pidfd >= 0 && supervise(pid, pidfd, err[0], limits, report, stderr_buf) == 0;
+	/* A warm checker's check may have ended, and been reaped, before its pidfd was opened. */
+	int gone = pidfd < 0 && errno == ESRCH && checkd_warm_pid() >= 0;
+	int ok = gone || (pidfd >= 0 && supervise(pid, pidfd, err[0], start, limits, report, stderr_buf) == 0);
+	if (gone)
+		report->wall_usec = now_usec() - start;
 	if (!ok)
 		kill(pid, SIGKILL);
 	ok = reap(pid, limits, report) == 0 && ok;

@@ -16,8 +16,12 @@ import { countersBetween, MAX_REPORT_BYTES, ReportReader, reportRecord, type Che
 import { checkerJudge, type PreparedChecker } from "./custom-checker.ts";
 import type { JudgeRun } from "./tests.ts";
 
-export const CHECKD_PATH = join(import.meta.dirname, "..", "..", "launcher", "build", "codecell-checkd");
-const CHECKD_IN_SANDBOX = "/opt/checkd";
+const BUILD = join(import.meta.dirname, "..", "..", "launcher", "build");
+/** The server, and its warm start preloaded into a dynamically linked checker (fleet/launcher/checkd/warm.h). */
+const CHECKD_BINDS = [
+  { hostPath: join(BUILD, "codecell-checkd"), sandboxPath: "/opt/checkd" },
+  { hostPath: join(BUILD, "codecell-checkd-warm.so"), sandboxPath: "/opt/checkd-warm.so" },
+];
 /** How long past the checker's wall limit the node waits for a report before it gives the server up. */
 const REPORT_GRACE_MS = 5_000;
 
@@ -46,6 +50,8 @@ export class CheckServer {
   readonly #ended: Promise<void>;
   #gone: string | undefined;
   #read: (() => CgroupReadings) | undefined;
+  /** The cgroup's counters after the last check (before the first: when the server started). */
+  #lastReadings: CgroupReadings | undefined;
   #wake: (() => void) | undefined;
   /** Checks the server answered. */
   served = 0;
@@ -55,8 +61,8 @@ export class CheckServer {
     this.#input.on("error", () => {}); // the server is gone: what was still for it is not wanted
     const spec: RunSpec = {
       ...checker,
-      argv: [CHECKD_IN_SANDBOX, String(checker.limits.cpuTimeMs), String(checker.limits.wallTimeMs), "--", ...checker.argv],
-      binds: [...(checker.binds ?? []), { hostPath: CHECKD_PATH, sandboxPath: CHECKD_IN_SANDBOX }],
+      argv: [CHECKD_BINDS[0]!.sandboxPath, String(checker.limits.cpuTimeMs), String(checker.limits.wallTimeMs), "--", ...checker.argv],
+      binds: [...(checker.binds ?? []), ...CHECKD_BINDS],
       liveStdin: this.#input,
       limits: serverLimits(checker.limits, tests),
       onOutput: (stream, data) => {
@@ -65,7 +71,11 @@ export class CheckServer {
       },
     };
     const stop = signal ? AbortSignal.any([signal, this.#stop.signal]) : this.#stop.signal;
-    this.#ended = sandbox.runBeside(spec, stop, (read) => (this.#read = read)).then(
+    const started = (read: () => CgroupReadings) => {
+      this.#read = read;
+      this.#lastReadings = this.#readings();
+    };
+    this.#ended = sandbox.runBeside(spec, stop, started).then(
       (outcome) => this.#end(`it ended: ${outcome.result.error_message ?? outcome.result.verdict}`),
       (error: Error) => this.#end(`it could not start: ${error.message}`),
     );
@@ -79,7 +89,6 @@ export class CheckServer {
   /** One check's record and stderr, or undefined when the server is gone (check in a fresh sandbox then). */
   async check(input: CheckBytes, output: CheckBytes, answer: CheckBytes): Promise<{ record: ExecutionRecord; stderr: Uint8Array } | undefined> {
     if (this.#gone) return undefined;
-    const before = this.#readings();
     for (const file of [input, output, answer]) {
       const bytes = typeof file === "string" ? Buffer.from(file) : file;
       const length = Buffer.alloc(8);
@@ -90,7 +99,9 @@ export class CheckServer {
     const report = await this.#report();
     if (!report) return undefined;
     this.served++;
-    const record = reportRecord(report, countersBetween(before, this.#readings()), this.#limits);
+    const after = this.#readings();
+    const record = reportRecord(report, countersBetween(this.#lastReadings, after), this.#limits);
+    this.#lastReadings = after;
     return { record, stderr: report.stderr };
   }
 
