@@ -1,5 +1,6 @@
 // The check server on the real kernel (docs/languages.md, "Custom checkers"; docs/sandbox.md,
-// "Check server"): one sandbox in the partner slot answers a test set's checks, each held to the
+// "Check server"): one sandbox in the partner slot answers a test set's checks (a dynamic checker
+// forked from its warm start, a static one exec'd), each held to the
 // checker's own limits, nothing of one check left for the next; once it is gone the checks left
 // run in fresh sandboxes, with the same verdicts.
 import assert from "node:assert/strict";
@@ -115,7 +116,7 @@ describe("check server", { concurrency: 1 }, () => {
     });
   });
 
-  it("a checker that kills the server: that check and the rest run in fresh sandboxes, with the same verdicts", async (t) => {
+  it("a checker that kills its parent (the warm process) ends the server: that check and the rest run in fresh sandboxes, same verdicts", async (t) => {
     if (!requireKernel(t)) return;
     const spec = checker('kill -9 $PPID 2>/dev/null; cmp -s output.txt answer.txt');
     const program = await sandbox.run({ argv: ["/bin/echo", "42"], limits: CHECKER_LIMITS });
@@ -127,6 +128,18 @@ describe("check server", { concurrency: 1 }, () => {
       return results.map((result) => `${result.verdict} ${result.evidence.verdict_cause}`);
     });
     assert.deepEqual(verdicts, ["AC normal_exit", "WA wrong_answer"]);
+  });
+
+  it("a checker that stops its warm process: no report comes, the node gives the server up and checks in fresh sandboxes", async (t) => {
+    if (!requireKernel(t)) return;
+    const spec = checker("kill -STOP $PPID 2>/dev/null; cmp -s output.txt answer.txt", { wallTimeMs: 1_000 });
+    const program = await sandbox.run({ argv: ["/bin/echo", "42"], limits: CHECKER_LIMITS });
+    const verdict = await served(spec, 1, async (server) => {
+      const result = await checkerJudge(sandbox, spec, undefined, server)(program, "", "42\n");
+      assert.equal(server.gone, "it sent no report in time");
+      return `${result.verdict} ${result.evidence.verdict_cause}`;
+    });
+    assert.equal(verdict, "AC normal_exit");
   });
 
   it("without a partner slot to hold (no job holds a slot) it is gone at once and nothing runs in it", async (t) => {

@@ -27,15 +27,15 @@ const REPORT_GRACE_MS = 5_000;
 
 /**
  * The server's run: the checker's limits stretched over the whole test set (the tests' budget, the
- * last test's run and check past it; each check's CPU time once); the server holds each check to
- * the checker's own.
+ * last test's run and check past it; each check's CPU time once; the server's and a warm
+ * checker's processes); the server holds each check to the checker's own.
  */
 export function serverLimits(checker: Limits, tests: number): Limits {
   return {
     ...checker,
     wallTimeMs: TESTS_WALL_BUDGET_MS + RUN_LIMITS.wallTimeMs + checker.wallTimeMs,
     cpuTimeMs: checker.cpuTimeMs * tests + 1_000,
-    processes: checker.processes + 1,
+    processes: checker.processes + 2, // the server and a warm checker
     outputBytes: MAX_REPORT_BYTES * tests,
   };
 }

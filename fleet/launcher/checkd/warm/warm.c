@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
+#include <sys/prctl.h>
 
 #include "../warm.h"
 
@@ -83,6 +84,7 @@ static void forget_preload(void)
 static void become_check(uint64_t cpu_secs, int err_fd)
 {
 	SYS(SYS_close, WARM_FD, 0, 0);
+	SYS(SYS_prctl, PR_SET_DUMPABLE, 1, 0);
 	SYS(SYS_dup2, err_fd, 2, 0);
 	SYS(SYS_close, err_fd, 0, 0);
 	struct rlimit cpu = {cpu_secs, cpu_secs};
@@ -103,6 +105,8 @@ __attribute__((constructor)) static void warm(void)
 	uint64_t pid = (uint64_t)SYS(SYS_getpid, 0, 0, 0);
 	if (whole(SYS_write, WARM_FD, &pid, sizeof pid) < 0)
 		SYS(SYS_exit_group, 2, 0, 0);
+	/* A check (the same uid) cannot open this process's socket through /proc or ptrace it. */
+	SYS(SYS_prctl, PR_SET_DUMPABLE, 0, 0);
 	long null = SYS(SYS_open, "/dev/null", O_WRONLY | O_CLOEXEC, 0);
 	if (null >= 0)
 		SYS(SYS_dup2, null, 2, 0);
