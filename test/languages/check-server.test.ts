@@ -142,6 +142,17 @@ describe("check server", { concurrency: 1 }, () => {
     assert.equal(verdict, "AC normal_exit");
   });
 
+  it("holds the partner slot: an interactive pair of the same job is refused while the server lives", async (t) => {
+    if (!requireKernel(t)) return;
+    const sh = { argv: ["/bin/sh", "-c", "exit 0"], limits: CHECKER_LIMITS };
+    await served(checker("exit 0"), 1, async (server) => {
+      assert.equal((await server.check("", "", ""))?.record.verdict, "AC", server.gone);
+      await assert.rejects(sandbox.runInteractive(sh, sh), /the slot's partner holds a run beside the job's/);
+    });
+    const after = await sandbox.inJob(() => sandbox.runInteractive(sh, sh));
+    assert.equal(after.program.result.verdict, "AC", "the partner is free again once the server is closed");
+  });
+
   it("without a partner slot to hold (no job holds a slot) it is gone at once and nothing runs in it", async (t) => {
     if (!requireKernel(t)) return;
     const server = new CheckServer(sandbox, checker("exit 0"), 1);
