@@ -140,6 +140,7 @@ describe("check server", { concurrency: 1 }, () => {
       return `${result.verdict} ${result.evidence.verdict_cause}`;
     });
     assert.equal(verdict, "AC normal_exit");
+    assert.deepEqual(sandbox.health().reasons, [], "a server given up is no platform fault");
   });
 
   it("holds the partner slot: an interactive pair of the same job is refused while the server lives", async (t) => {
