@@ -1,7 +1,8 @@
 // npm run bench:custom-checker — one 50-test set of a compiled C++ solution through the engine,
 // judged by a custom C++ checker (testlib.h stand-in, ~200 KB, in its files) and, in the same run,
 // by the built-in `tokens` compare (target: the checker at most 1.5× the built-in per test). The program and the checker come from the compile cache after
-// the warm-up, so the difference is the checker's runs: one sandboxed run after each test.
+// the warm-up, so the difference is the checker's runs: one check after each test, by the
+// submission's check server (one sandbox; the checker forked from its warm start).
 // The checker's first (uncached) compile is timed apart. BENCH_REPS sets the samples (default 5).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

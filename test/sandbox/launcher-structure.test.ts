@@ -1,6 +1,6 @@
 // The launcher's sources, checked the way a reviewer would by reading them: no file over 400
 // lines, no function over 80, and docs/sandbox.md's map of the launcher's files names exactly the
-// files there are.
+// files there are (the check server's, in checkd/, too).
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const DIR = join(ROOT, "fleet", "launcher");
-const sources = readdirSync(DIR).filter((f) => /\.[ch]$/.test(f)).sort();
+const sources = readdirSync(DIR, { recursive: true, encoding: "utf8" }).filter((f) => /\.[ch]$/.test(f) && !f.startsWith("build/")).sort();
 const lines = (file: string) => readFileSync(join(DIR, file), "utf8").split("\n");
 
 /** A function starts at a line `static ... )`, `int name(...)` or the like, then a line `{`; it
@@ -44,7 +44,7 @@ describe("launcher structure", () => {
     const doc = readFileSync(join(ROOT, "docs", "sandbox.md"), "utf8");
     const map = /<!-- launcher files -->([\s\S]*?)<!-- \/launcher files -->/.exec(doc)?.[1];
     assert.ok(map, "docs/sandbox.md has a map of the launcher's files");
-    const named = [...new Set([...map.matchAll(/`([\w-]+\.[ch])`/g)].map((m) => m[1]!))].sort();
+    const named = [...new Set([...map.matchAll(/`([\w/-]+\.[ch])`/g)].map((m) => m[1]!))].sort();
     assert.deepEqual(named, sources);
   });
 });

@@ -1,7 +1,8 @@
 // A testlib-style custom checker (docs/languages.md, "Custom checkers"): tenant code like the
 // program, so it is prepared the same way (compiled once per submission through the compile
 // cache, files beside its source) and runs in its own sandbox after each test the kernel judged
-// AC, as `checker input.txt output.txt answer.txt`. Its exit code is the verdict
+// AC, as `checker input.txt output.txt answer.txt`: a test set's checks by one check server
+// (check-server.ts), a single run's in a fresh sandbox. Its exit code is the verdict
 // (checker-verdict.ts).
 import type { EngineChecker, EngineRequest } from "../engine.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
@@ -9,6 +10,7 @@ import { RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { ExecutionRecord, Limits, RunSpec } from "../sandbox/run-spec.ts";
 import { CHECKER_IO_FILES, CHECKER_LIMIT_DEFAULTS, INTERACTOR_IO_FILES, type JudgeRole } from "../../../proto/checker-rules.ts";
 import { checkerFailed, checkerMessage, checkerVerdict } from "./checker-verdict.ts";
+import type { CheckServer } from "./check-server.ts";
 import type { JudgeRun } from "./tests.ts";
 
 const MiB = 1024 * 1024;
@@ -54,10 +56,15 @@ export function checkerNotPrepared(failed: ExecutionRecord, role: JudgeRole = "c
   return checkerFailed(base, why, { exit_code: null, cause, message: diagnostics, points: null }, role);
 }
 
-/** Judges each run the kernel judged AC with the prepared checker, in a fresh sandbox of its own. */
-export function checkerJudge(sandbox: Sandbox, checker: PreparedChecker, signal?: AbortSignal): JudgeRun {
+/**
+ * Judges each run the kernel judged AC with the prepared checker: by `server` while it serves
+ * (check-server.ts), else in a fresh sandbox of its own.
+ */
+export function checkerJudge(sandbox: Sandbox, checker: PreparedChecker, signal?: AbortSignal, server?: CheckServer): JudgeRun {
   return async (ran, stdin, expected) => {
     if (ran.result.verdict !== "AC") return ran.result;
+    const served = await server?.check(stdin, ran.stdoutBytes, expected ?? "");
+    if (served) return checkerVerdict(ran.result, served.record, served.stderr);
     const [input, output, answer] = CHECKER_IO_FILES;
     const checked = await sandbox.run(
       {

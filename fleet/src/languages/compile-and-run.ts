@@ -5,10 +5,12 @@
 // takes room in the run's work dir. The request's files sit beside the main source at compile and
 // run time; names the language uses itself (the source's, the artifact's) are refused up front.
 // With tests, judge/tests.ts runs the prepared program once per test. A custom checker is
-// prepared the same way, once, after the program (judge/custom-checker.ts).
+// prepared the same way, once, after the program (judge/custom-checker.ts); a test set's checks
+// go to a check server (judge/check-server.ts).
 import type { EngineChecker, EngineRequest, ExecuteOutcome } from "../engine.ts";
 import type { OutputChecks } from "../judge/check-pool.ts";
 import { checkerJudge, checkerLimits, checkerNotPrepared, checkerRequest } from "../judge/custom-checker.ts";
+import { withCheckServer } from "../judge/check-server.ts";
 import { interactiveRunOnce, interactorLimits } from "../judge/interactor.ts";
 import { judgeRun, runTests, type JudgeRun, type RunOnce } from "../judge/tests.ts";
 import type { JudgeRole } from "../../../proto/checker-rules.ts";
@@ -83,10 +85,12 @@ export async function compileAndRun(
       interactor = ready.program;
     }
     let judge: JudgeRun | undefined;
+    let checker: PreparedProgram | undefined;
     if (request.checker && judges.checker) {
       const ready = await prepareJudge("checker", request.checker, judges.checker, checkerLimits(request.checker));
       if ("failed" in ready) return outcome(ready.failed, compileCacheHit);
-      judge = checkerJudge(sandbox, ready.program, signal);
+      checker = ready.program;
+      judge = checkerJudge(sandbox, checker, signal);
     }
     const { onOutput } = request;
     const runOnce: RunOnce = interactor ? interactiveRunOnce(sandbox, program, interactor, request, signal) : (stdin, test) =>
@@ -102,7 +106,11 @@ export async function compileAndRun(
       );
     request.onStage?.("run");
     if (request.tests?.length) {
-      const judged = await runTests(runOnce, checks, request, signal, judge);
+      const tests = request.tests.length;
+      // A checker's checks go to a check server beside the test set (not beside an interactor: its partner slot is taken).
+      const judged = checker && !interactor
+        ? await withCheckServer(sandbox, checker, tests, signal, (served) => runTests(runOnce, checks, request, signal, served))
+        : await runTests(runOnce, checks, request, signal, judge);
       return outcome(judged.result, compileCacheHit, {
         tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes, ...(judged.score ? { score: judged.score } : {}),
       });

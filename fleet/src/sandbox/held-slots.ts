@@ -11,6 +11,8 @@ interface HeldSlot {
   busy: boolean;
   /** The job has not settled yet. */
   active: boolean;
+  /** A run the job keeps in the slot's partner beside its own runs (inPartner), until it ends. */
+  beside: Promise<unknown> | undefined;
 }
 
 export class HeldSlots {
@@ -45,7 +47,33 @@ export class HeldSlots {
   inPair<T>(work: (slot: Slot, partner: Slot) => Promise<T>): Promise<T> {
     return this.inSlot((slot) => {
       if (!slot.partner) throw new Error("an interactive pair needs a slot with a partner");
+      if (this.#held.getStore()?.beside) throw new Error("the slot's partner holds a run beside the job's (a check server)");
       return work(slot, slot.partner);
+    });
+  }
+
+  /**
+   * Runs `work` in the partner of the slot the calling job holds, beside the job's own runs in the
+   * slot, for as long as it takes (a check server: judge/check-server.ts); the job's slot is not
+   * given back before it ends. Rejects, running nothing, unless the job holds its slot and the
+   * partner is free.
+   */
+  inPartner<T>(work: (partner: Slot) => Promise<T>): Promise<T> {
+    const held = this.#held.getStore();
+    const partner = held?.active ? held.slot.partner : undefined;
+    if (!held || !partner || held.beside) return Promise.reject(new Error("no free partner slot: the job holds no slot, or its partner is in use"));
+    const running = work(partner).finally(() => {
+      held.beside = undefined;
+    });
+    held.beside = running.catch(() => {});
+    return running;
+  }
+
+  /** Runs `work` as a job holding one slot for all its runs: the calling job's, else a slot it queues for. */
+  inJob<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#held.getStore()?.active) return work();
+    return new Promise((resolve, reject) => {
+      this.queue.submit({ run: () => work().then(resolve, reject), moved: () => {} });
     });
   }
 
@@ -65,11 +93,12 @@ export class HeldSlots {
 
   /** The queue starts a job only while a slot is free: the job holds that slot until it settles. */
   async #enter(run: () => Promise<void>): Promise<void> {
-    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true };
+    const held: HeldSlot = { slot: this.#free.shift()!, busy: false, active: true, beside: undefined };
     try {
       await this.#held.run(held, run);
     } finally {
       held.active = false;
+      while (held.beside) await held.beside;
       this.#free.push(held.slot);
     }
   }

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { release } from "node:os";
 import { join } from "node:path";
-import type { CgroupDriver, RunCgroup } from "./cgroup/driver.ts";
+import type { CgroupDriver, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
 import { pairShare, planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
@@ -14,8 +14,7 @@ import { HeldSlots } from "./held-slots.ts";
 import { ia32Control, probeIa32Entry } from "./ia32.ts";
 import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs } from "./housekeeping.ts";
-import { checkCpuLimit } from "./cpu-watch.ts";
-import { checkInputFiles } from "./input-files.ts";
+import { checkRunSpec } from "./run-spec-check.ts";
 import { launcherConfig } from "./launcher-config.ts";
 import { LAUNCHER_PATH, LIVE_STDIN, LauncherZygote, PAIR_STDIN, launcherProblems, type ProgramSignal } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
@@ -260,10 +259,22 @@ export class Sandbox {
     return this.#slots.inSlot((slot) => this.#runInSlot(slot, spec, signal));
   }
 
+  /** Runs `work` as a job holding one slot for all its runs (HeldSlots.inJob). */
+  inJob<T>(work: () => Promise<T>): Promise<T> {
+    return this.#slots.inJob(work);
+  }
+
+  /** A run in the job's slot's partner beside the job's own runs (judge/check-server.ts); `started` gets its cgroup's readings. */
+  runBeside(spec: RunSpec, signal?: AbortSignal, started?: (read: () => CgroupReadings) => void): Promise<RunOutcome> {
+    checkRunSpec(spec);
+    return this.#slots.inPartner((partner) => this.#runInSlot(partner, spec, signal, started));
+  }
+
   /** The run as a pipeline of steps; a step that cannot be taken ends it with a fail-closed outcome. */
-  async #runInSlot(slot: Slot, spec: RunSpec, signal?: AbortSignal): Promise<RunOutcome> {
+  async #runInSlot(slot: Slot, spec: RunSpec, signal?: AbortSignal, started?: (read: () => CgroupReadings) => void): Promise<RunOutcome> {
     const ready = await this.#readySlot(slot, spec);
     if ("result" in ready) return ready;
+    started?.(() => ready.cgroup.read());
     const staged = stageRun(slot.stagingDir, spec);
     const config = launcherConfig(this.#layout, slot, spec, ready.cgroup, staged);
     const launched = spec.liveStdin ? ready.zygote.launch(config, LIVE_STDIN, spec.liveStdin) : ready.zygote.launch(config, staged.stdinPath);
@@ -384,10 +395,4 @@ export class Sandbox {
     await this.#zygote?.close();
     if (this.#favorDynmodsPath) unmountFavorDynmods(this.#favorDynmodsPath);
   }
-}
-
-/** A caller's bug rejected before anything runs: an unsafe input file name, a CPU limit that is no number. */
-function checkRunSpec(spec: RunSpec): void {
-  checkInputFiles(spec.files ?? []);
-  checkCpuLimit(spec.limits.cpuTimeMs);
 }

@@ -1,0 +1,164 @@
+// The check server on the real kernel (docs/languages.md, "Custom checkers"; docs/sandbox.md,
+// "Check server"): one sandbox in the partner slot answers a test set's checks (a dynamic checker
+// forked from its warm start, a static one exec'd), each held to the
+// checker's own limits, nothing of one check left for the next; once it is gone the checks left
+// run in fresh sandboxes, with the same verdicts.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { CheckServer } from "../../fleet/src/judge/check-server.ts";
+import { checkerJudge, CHECKER_LIMITS, type PreparedChecker } from "../../fleet/src/judge/custom-checker.ts";
+import { requireKernel } from "../helpers.ts";
+import { useSandbox } from "../kernel-fixtures.ts";
+
+const { sandbox } = useSandbox({ cgroupParent: "codecell-test-check-server", firstId: 62_000 });
+
+/** A shell checker: `script` runs as check.sh with input.txt output.txt answer.txt. */
+const checker = (script: string, limits: Partial<PreparedChecker["limits"]> = {}): PreparedChecker => ({
+  argv: ["/bin/sh", "check.sh", "input.txt", "output.txt", "answer.txt"],
+  files: [{ name: "check.sh", content: script }, { name: "prepared.txt", content: "kept\n" }],
+  limits: { ...CHECKER_LIMITS, ...limits },
+});
+
+/** Runs `work` with a server of `spec`, as a test set does, and closes it. */
+function served<T>(spec: PreparedChecker, tests: number, work: (server: CheckServer) => Promise<T>): Promise<T> {
+  return sandbox.inJob(async () => {
+    const server = new CheckServer(sandbox, spec, tests);
+    try {
+      return await work(server);
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString();
+
+describe("check server", { concurrency: 1 }, () => {
+  it("answers every check of a test set from one sandbox, its exit code and stderr each check's", async (t) => {
+    if (!requireKernel(t)) return;
+    const same = checker('cmp -s output.txt answer.txt || { echo "wrong: $(cat output.txt)" >&2; exit 1; }');
+    await served(same, 3, async (server) => {
+      const first = await server.check("1\n", "2\n", "2\n");
+      const second = await server.check("1\n", "3\n", "2\n");
+      const third = await server.check("", new Uint8Array(), "");
+      assert.equal(first?.record.verdict, "AC", first?.record.error_message ?? server.gone);
+      assert.equal(second?.record.exit_code, 1);
+      assert.equal(second?.record.evidence.verdict_cause, "nonzero_exit");
+      assert.equal(text(second!.stderr), "wrong: 3\n");
+      assert.equal(third?.record.verdict, "AC");
+      assert.equal(server.served, 3);
+      assert.equal(server.gone, undefined);
+    });
+  });
+
+  it("forks a dynamically linked checker from its warm start, and execs a static one for each check", async (t) => {
+    if (!requireKernel(t)) return;
+    const parents = "p=$(cut -d' ' -f4 /proc/$$/stat); echo \"$(cat /proc/$p/comm) $(cat /proc/$(cut -d' ' -f4 /proc/$p/stat)/comm)\" >&2; env | grep -c LD_PRELOAD >&2";
+    const dynamic = await served(checker(parents), 2, async (server) => [await server.check("", "", ""), await server.check("", "", "")]);
+    assert.deepEqual(dynamic.map((checked) => text(checked!.stderr)), ["sh checkd\n0\n", "sh checkd\n0\n"], "the warm shell forked each check; LD_PRELOAD is not in its environment");
+    const dir = mkdtempSync(join(tmpdir(), "check-server-static-"));
+    writeFileSync(join(dir, "static.c"), '#include <stdio.h>\n#include <unistd.h>\nint main(void) { char path[64], name[32] = ""; snprintf(path, sizeof path, "/proc/%d/comm", (int)getppid()); FILE *f = fopen(path, "r"); if (f && fgets(name, sizeof name, f)) fputs(name, stderr); return 0; }\n');
+    execFileSync("cc", ["-static", "-O2", "-o", join(dir, "static"), join(dir, "static.c")]);
+    const spec = { ...checker(""), argv: ["./static", "input.txt", "output.txt", "answer.txt"], files: [{ name: "static", content: readFileSync(join(dir, "static")), executable: true }] };
+    rmSync(dir, { recursive: true, force: true });
+    const staticChecks = await served(spec, 2, async (server) => [await server.check("", "", ""), await server.check("", "", "")]);
+    assert.deepEqual(staticChecks.map((checked) => text(checked!.stderr)), ["checkd\n", "checkd\n"], "the server execs a static checker itself");
+  });
+
+  it("leaves no process and no file of one check for the next; the prepared files stay", async (t) => {
+    if (!requireKernel(t)) return;
+    const script = [
+      'if [ "$(cat input.txt)" = first ]; then',
+      "  sleep 1000 & (setsid sleep 1000 &)",
+      "  echo x > left.txt; echo y > /tmp/left.txt; mkdir -p deep/er; echo z > deep/er/file; chmod 500 deep/er deep",
+      "  echo changed > prepared.txt; exit 0",
+      "fi",
+      'for p in /proc/[0-9]*; do cat "$p/comm" 2>/dev/null; done | grep -c sleep >&2',
+      "ls -A . >&2; ls -A /tmp | wc -l >&2",
+    ].join("\n");
+    await served(checker(script), 2, async (server) => {
+      const first = await server.check("first", "", "");
+      assert.equal(first?.record.verdict, "AC", first?.record.error_message ?? server.gone);
+      const second = await server.check("second", "", "");
+      assert.equal(second?.record.exit_code, 0, second?.record.error_message ?? server.gone);
+      const [sleeps, ...rest] = text(second!.stderr).trim().split("\n");
+      assert.equal(sleeps, "0", "no process of the first check is left");
+      assert.deepEqual(rest, ["answer.txt", "check.sh", "input.txt", "output.txt", "prepared.txt", "0"], "only the prepared files and this check's");
+    });
+  });
+
+  it("holds each check to the checker's CPU, wall and memory limits and goes on serving", async (t) => {
+    if (!requireKernel(t)) return;
+    const script = 'case "$(cat input.txt)" in cpu) while :; do :; done;; wall) sleep 1000;; memory) head -c 200000000 /dev/zero | tail > /dev/null;; esac; echo fine >&2';
+    const limits = { cpuTimeMs: 300, wallTimeMs: 2_000, memoryBytes: 64 << 20 };
+    await served(checker(script, limits), 4, async (server) => {
+      const causes: string[] = [];
+      for (const input of ["cpu", "wall", "memory", "none"]) {
+        const checked = await server.check(input, "", "");
+        assert.ok(checked, `the server answered ${input}: ${server.gone}`);
+        causes.push(checked.record.evidence.verdict_cause);
+      }
+      assert.deepEqual(causes, ["cpu_timeout", "wall_timeout", "oom_kill", "normal_exit"]);
+      assert.equal(server.served, 4);
+    });
+  });
+
+  it("keeps the first 4 KiB of a check's stderr and drops the rest", async (t) => {
+    if (!requireKernel(t)) return;
+    await served(checker("head -c 1000000 /dev/zero | tr '\\0' x >&2; exit 1"), 1, async (server) => {
+      const checked = await server.check("", "", "");
+      assert.equal(checked?.stderr.byteLength, 4096, server.gone);
+      assert.equal(checked?.record.exit_code, 1);
+    });
+  });
+
+  it("a checker that kills its parent (the warm process) ends the server: that check and the rest run in fresh sandboxes, same verdicts", async (t) => {
+    if (!requireKernel(t)) return;
+    const spec = checker('kill -9 $PPID 2>/dev/null; cmp -s output.txt answer.txt');
+    const program = await sandbox.run({ argv: ["/bin/echo", "42"], limits: CHECKER_LIMITS });
+    const verdicts = await served(spec, 2, async (server) => {
+      const judge = checkerJudge(sandbox, spec, undefined, server);
+      const results = [await judge(program, "", "42\n"), await judge(program, "", "41\n")];
+      assert.match(server.gone ?? "", /^it ended/);
+      assert.equal(server.served, 0);
+      return results.map((result) => `${result.verdict} ${result.evidence.verdict_cause}`);
+    });
+    assert.deepEqual(verdicts, ["AC normal_exit", "WA wrong_answer"]);
+  });
+
+  it("a checker that stops its warm process: no report comes, the node gives the server up and checks in fresh sandboxes", async (t) => {
+    if (!requireKernel(t)) return;
+    const spec = checker("kill -STOP $PPID 2>/dev/null; cmp -s output.txt answer.txt", { wallTimeMs: 1_000 });
+    const program = await sandbox.run({ argv: ["/bin/echo", "42"], limits: CHECKER_LIMITS });
+    const verdict = await served(spec, 1, async (server) => {
+      const result = await checkerJudge(sandbox, spec, undefined, server)(program, "", "42\n");
+      assert.equal(server.gone, "it sent no report in time");
+      return `${result.verdict} ${result.evidence.verdict_cause}`;
+    });
+    assert.equal(verdict, "AC normal_exit");
+    assert.deepEqual(sandbox.health().reasons, [], "a server given up is no platform fault");
+  });
+
+  it("holds the partner slot: an interactive pair of the same job is refused while the server lives", async (t) => {
+    if (!requireKernel(t)) return;
+    const sh = { argv: ["/bin/sh", "-c", "exit 0"], limits: CHECKER_LIMITS };
+    await served(checker("exit 0"), 1, async (server) => {
+      assert.equal((await server.check("", "", ""))?.record.verdict, "AC", server.gone);
+      await assert.rejects(sandbox.runInteractive(sh, sh), /the slot's partner holds a run beside the job's/);
+    });
+    const after = await sandbox.inJob(() => sandbox.runInteractive(sh, sh));
+    assert.equal(after.program.result.verdict, "AC", "the partner is free again once the server is closed");
+  });
+
+  it("without a partner slot to hold (no job holds a slot) it is gone at once and nothing runs in it", async (t) => {
+    if (!requireKernel(t)) return;
+    const server = new CheckServer(sandbox, checker("exit 0"), 1);
+    assert.equal(await server.check("", "", ""), undefined);
+    assert.match(server.gone ?? "", /^it could not start: no free partner slot/);
+    await server.close();
+  });
+});
