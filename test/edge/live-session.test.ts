@@ -122,6 +122,32 @@ describe("a native live session", () => {
     assert.deepEqual((await c.result(accepted.id)).json, record);
   });
 
+  it("SIGKILL reaches a program that does not read, past the input waiting for it", async () => {
+    const s = native();
+    s.send({ type: "start", language: "python", code: "import time\nprint('ready', flush=True)\ntime.sleep(60)\n" });
+    const accepted = await s.next((m) => m.type === "accepted");
+    await s.seen("ready\n");
+    // Within the window, as a client should: the node's buffer fills (1 MiB and the socket's), then
+    // up to a window more waits at the edge.
+    const chunk = "b".repeat(64 * 1024);
+    const taken = () => Math.max(0, ...s.messages.filter((m) => m.type === "stdin_ack").map((m) => m.taken as number));
+    let sent = 0;
+    for (let stalled = 0; stalled < 3 && sent < 4 * 1024 * 1024; ) {
+      if (sent + chunk.length - taken() <= accepted.window) {
+        s.send({ type: "stdin", data: chunk });
+        sent += chunk.length;
+      } else {
+        const before = taken();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stalled = taken() === before ? stalled + 1 : 0;
+      }
+    }
+    assert.ok(taken() >= LIVE_INPUT_BUFFER_BYTES && sent - taken() > 512 * 1024, `sent ${sent}, taken ${taken()}`);
+    s.send({ type: "signal", signal: "SIGKILL" });
+    const { record } = await s.next((m) => m.type === "result");
+    assert.equal(record.verdict, "SIG");
+  });
+
   it("a request without a key is refused before anything runs (HTTP 401, no upgrade)", async () => {
     const r = await upgradeStatus(stack.edge.base, "/api/sessions", {});
     assert.equal(r.status, 401);

@@ -70,7 +70,15 @@ export class StdinPump {
     this.#push({ end: true });
   }
 
+  /**
+   * A signal after the input sent before it. SIGKILL goes first: the input still waiting is dropped
+   * (the program dies, and one that does not read would otherwise never get it).
+   */
   signal(name: string): void {
+    if (name === "SIGKILL") {
+      this.#queue.length = 0;
+      this.#waiting = 0;
+    }
     this.#push({ signal: name });
   }
 
