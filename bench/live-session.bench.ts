@@ -5,10 +5,15 @@
 // node; the node's output → SubmissionDO → SessionDO → WebSocket) beside the same round trip made
 // straight to the node (SendInput and the Execute stream over gRPC-Web). Target: the edge's median
 // at most 5 ms. BENCH_N (default 200) sets the round trips per series, after 20 of warm-up.
+// Then memory: a client offers 10 MiB to a program that never reads, once ignoring the stdin window
+// (the edge closes it, 4411) and once keeping to it (it stalls); the resident memory of workerd and
+// of the node is sampled meanwhile, its peak growth printed beside the documented caps.
 import { fleetMethods, serverStream, unary } from "../proto/grpc-web/client.ts";
 import { Client, LOCAL_TEST_VARS, admin, cleanup, startEdge, startFleet } from "../scripts/stack/index.ts";
 import { SessionSocket } from "../scripts/stack/session-socket.ts";
 import { summarize } from "./stats.ts";
+import { descendants } from "./edge-processes.ts";
+import { readFileSync } from "node:fs";
 
 const N = Number(process.env.BENCH_N ?? 200);
 const WARM = 20;
@@ -84,6 +89,44 @@ try {
     const { median, p95 } = summarize(samples);
     return `  ${label.padEnd(44)} median ${median.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms`;
   };
+  const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+  const workerd = [...descendants(edge.proc.pid!)].find(([, name]) => name === "workerd")?.[0];
+  const nodePid = fleet.proc.pid!;
+
+  /** Peak growth (MiB) of workerd's and the node's resident memory while 10 MiB is offered. */
+  async function flood(keepWindow: boolean): Promise<{ edge: number; node: number; close: number | null; taken: number }> {
+    const s = new SessionSocket(edge.base, "/api/sessions", { "x-api-key": client.key! });
+    s.send({ type: "start", language: "python", code: "import time\ntime.sleep(30)\n" });
+    const accepted = await s.next((m) => m.type === "accepted");
+    const base = { edge: rss(workerd!), node: rss(nodePid) };
+    const peak = { ...base };
+    const sampler = setInterval(() => {
+      peak.edge = Math.max(peak.edge, rss(workerd!));
+      peak.node = Math.max(peak.node, rss(nodePid));
+    }, 20);
+    const taken = () => Math.max(0, ...s.messages.filter((m) => m.type === "stdin_ack").map((m) => m.taken as number));
+    const chunk = "a".repeat(64 * 1024);
+    let close: number | null = null;
+    void s.closed.then((c) => (close = c.code));
+    for (let sent = 0, stalled = 0; sent < 10 * 1024 * 1024 && close === null && stalled < 10; ) {
+      if (!keepWindow || sent + chunk.length - taken() <= accepted.window) {
+        s.send({ type: "stdin", data: chunk });
+        sent += chunk.length;
+        await new Promise((resolve) => setImmediate(resolve));
+      } else {
+        const before = taken();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stalled = taken() === before ? stalled + 1 : 0;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    clearInterval(sampler);
+    if (close === null) s.send({ type: "signal", signal: "SIGKILL" });
+    await s.closed;
+    const mib = (b: number) => b / 1024 / 1024;
+    return { edge: mib(peak.edge - base.edge), node: mib(peak.node - base.node), close, taken: taken() };
+  }
+
   const straight = await direct();
   const edged = await viaEdge();
   console.log(`one line's stdin → stdout round trip, ${N} samples each, same run:`);
@@ -91,6 +134,12 @@ try {
   console.log(fmt("through the edge (native WebSocket session)", edged));
   const m = summarize(edged).median;
   console.log(`  the edge adds ${(m - summarize(straight).median).toFixed(2)} ms; its median ${m.toFixed(2)} ms (target ≤ 5 ms)`);
+  console.log("10 MiB offered to a program that never reads (caps: the edge holds at most the 1 MiB window, the node its 1 MiB buffer):");
+  for (const keep of [false, true]) {
+    const f = await flood(keep);
+    const how = keep ? "keeping to the window (stalls)" : "ignoring the window";
+    console.log(`  ${how.padEnd(32)} node took ${(f.taken / 1024 / 1024).toFixed(2)} MiB, closed ${f.close ?? "by the client"}; peak RSS growth: workerd ${f.edge.toFixed(1)} MiB, node ${f.node.toFixed(1)} MiB`);
+  }
 } finally {
   await edge.stop();
   await fleet.stop();
