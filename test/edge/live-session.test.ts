@@ -148,6 +148,21 @@ describe("a native live session", () => {
     assert.equal(record.verdict, "SIG");
   });
 
+  it("the plan's caps: stdin past its byte cap closes 4413; the maximum duration is the program's wall limit (TLE)", async () => {
+    const small = await keyOnPlan(stack, "live-small", { session_stdin_kb: 1, session_max_secs: 1 });
+    const capped = new SessionSocket(stack.edge.base, "/api/sessions", { "x-api-key": small.key! });
+    capped.send({ type: "start", language: "python", code: ECHO });
+    const accepted = await capped.next((m) => m.type === "accepted");
+    assert.deepEqual([accepted.limits.stdin_bytes, accepted.limits.max_duration_ms], [1024, 1000]);
+    capped.send({ type: "stdin", data: "x".repeat(2048) });
+    assert.equal((await capped.closed).code, 4413);
+    const timed = new SessionSocket(stack.edge.base, "/api/sessions", { "x-api-key": small.key! });
+    timed.send({ type: "start", language: "python", code: "input()\n" });
+    const { record } = await timed.next((m) => m.type === "result");
+    assert.equal(record.verdict, "TLE");
+    assert.equal((await timed.closed).code, 1000);
+  });
+
   it("a request without a key is refused before anything runs (HTTP 401, no upgrade)", async () => {
     const r = await upgradeStatus(stack.edge.base, "/api/sessions", {});
     assert.equal(r.status, 401);
@@ -217,7 +232,8 @@ describe("a Piston /connect session", () => {
     await s.seen("you said hello\n");
     s.send({ type: "data", stream: "stdin", data: "again\n" });
     await s.seen("you said again\n");
-    s.ws.close();
+    s.send({ type: "signal", signal: "SIGKILL" });
+    assert.equal((await s.closed).code, 4999);
   });
 
   it("a compiled program: stage compile, exit compile, stage run, exit run", async () => {
@@ -232,6 +248,23 @@ describe("a Piston /connect session", () => {
     const kinds = s.messages.filter((m) => m.type === "stage" || m.type === "exit").map((m) => `${m.type}:${m.stage}`);
     assert.deepEqual(kinds, ["stage:compile", "exit:compile", "stage:run", "exit:run"]);
     assert.equal(s.messages.at(-1)!.signal, "SIGKILL");
+  });
+
+  it("a program that never reads while the client sends 10 MiB: an error, then 4002; the program is killed", async () => {
+    const s = piston();
+    s.send({ type: "init", language: "python", version: "*", files: [{ content: "import time\ntime.sleep(60)\n" }] });
+    await s.next((m) => m.type === "stage" && m.stage === "run");
+    const chunk = "a".repeat(64 * 1024);
+    for (let sent = 0; sent < 10 * 1024 * 1024 && s.ws.readyState === 1; sent += chunk.length) {
+      s.send({ type: "data", stream: "stdin", data: chunk });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal((await s.closed).code, 4002);
+    const error = s.messages.find((m) => m.type === "error");
+    assert.match(error?.message, /more than 1048576 bytes of stdin wait for the program/);
+    const usage = async () => ((await stack.ops.call("GET", "/admin/usage")).json as Record<string, any>[]).reduce((n, u) => n + (u.live_sessions ?? 0), 0);
+    for (let i = 0; i < 50 && (await usage()) !== 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await usage(), 0, "the program was killed with the session");
   });
 
   it("Piston's protocol errors close with its codes", async () => {
