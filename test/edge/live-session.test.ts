@@ -176,9 +176,13 @@ describe("a native live session", () => {
     bad.send({ type: "start", language: "python", code: "" });
     assert.equal((await bad.closed).code, 4400);
     assert.match(bad.messages[0]!.message, /code/);
+    const requests = async () => ((await stack.ops.call("GET", "/admin/usage")).json as Record<string, any>[]).find((u) => u.plan === "live")!.requests_last_minute as number;
+    const before = await requests();
     const early = native();
     early.send({ type: "stdin", data: "x" });
     assert.equal((await early.closed).code, 4400);
+    for (let i = 0; i < 20 && (await requests()) === before; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await requests(), before + 1, "a connection refused before its start counts as a request");
     const twice = native();
     twice.send({ type: "start", language: "python", code: ECHO });
     await twice.next((m) => m.type === "accepted");

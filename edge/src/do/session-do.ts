@@ -17,6 +17,7 @@ import { type Dialect, type Refusal, type Reply, isRefusal } from "../session/di
 import { native } from "../session/native.ts";
 import { piston } from "../session/piston.ts";
 import { startSession } from "../session/start.ts";
+import { countRequest } from "../submit/api-context.ts";
 import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
 
 /** How a socket was opened (the Worker's route, after the key checked out): session/open.ts. */
@@ -291,6 +292,9 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     const state = ws.deserializeAttachment() as SocketState | null;
     this.#send(ws, DIALECTS[state?.dialect ?? "native"].refusal(r));
     if (killRun) this.#kill();
+    // A connection refused before its first message was taken counts against the key's rate like
+    // any request (a start that was refused counted in its admission).
+    if (state && !state.started) this.ctx.waitUntil(countRequest(this.env, { caller: state.caller, rate: null }).catch(() => {}));
   }
 
   #refuseAll(r: Refusal): void {
