@@ -18,7 +18,7 @@
 static const char *const io_files[] = {"input.txt", "output.txt", "answer.txt"};
 
 /* Reads exactly n bytes; 0 on success, 1 on end of input before the first byte, -1 otherwise. */
-static int read_exact(int fd, void *buf, size_t n)
+int read_exact(int fd, void *buf, size_t n)
 {
 	size_t got = 0;
 	while (got < n) {

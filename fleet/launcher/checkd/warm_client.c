@@ -24,20 +24,6 @@ pid_t checkd_warm_pid(void)
 	return warm_pid;
 }
 
-static int read_whole(int fd, void *buf, size_t n)
-{
-	size_t got = 0;
-	while (got < n) {
-		ssize_t r = read(fd, (char *)buf + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
 static void start_child(char **argv, int sock)
 {
 	int null = open("/dev/null", O_RDWR);
@@ -60,7 +46,7 @@ static int hello(pid_t pid, int sock, const struct checkd_limits *limits)
 	while ((n = poll(fds, 2, (int)limits->wall_ms)) < 0 && errno == EINTR) {}
 	close(pidfd);
 	uint64_t said;
-	if (n <= 0 || !(fds[0].revents & POLLIN) || read_whole(sock, &said, sizeof said) < 0 || said != (uint64_t)pid)
+	if (n <= 0 || !(fds[0].revents & POLLIN) || read_exact(sock, &said, sizeof said) != 0 || said != (uint64_t)pid)
 		return -1;
 	return 0;
 }
@@ -102,7 +88,7 @@ int checkd_warm_fork(uint64_t cpu_secs, int err_w, pid_t *pid)
 	ssize_t sent;
 	while ((sent = sendmsg(warm_sock, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
 	int64_t forked;
-	if (sent != (ssize_t)sizeof cpu_secs || read_whole(warm_sock, &forked, sizeof forked) < 0 || forked <= 0)
+	if (sent != (ssize_t)sizeof cpu_secs || read_exact(warm_sock, &forked, sizeof forked) != 0 || forked <= 0)
 		return -1;
 	*pid = (pid_t)forked;
 	return 0;
@@ -111,7 +97,7 @@ int checkd_warm_fork(uint64_t cpu_secs, int err_w, pid_t *pid)
 int checkd_warm_ended(int *status, uint64_t *cpu_usec, uint64_t *maxrss_kib)
 {
 	uint64_t ended[3];
-	if (read_whole(warm_sock, ended, sizeof ended) < 0)
+	if (read_exact(warm_sock, ended, sizeof ended) != 0)
 		return -1;
 	*status = (int)ended[0];
 	*cpu_usec = ended[1];
