@@ -32,7 +32,7 @@ int checkd_warm_fork(uint64_t cpu_secs, int err_w, pid_t *pid);
 int checkd_warm_ended(int *status, uint64_t *cpu_usec, uint64_t *maxrss_kib);
 
 /* cleanup.c: what a check leaves behind. */
-/* Reads exactly n bytes; 0 on success, 1 on end of input before the first byte, -1 otherwise (checkd.c). */
+/* Reads exactly n bytes; 0 on success, 1 on end of input before the first byte, -1 otherwise (io.c). */
 int read_exact(int fd, void *buf, size_t n);
 
 int checkd_snapshot_box(void);

@@ -13,7 +13,7 @@ import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { ExecutionRecord, Limits, RunSpec } from "../sandbox/run-spec.ts";
 import { TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";
 import { countersBetween, MAX_REPORT_BYTES, ReportReader, reportRecord, type CheckReport } from "./check-report.ts";
-import { checkerJudge, type PreparedChecker } from "./custom-checker.ts";
+import { checkerJudge, type CheckService, type PreparedChecker } from "./custom-checker.ts";
 import type { JudgeRun } from "./tests.ts";
 
 const BUILD = join(import.meta.dirname, "..", "..", "launcher", "build");
@@ -42,7 +42,7 @@ export function serverLimits(checker: Limits, tests: number): Limits {
 
 export type CheckBytes = Uint8Array | string;
 
-export class CheckServer {
+export class CheckServer implements CheckService {
   readonly #limits: Limits;
   readonly #input = new PassThrough();
   readonly #reports = new ReportReader();

@@ -10,7 +10,6 @@ import { RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import type { ExecutionRecord, Limits, RunSpec } from "../sandbox/run-spec.ts";
 import { CHECKER_IO_FILES, CHECKER_LIMIT_DEFAULTS, INTERACTOR_IO_FILES, type JudgeRole } from "../../../proto/checker-rules.ts";
 import { checkerFailed, checkerMessage, checkerVerdict } from "./checker-verdict.ts";
-import type { CheckServer } from "./check-server.ts";
 import type { JudgeRun } from "./tests.ts";
 
 const MiB = 1024 * 1024;
@@ -56,11 +55,16 @@ export function checkerNotPrepared(failed: ExecutionRecord, role: JudgeRole = "c
   return checkerFailed(base, why, { exit_code: null, cause, message: diagnostics, points: null }, role);
 }
 
+/** What checks a run instead of a fresh sandbox while it can (check-server.ts); undefined: it cannot now. */
+export interface CheckService {
+  check(input: Uint8Array | string, output: Uint8Array | string, answer: Uint8Array | string): Promise<{ record: ExecutionRecord; stderr: Uint8Array } | undefined>;
+}
+
 /**
  * Judges each run the kernel judged AC with the prepared checker: by `server` while it serves
  * (check-server.ts), else in a fresh sandbox of its own.
  */
-export function checkerJudge(sandbox: Sandbox, checker: PreparedChecker, signal?: AbortSignal, server?: CheckServer): JudgeRun {
+export function checkerJudge(sandbox: Sandbox, checker: PreparedChecker, signal?: AbortSignal, server?: CheckService): JudgeRun {
   return async (ran, stdin, expected) => {
     if (ran.result.verdict !== "AC") return ran.result;
     const served = await server?.check(stdin, ran.stdoutBytes, expected ?? "");
