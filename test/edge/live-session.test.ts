@@ -93,6 +93,11 @@ describe("a native live session", () => {
     assert.deepEqual([attached.id, attached.taken], [accepted.id, 4]);
     again.send({ type: "stdin", data: "two\n" });
     await again.seen("you said two\n");
+    const extra = [1, 2, 3].map(() => new SessionSocket(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": c.key! }));
+    await Promise.all(extra.map((x) => x.next((m) => m.type === "attached")));
+    const fifth = await upgradeStatus(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": c.key! });
+    assert.equal(fifth.status, 429, "a session holds at most 4 sockets");
+    for (const x of extra) x.ws.close();
     again.send({ type: "end" });
     const { record } = await again.next((m) => m.type === "result");
     assert.equal(record.stdout, "you said one\nyou said two\nbye\n");

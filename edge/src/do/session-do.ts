@@ -57,6 +57,8 @@ interface Session {
 }
 
 const DIALECTS: Record<SocketState["dialect"], Dialect> = { native, piston };
+/** WebSockets one session holds at once (its first, and reconnects that overlap it). */
+const MAX_SOCKETS = 4;
 /** Beyond its maximum duration, how long a session waits for its record before it gives up. */
 const OVERDUE_GRACE_MS = 60_000;
 
@@ -72,6 +74,9 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     const open = JSON.parse(request.headers.get(OPEN_HEADER) ?? "null") as OpenSession;
     // Another account's session is answered as one that does not exist: its id is confirmed to nobody.
     if (open.resume && this.#stored()?.account_id !== open.caller.account_id) return json(404, { error: "not found", message: "no such session" });
+    if (this.ctx.getWebSockets().length >= MAX_SOCKETS) {
+      return json(429, { error: "too many connections", message: `a session takes at most ${MAX_SOCKETS} WebSockets at once; close one first` }, { "retry-after": "1" });
+    }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
     const now = Date.now();
