@@ -5,11 +5,9 @@
 // What each socket is (its protocol, its key, its stage) rides on the socket itself.
 import { DurableObject } from "cloudflare:workers";
 import type { ResultRecord } from "../../../proto/record.ts";
-import type { Caller } from "../contracts/key.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
 import type { SessionEvent, SessionRpc } from "../contracts/session.ts";
 import type { Env } from "../env.ts";
-import type { SessionCaps } from "../plans/plan-caps.ts";
 import { fleetRegistry, submissionObject } from "../stubs.ts";
 import { readRecord } from "../submission/reads.ts";
 import { json } from "../lib/http.ts";
@@ -19,42 +17,7 @@ import { piston } from "../session/piston.ts";
 import { startSession } from "../session/start.ts";
 import { countRequest } from "../submit/api-context.ts";
 import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
-
-/** How a socket was opened (the Worker's route, after the key checked out): session/open.ts. */
-export interface OpenSession {
-  dialect: "native" | "piston";
-  session: string;
-  caller: Caller;
-  pool: string;
-  /** A reconnect to a session that exists (GET /api/sessions/{id}). */
-  resume: boolean;
-}
-
-interface SocketState {
-  dialect: "native" | "piston";
-  session: string;
-  caller: Caller;
-  pool: string;
-  started: boolean;
-  stage: string | null;
-  opened_ms: number;
-  /** A reconnect not answered yet (the alarm answers it). */
-  attach: boolean;
-  /** The session's stdin count when this socket last sent (read back after a wake-up). */
-  received?: number;
-}
-
-/** The session once admitted: stored once, so that a reconnect and a wake-up find it. */
-interface Session {
-  id: string;
-  session: string;
-  account_id: string;
-  caps: SessionCaps;
-  created_ms: number;
-  /** Stdin bytes the client sent in all (the cap counts them). */
-  received: number;
-  done: boolean;
-}
+import { OPEN_HEADER, sendReply, type OpenSession, type Session, type SocketState } from "../session/sockets.ts";
 
 const DIALECTS: Record<SocketState["dialect"], Dialect> = { native, piston };
 /** WebSockets one session holds at once (its first, and reconnects that overlap it). */
@@ -313,14 +276,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   }
 
   #send(ws: WebSocket, reply: Reply): void {
-    try {
-      for (const m of reply.messages) ws.send(m);
-      if (reply.close) ws.close(reply.close.code, reply.close.reason);
-    } catch {
-      // the client is gone; the run goes on (or was told to stop)
-    }
+    sendReply(ws, reply);
   }
 }
 
-/** The header the Worker's route tells the object how the socket was opened in (never a client's). */
-export const OPEN_HEADER = "x-codecell-session-open";

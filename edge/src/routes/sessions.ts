@@ -3,7 +3,7 @@
 // has been checked by then (index.ts); the socket itself is accepted by the session's object.
 import type { IRequest } from "itty-router";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
-import { OPEN_HEADER, type OpenSession } from "../do/session-do.ts";
+import { OPEN_HEADER, type OpenSession } from "../session/sockets.ts";
 import type { Env } from "../env.ts";
 import { HttpError } from "../lib/http.ts";
 import { choosePool } from "../scheduling/first-pool.ts";

@@ -1,0 +1,54 @@
+// What a live session's object keeps on each WebSocket and in storage (do/session-do.ts), how the
+// Worker's route tells it how a socket was opened, and sending a reply on a socket.
+import type { Caller } from "../contracts/key.ts";
+import type { SessionCaps } from "../plans/plan-caps.ts";
+import type { Reply } from "./dialect.ts";
+
+/** The header the Worker's route tells the object how the socket was opened in (never a client's). */
+export const OPEN_HEADER = "x-codecell-session-open";
+
+/** How a socket was opened (the Worker's route, routes/sessions.ts, after the key checked out). */
+export interface OpenSession {
+  dialect: "native" | "piston";
+  session: string;
+  caller: Caller;
+  pool: string;
+  /** A reconnect to a session that exists (GET /api/sessions/{id}). */
+  resume: boolean;
+}
+
+export interface SocketState {
+  dialect: "native" | "piston";
+  session: string;
+  caller: Caller;
+  pool: string;
+  started: boolean;
+  stage: string | null;
+  opened_ms: number;
+  /** A reconnect not answered yet (the alarm answers it). */
+  attach: boolean;
+  /** The session's stdin count when this socket last sent (read back after a wake-up). */
+  received?: number;
+}
+
+/** The session once admitted: stored once, so that a reconnect and a wake-up find it. */
+export interface Session {
+  id: string;
+  session: string;
+  account_id: string;
+  caps: SessionCaps;
+  created_ms: number;
+  /** Stdin bytes the client sent in all (the cap counts them). */
+  received: number;
+  done: boolean;
+}
+
+/** Sends a reply's messages, then its close; a client already gone is no error (the run goes on, or was told to stop). */
+export function sendReply(ws: WebSocket, reply: Reply): void {
+  try {
+    for (const m of reply.messages) ws.send(m);
+    if (reply.close) ws.close(reply.close.code, reply.close.reason);
+  } catch {
+    // the client is gone
+  }
+}
