@@ -29,7 +29,7 @@ export interface PumpHost {
 export class StdinPump {
   readonly #submissionId: string;
   readonly #host: PumpHost;
-  readonly #queue: Item[] = [];
+  readonly #queue = new Fifo<Item>();
   /** Bytes the node has taken; null until its first answer (after a hibernation, the node says). */
   #taken: number | null = null;
   /** Bytes received and not yet taken by the node. */
@@ -76,7 +76,7 @@ export class StdinPump {
    */
   signal(name: string): void {
     if (name === "SIGKILL") {
-      this.#queue.length = 0;
+      this.#queue.clear();
       this.#waiting = 0;
     }
     this.#push({ signal: name });
@@ -129,13 +129,13 @@ export class StdinPump {
     let bytes = 0;
     let i = 0;
     for (; i < this.#queue.length && bytes < CALL_BYTES; i++) {
-      const item = this.#queue[i]!;
+      const item = this.#queue.at(i)!;
       if (!("data" in item)) break;
       parts.push(item.data);
       bytes += item.data.length;
     }
     const data = concat(parts, Math.min(bytes, CALL_BYTES));
-    const next = this.#queue[i];
+    const next = this.#queue.at(i);
     const control = bytes <= CALL_BYTES && next !== undefined && !("data" in next);
     const extra = control ? ("end" in next ? { end: true } : { signal: next.signal }) : {};
     return { request: { ...(data.length ? { data } : {}), ...extra }, bytes: data.length, control };
@@ -152,13 +152,13 @@ export class StdinPump {
     }
     let drop = taken - before;
     while (drop > 0 && this.#queue.length > 0) {
-      const head = this.#queue[0]!;
+      const head = this.#queue.at(0)!;
       if (!("data" in head)) break;
       const cut = Math.min(head.data.length, drop);
       drop -= cut;
       this.#waiting -= cut;
       if (cut === head.data.length) this.#queue.shift();
-      else this.#queue[0] = { data: head.data.subarray(cut) };
+      else this.#queue.replaceHead({ data: head.data.subarray(cut) });
     }
     const allSent = taken - before === call.bytes;
     if (call.control && allSent && !closed) this.#queue.shift();
@@ -168,7 +168,7 @@ export class StdinPump {
 
   #close(): void {
     this.#closed = true;
-    this.#queue.length = 0;
+    this.#queue.clear();
     this.#waiting = 0;
     this.#host.closed();
   }
@@ -190,6 +190,41 @@ function concat(parts: Uint8Array[], max: number): Uint8Array {
     if (at === max) break;
   }
   return out;
+}
+
+/** A first-in first-out queue whose shift is amortized O(1): a client may send a million one-byte messages. */
+class Fifo<T> {
+  #items: T[] = [];
+  #head = 0;
+
+  get length(): number {
+    return this.#items.length - this.#head;
+  }
+
+  at(i: number): T | undefined {
+    return this.#items[this.#head + i];
+  }
+
+  push(item: T): void {
+    this.#items.push(item);
+  }
+
+  shift(): void {
+    this.#head++;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
+      this.#items.splice(0, this.#head);
+      this.#head = 0;
+    }
+  }
+
+  replaceHead(item: T): void {
+    this.#items[this.#head] = item;
+  }
+
+  clear(): void {
+    this.#items.length = 0;
+    this.#head = 0;
+  }
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
