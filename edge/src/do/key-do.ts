@@ -116,6 +116,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
       this.#hitsSincePrune = 0;
       this.ctx.storage.sql.exec("DELETE FROM hits WHERE ts <= ?", now - this.#cfg.rateWindowMs);
       this.ctx.storage.sql.exec("DELETE FROM inflight WHERE since < ?", now - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
+      this.ctx.storage.sql.exec("DELETE FROM live WHERE id NOT IN (SELECT id FROM inflight)");
     }
     this.ctx.storage.sql.exec("INSERT INTO hits (ts) VALUES (?)", now);
     this.#count("requests");

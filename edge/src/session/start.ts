@@ -8,8 +8,7 @@ import { HttpError } from "../lib/http.ts";
 import { sessionCaps, type SessionCaps } from "../plans/plan-caps.ts";
 import { planFor, type ApiContext } from "../submit/api-context.ts";
 import { admit, fleetStatus } from "../submit/submit-core.ts";
-import { parsePistonExecute, pistonRuntime, pistonToNative } from "../compat/piston/to-native.ts";
-import { PISTON_LANGUAGE } from "../compat/piston/to-native.ts";
+import { PISTON_LANGUAGE, parsePistonExecute, pistonRuntime, pistonToNative } from "../compat/piston/to-native.ts";
 import type { Refusal, RefusalKind } from "./dialect.ts";
 
 export interface Started {
@@ -38,7 +37,7 @@ export async function startSession(c: StartContext, body: Record<string, unknown
       const found = pistonRuntime(p.language, p.version, (await status()).runtimes);
       if (!found) throw new HttpError(400, { message: `${p.language}-${p.version} runtime is unknown`, error: "unknown runtime" });
       // Piston discards an init's stdin: the client sends its input live.
-      native = { ...pistonToNative({ ...p, stdin: null }, found) };
+      native = pistonToNative({ ...p, stdin: null }, found);
       runtime = { language: PISTON_LANGUAGE[found.language] ?? found.language, version: found.version };
     }
     const { stdin, ...rest } = native;
