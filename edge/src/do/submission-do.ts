@@ -24,6 +24,7 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
     super(ctx, env);
     const cfg: Config = config(env);
     this.#deadlines = new Deadlines(ctx.storage, (p) => ctx.waitUntil(p));
+    void ctx.blockConcurrencyWhile(() => this.#deadlines.resume());
     this.#host = {
       env, cfg, storage: ctx.storage,
       waitUntil: (p) => ctx.waitUntil(p),
@@ -97,11 +98,15 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   override async alarm(): Promise<void> {
     const due = this.#deadlines.takeDue(Date.now());
     try {
-      await Promise.all(due.map(async (id) => {
+      await Promise.all(due.map(async ({ id, at }) => {
         const sub = this.#live.get(id) ?? this.#open(id);
         this.#live.set(id, sub);
-        await sub.alarm();
-        this.#settle(sub);
+        try {
+          await sub.alarm();
+        } finally {
+          this.#deadlines.handled(id, at);
+          this.#settle(sub);
+        }
       }));
     } finally {
       this.#deadlines.fired();

@@ -36,14 +36,31 @@ export class Deadlines {
   }
 
   /**
-   * The object's alarm is firing: the submissions whose wake-up is due, oldest first, each taken
-   * off the list (its handler sets its next); the alarm is set again by fired(), once.
+   * The object's alarm is firing: the submissions whose wake-up is due, oldest first, each with the
+   * wake-up it is due for. A row stays until its handler is done (handled()): an alarm cut short (an
+   * edge stopped mid-handler) fires again and finds it. The alarm is set again by fired(), once.
    */
-  takeDue(now: number): string[] {
+  takeDue(now: number): { id: string; at: number }[] {
     this.#firing = true;
-    const ids = this.#table().exec<{ sub_id: string }>("SELECT sub_id FROM deadlines WHERE at <= ? ORDER BY at", now).toArray().map((r) => r.sub_id);
-    this.#table().exec("DELETE FROM deadlines WHERE at <= ?", now);
-    return ids;
+    return this.#table().exec<{ sub_id: string; at: number }>("SELECT sub_id, at FROM deadlines WHERE at <= ? ORDER BY at", now).toArray()
+      .map((r) => ({ id: r.sub_id, at: r.at }));
+  }
+
+  /** Submission `subId`'s wake-up `at` was handled: its row goes, unless the handler set a new one. */
+  handled(subId: string, at: number): void {
+    this.#table().exec("DELETE FROM deadlines WHERE sub_id = ? AND at = ?", subId, at);
+  }
+
+  /**
+   * The object started: should rows be waiting with no alarm set (an alarm lost with a stopped
+   * process), the alarm is set at the earliest. Reads only when the table exists.
+   */
+  async resume(): Promise<void> {
+    const sql = this.#storage.sql;
+    if (sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deadlines'").toArray().length === 0) return;
+    this.#tableReady = true;
+    this.#armedAt = await this.#storage.getAlarm();
+    if (this.#armedAt === null) this.#arm();
   }
 
   /** The object's alarm fired (the runtime cleared it): set it to the earliest remaining row. */
