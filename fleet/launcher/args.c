@@ -254,6 +254,7 @@ static int config_init(struct config *c, size_t cap)
 {
 	c->hostname = DEFAULT_HOSTNAME;
 	c->netns_fd = -1;
+	c->init_end_fd = -1;
 	c->box_size = DEFAULT_TMPFS_SIZE;
 	c->tmp_size = DEFAULT_TMPFS_SIZE;
 	c->cwd = "/box";

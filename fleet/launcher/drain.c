@@ -139,6 +139,20 @@ void drain_events(const struct pollfd *p)
 			drain_step(&d.s[i]);
 }
 
+/* In init, right after clone: init never drains, and its copies of the supervisor's connections
+ * would keep them open until it exits. */
+void drain_forget(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (d.s[i].out >= 0)
+			close(d.s[i].out);
+		if (d.s[i].in >= 0)
+			close(d.s[i].in);
+	}
+	if (d.devnull >= 0)
+		close(d.devnull);
+}
+
 /* At the end: the totals, and the launcher leaves the run's cgroups (back to the node's own), so
  * the supervisor finds them empty and can remove them once it has read "done". */
 void drain_report(void)

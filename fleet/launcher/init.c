@@ -114,6 +114,7 @@ static pid_t fork_program(struct config *c, int exec_pipe[2], int go_pipe[2])
 		report_failure_and_exit();
 	}
 	if (pid == 0) {
+		close(c->init_end_fd);
 		close(exec_pipe[0]);
 		close(go_pipe[1]);
 		program_child(c, exec_pipe[1], go_pipe[0]);
@@ -200,6 +201,7 @@ __attribute__((noreturn)) void init_main(struct config *c)
 {
 	bind_to_launcher(c);
 	close(CONTROL_FD);
+	drain_forget();
 	umask(0);
 
 	/* The child's root and cwd must be the old root for pivot_root to move them. */
@@ -232,5 +234,6 @@ __attribute__((noreturn)) void init_main(struct config *c)
 	evidence_report(c, st, &t_go, &t_end, fsize_attempts, leftover);
 	copyouts_run(c);
 	status_flush();
+	close(c->init_end_fd); /* the report is whole: the launcher may say "done" */
 	_exit(0);
 }

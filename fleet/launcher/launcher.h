@@ -135,6 +135,7 @@ struct config {
 	const char **drainer_return_paths; /* --drainer-return-procs: rejoined before "done" */
 	size_t n_drainer_returns;
 	int launcher_pidfd; /* lets init notice a launcher that died before PDEATHSIG */
+	int init_end_fd;    /* init closes it once its report is written: the launcher need not wait for its exit */
 	char *args_start;   /* the launcher's argv strings, wiped by init before the */
 	char *args_end;     /* program starts: /proc/1/cmdline is world-readable */
 
@@ -227,6 +228,7 @@ int drain_join(const struct config *c);
 void drain_pollfds(struct pollfd *p); /* fills p[0], p[1] */
 void drain_events(const struct pollfd *p);
 void drain_report(void);
+void drain_forget(void); /* init: its copies of the drainer's fds, closed */
 /* init.c */
 __attribute__((noreturn)) void init_main(struct config *c);
 

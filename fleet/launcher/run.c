@@ -75,12 +75,12 @@ static void kill_init(int pidfd)
 		write_now("killed");
 }
 
-/* Until init exits: a 'k' or EOF (or any error) on the control fd kills it; 'i' and 't' are
+/* Until init has reported (it closes its end of END, or exits): a 'k' or EOF (or any error) on the control fd kills it; 'i' and 't' are
  * SIGINT and SIGTERM for the program, 'K' SIGKILL for it alone (forward.c). Meanwhile, and until
  * the program's output pipes reach EOF, the output is drained (drain.c). */
-static void supervise(pid_t init, int pidfd)
+static void supervise(pid_t init, int pidfd, int end)
 {
-	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
+	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = end, .events = POLLIN}};
 	for (;;) {
 		drain_pollfds(&p[2]);
 		if (p[1].fd < 0 && p[2].fd < 0 && p[3].fd < 0)
@@ -95,7 +95,8 @@ static void supervise(pid_t init, int pidfd)
 		}
 		drain_events(&p[2]);
 		if (p[1].revents) {
-			/* init exited: with it every process of the namespace, so the pipes end too */
+			/* init has reported: the program and everything it left are dead and reaped, so
+			 * the pipes end too; init's own exit is not waited for */
 			p[0].fd = p[1].fd = -1;
 			continue;
 		}
@@ -112,9 +113,6 @@ static void supervise(pid_t init, int pidfd)
 			}
 		}
 	}
-	int st;
-	while (waitpid(init, &st, 0) < 0 && errno == EINTR)
-		;
 }
 
 /* The run's mount namespace, held from just after clone until the launcher exits (after "done";
@@ -165,6 +163,12 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	if (c->has_output_cap && drain_prepare(c) < 0)
 		return early_fail();
 
+	int end[2];
+	if (pipe2(end, O_CLOEXEC) < 0) {
+		fail(CTL_PID_NAMESPACE, errno, "pipe2");
+		return early_fail();
+	}
+	c->init_end_fd = end[1];
 	int pidfd = -1;
 	unsigned long flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_PIDFD | SIGCHLD;
 	if (c->netns_fd < 0)
@@ -178,6 +182,7 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	}
 	if (pid == 0)
 		init_main(c);
+	close(end[1]);
 	hold_mount_namespace(pid);
 
 	/* The program's stdin/stdout/stderr are not ours to keep. */
@@ -186,8 +191,11 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 		status_fail(&g_failure); /* the run does not count: kill it before the program starts */
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 	}
-	supervise((pid_t)pid, pidfd);
+	supervise((pid_t)pid, pidfd, end[0]);
 	drain_report();
 	write_now("done");
+	int st;
+	while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR)
+		;
 	return 0;
 }

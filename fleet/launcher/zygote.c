@@ -14,8 +14,16 @@
  * connections are closed unused; the supervisor passes --stdout-inherit 1).
  *
  * A live stdin: STDIN_PATH "|stream". The child connects a fourth time ("NONCE in \n"), shuts its
- * writing side and makes that connection fd 0: what the supervisor writes is the program's stdin. */
+ * writing side and makes that connection fd 0: what the supervisor writes is the program's stdin.
+ *
+ * A spare child: a fork and the new process's first turn on a CPU take about a millisecond on a
+ * small VM, so the zygote forks a run's child ahead of time. The spare waits on a pipe of its own
+ * for its request. The next spare is forked once the run that took the last one has ended, so the
+ * fork never competes with a run for the CPU. A pair's runs need the pair's pipes, made at their
+ * request: they are forked then, as is a request that finds no spare. */
 #include <errno.h>
+#include <poll.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -30,6 +38,10 @@
 #include <unistd.h>
 
 #include "launcher.h"
+
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
 
 #define MAX_REQUEST (1u << 20)
 #define NONCE_LEN 32
@@ -231,13 +243,82 @@ static int pair_role(const char *request, size_t len)
 	return 0;
 }
 
+/* The spare's end: its request, read from its own pipe, and then the run. */
+static int spare_main(int requests, const char *socket_path, char *args_start, char *args_end)
+{
+	close_pair(); /* a pair's pipe ends waiting in the zygote are not the spare's to hold */
+	char comm[16] = {0};
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	prctl(PR_SET_NAME, "codecell-spare", 0, 0, 0); /* what ps shows while it waits */
+	uint32_t len;
+	if (read_full(requests, &len, sizeof len) < 0 || len == 0 || len > MAX_REQUEST)
+		return 1; /* the zygote is gone or closing */
+	char *request = malloc(len);
+	if (!request || read_full(requests, request, len) < 0)
+		return 1;
+	close(requests);
+	prctl(PR_SET_NAME, comm, 0, 0, 0);
+	return child_run(socket_path, request, len, args_start, args_end);
+}
+
+struct spare {
+	int requests; /* the write end of its request pipe; -1: no spare */
+	int pidfd;
+};
+
+/* A new spare child (none when it cannot be made: requests are then forked for). */
+static struct spare fork_spare(const char *socket_path, char *args_start, char *args_end)
+{
+	struct spare s = {-1, -1};
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return s;
+	/* fork-like clone (no new stack) that also returns a pidfd of the child */
+	long pid = syscall(SYS_clone, CLONE_PIDFD | SIGCHLD, NULL, &s.pidfd, NULL, 0);
+	if (pid == 0) {
+		close(p[1]);
+		_exit(spare_main(p[0], socket_path, args_start, args_end));
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		s.pidfd = -1;
+		return s;
+	}
+	s.requests = p[1];
+	return s;
+}
+
+/* Hands a request to the spare; 0 once it has it. */
+static int hand_to_spare(int spare, const char *request, uint32_t len)
+{
+	if (spare < 0)
+		return -1;
+	int sent = write_full(spare, (const char *)&len, sizeof len) == 0 && write_full(spare, request, len) == 0;
+	close(spare);
+	return sent ? 0 : -1;
+}
+
 int zygote_main(const char *socket_path, char *args_start, char *args_end)
 {
 	pid_t parent = getppid();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
 		return 1;
 	signal(SIGCHLD, SIG_IGN); /* children are reaped by the kernel */
+	struct spare spare = {-1, -1};
+	int busy = -1; /* pidfd of the run that took the last spare, until it ends */
 	for (;;) {
+		if (spare.requests < 0 && busy < 0)
+			spare = fork_spare(socket_path, args_start, args_end);
+		struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = busy, .events = POLLIN}};
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			return 1;
+		if (p[1].revents) {
+			close(busy);
+			busy = -1;
+		}
+		if (!p[0].revents)
+			continue;
 		uint32_t len;
 		if (read_full(STDIN_FILENO, &len, sizeof len) < 0)
 			return 0; /* the supervisor closed the channel: done */
@@ -247,6 +328,17 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 		if (!request || read_full(STDIN_FILENO, request, len) < 0)
 			return 1;
 		int pair = pair_role(request, len);
+		if (!pair && spare.requests >= 0) {
+			int handed = hand_to_spare(spare.requests, request, len);
+			spare.requests = -1;
+			if (busy >= 0)
+				close(busy);
+			busy = spare.pidfd;
+			if (handed == 0) {
+				free(request);
+				continue;
+			}
+		}
 		if (pair == 'a') {
 			close_pair(); /* an earlier pair whose b never came */
 			if (open_pair() < 0)

@@ -206,12 +206,12 @@ describe("fail closed, then heal", () => {
     stateDirs.push(stateDir);
     const sandbox = await Sandbox.create({ stateDir, slots: 1, cgroupParent: "codecell-test" });
     try {
-      const [zygote] = hostProcessesWith(`${stateDir}/run/`);
+      const [zygote] = hostProcessesWith(`${stateDir}/run/`, process.pid);
       assert.ok(zygote !== undefined);
       process.kill(zygote, "SIGKILL");
       await waitUntil(() => !sandbox.health().ready, "not ready");
       await waitUntil(() => sandbox.health().ready, "recovery");
-      const [respawned, ...others] = hostProcessesWith(`${stateDir}/run/`);
+      const [respawned, ...others] = hostProcessesWith(`${stateDir}/run/`, process.pid);
       assert.ok(respawned !== undefined && respawned !== zygote && others.length === 0, "one new zygote");
       assert.equal((await sandbox.run({ argv: ["/usr/bin/true"], limits: RUN_LIMITS })).result.verdict, "AC");
     } finally {

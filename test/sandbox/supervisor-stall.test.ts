@@ -42,13 +42,15 @@ function stallUntil(reached: () => boolean, capMs = 120_000): void {
 /**
  * The run's launcher has written its last status line: it waits in `linger` (fleet/launcher/
  * zygote.c), blocked in read(2) on its control connection (fd 4), which nothing else blocks on
- * while the supervisor writes nothing; or it is gone. x86-64: read is system call 0.
+ * while the supervisor writes nothing; or it is gone. x86-64: read is system call 0. The zygote's
+ * spare child (named codecell-spare while it waits for a request) is no run's launcher.
  */
 function launcherFinished(socketPath: string): boolean {
   const [zygote] = hostProcessesWith(socketPath, process.pid);
   if (zygote === undefined) return true;
   return hostProcessesWith(socketPath, zygote).every((launcher) => {
     try {
+      if (readFileSync(`/proc/${launcher}/comm`, "utf8") === "codecell-spare\n") return true;
       return readFileSync(`/proc/${launcher}/syscall`, "utf8").startsWith("0 0x4 ");
     } catch {
       return true; // gone

@@ -3,7 +3,7 @@ import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CPU_PERIOD_USEC, CPU_SHARES_V1, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, killPids, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, KeptFiles, killPids, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 /** Mount points of the v1 hierarchies this driver needs, e.g. { memory: "/sys/fs/cgroup/memory" }. */
 export interface V1Mounts {
@@ -116,6 +116,7 @@ class RunCgroupV1 implements RunCgroup {
   readonly initReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #all: string[];
+  readonly #files: KeptFiles;
   readonly dirs: { memory: string; pids: string; cpuacct: string; cpu: string | undefined; cpuset: string | undefined };
   limits: CgroupLimits;
 
@@ -136,6 +137,12 @@ class RunCgroupV1 implements RunCgroup {
     // the run's init is in every hierarchy while the program lives, and returns to the node's own
     const controllerOf = (mount: string) => (Object.keys(mounts) as (keyof V1Mounts)[]).find((controller) => mounts[controller] === mount)!;
     this.initReturnProcsFiles = distinctMounts(mounts).map((mount) => join(mount, ownCgroupPath(controllerOf(mount), own), "cgroup.procs"));
+    const { memory, pids, cpuacct } = dirs;
+    this.#files = new KeptFiles([
+      ...["memory.oom_control", "memory.limit_in_bytes", "memory.max_usage_in_bytes"].map((file) => join(memory, file)),
+      ...["pids.current", "pids.events"].map((file) => join(pids, file)),
+      join(cpuacct, "cpuacct.usage"),
+    ]);
   }
 
   setLimits(limits: CgroupLimits): void {
@@ -171,22 +178,23 @@ class RunCgroupV1 implements RunCgroup {
   read(): CgroupReadings {
     const errors: string[] = [];
     const { memory, pids } = this.dirs;
-    const oomKills = collect(errors, "memory.oom_control", () => readKeyed(join(memory, "memory.oom_control")).get("oom_kill") ?? NaN);
+    const read = this.#files.read;
+    const oomKills = collect(errors, "memory.oom_control", () => readKeyed(join(memory, "memory.oom_control"), read).get("oom_kill") ?? NaN);
     return {
-      memoryLimitBytes: collect(errors, "memory.limit_in_bytes", () => readNumber(join(memory, "memory.limit_in_bytes"))),
-      memoryPeakBytes: collect(errors, "memory.max_usage_in_bytes", () => readNumber(join(memory, "memory.max_usage_in_bytes"))),
+      memoryLimitBytes: collect(errors, "memory.limit_in_bytes", () => readNumber(join(memory, "memory.limit_in_bytes"), read)),
+      memoryPeakBytes: collect(errors, "memory.max_usage_in_bytes", () => readNumber(join(memory, "memory.max_usage_in_bytes"), read)),
       oomEvents: oomKills,
       oomKillEvents: oomKills,
       cpuUsageUsec: collect(errors, "cpuacct.usage", () => this.cpuUsageUsec()),
-      processCount: collect(errors, "pids.current", () => readNumber(join(pids, "pids.current"))),
+      processCount: collect(errors, "pids.current", () => readNumber(join(pids, "pids.current"), read)),
       processLimit: this.limits.processes,
-      pidsLimitHits: collect(errors, "pids.events", () => readKeyed(join(pids, "pids.events")).get("max") ?? NaN),
+      pidsLimitHits: collect(errors, "pids.events", () => readKeyed(join(pids, "pids.events"), read).get("max") ?? NaN),
       errors,
     };
   }
 
   cpuUsageUsec(): number {
-    return Math.round(readNumber(join(this.dirs.cpuacct, "cpuacct.usage")) / 1000);
+    return Math.round(readNumber(join(this.dirs.cpuacct, "cpuacct.usage"), this.#files.read) / 1000);
   }
 
   /** The program's processes (the pids hierarchy holds them all; of the launcher's, only init while the program lives). */
@@ -205,6 +213,7 @@ class RunCgroupV1 implements RunCgroup {
   }
 
   async destroy(): Promise<void> {
+    this.#files.close();
     const results = await Promise.allSettled(this.#all.map((dir) => rmdir(dir)));
     const failed = results.find((result) => result.status === "rejected" && (result.reason as NodeJS.ErrnoException).code !== "ENOENT");
     if (failed) throw (failed as PromiseRejectedResult).reason;

@@ -3,7 +3,7 @@ import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CPU_PERIOD_USEC, CPU_WEIGHT_V2, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import { cgroupFilesystemProblem, collect, KeptFiles, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 const CONTROLLERS = ["memory", "pids", "cpu", "cpuset"] as const;
 
@@ -84,6 +84,7 @@ class RunCgroupV2 implements RunCgroup {
   readonly initReturnProcsFiles: string[];
   readonly controls = ["memory_limit", "swap_disabled", "process_limit", "cpu_accounting"];
   readonly #dir: string;
+  readonly #files: KeptFiles;
   limits: CgroupLimits;
 
   constructor(name: string, dir: string, limits: CgroupLimits, returnProcsFile: string) {
@@ -94,6 +95,7 @@ class RunCgroupV2 implements RunCgroup {
     this.drainerProcsFiles = this.procsFiles;
     this.drainerReturnProcsFiles = [returnProcsFile];
     this.initReturnProcsFiles = [returnProcsFile];
+    this.#files = new KeptFiles(["memory.events", "memory.max", "memory.peak", "cpu.stat", "pids.current", "pids.events"].map((file) => join(dir, file)));
   }
 
   setLimits(limits: CgroupLimits): void {
@@ -113,29 +115,30 @@ class RunCgroupV2 implements RunCgroup {
   read(): CgroupReadings {
     const errors: string[] = [];
     const file = (name: string) => join(this.#dir, name);
+    const read = this.#files.read;
     const events = (() => {
       try {
-        return readKeyed(file("memory.events"));
+        return readKeyed(file("memory.events"), read);
       } catch (error) {
         errors.push(`memory.events: ${(error as Error).message}`);
         return new Map<string, number>();
       }
     })();
     return {
-      memoryLimitBytes: collect(errors, "memory.max", () => readNumber(file("memory.max"))),
-      memoryPeakBytes: collect(errors, "memory.peak", () => readNumber(file("memory.peak"))),
+      memoryLimitBytes: collect(errors, "memory.max", () => readNumber(file("memory.max"), read)),
+      memoryPeakBytes: collect(errors, "memory.peak", () => readNumber(file("memory.peak"), read)),
       oomEvents: collect(errors, "memory.events oom", () => events.get("oom") ?? NaN),
       oomKillEvents: collect(errors, "memory.events oom_kill", () => events.get("oom_kill") ?? NaN),
       cpuUsageUsec: collect(errors, "cpu.stat", () => this.cpuUsageUsec()),
-      processCount: collect(errors, "pids.current", () => readNumber(file("pids.current"))),
+      processCount: collect(errors, "pids.current", () => readNumber(file("pids.current"), read)),
       processLimit: this.limits.processes,
-      pidsLimitHits: collect(errors, "pids.events", () => readKeyed(file("pids.events")).get("max") ?? NaN),
+      pidsLimitHits: collect(errors, "pids.events", () => readKeyed(file("pids.events"), read).get("max") ?? NaN),
       errors,
     };
   }
 
   cpuUsageUsec(): number {
-    const usage = readKeyed(join(this.#dir, "cpu.stat")).get("usage_usec");
+    const usage = readKeyed(join(this.#dir, "cpu.stat"), this.#files.read).get("usage_usec");
     if (usage === undefined || !Number.isFinite(usage)) throw new Error("cpu.stat has no usage_usec");
     return usage;
   }
@@ -149,6 +152,7 @@ class RunCgroupV2 implements RunCgroup {
   }
 
   async destroy(): Promise<void> {
+    this.#files.close();
     await rmdir(this.#dir);
   }
 }
