@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { constants } from "node:os";
 import { describe, it } from "node:test";
 import { expectedIa32Death, ia32Control } from "../../fleet/src/sandbox/ia32.ts";
-import { applyStatusLine, emptyReport } from "../../fleet/src/sandbox/launcher.ts";
+import { applyStatusLine, emptyReport } from "../../fleet/src/sandbox/launcher-report.ts";
 import { filesFault } from "../../fleet/src/sandbox/program-fault.ts";
 import { decideVerdict, type VerdictEvidence } from "../../fleet/src/sandbox/verdict.ts";
 

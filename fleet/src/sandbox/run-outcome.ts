@@ -3,7 +3,7 @@
 import type { CgroupReadings } from "./cgroup/driver.ts";
 import { REQUIRED_CONTROLS } from "./controls.ts";
 import { buildEvidence } from "./evidence.ts";
-import type { LauncherReport } from "./launcher.ts";
+import type { LauncherReport } from "./launcher-report.ts";
 import { capEncodedSize, ENCODED_OUTPUT_FACTOR, outputIntegrity } from "./output.ts";
 import { filesFault, programFault } from "./program-fault.ts";
 import type { WatchedRun } from "./run-watch.ts";

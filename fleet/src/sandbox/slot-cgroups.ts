@@ -42,10 +42,16 @@ export class SlotCgroups {
     return this.#driver.create(`s${slot.index}-r${this.#runCounter++}`, limits);
   }
 
-  /** Removes the used (empty) cgroup and prepares the slot's next one, off the critical path. */
+  /**
+   * Removes the used (empty) cgroup and prepares the slot's next one, off the critical path: from
+   * the next turn of the event loop, so that the run's outcome reaches its caller first (the
+   * removal's and the creation's synchronous parts took about 0.6 ms of the run's return).
+   */
   recycle(slot: Slot, spec: RunSpec, used: RunCgroup | undefined): void {
     const limits = used?.limits ?? { memoryBytes: spec.limits.memoryBytes, processes: spec.limits.processes, cpu: slot.cpu };
-    const work = this.#refreshSpare(slot, limits, used).finally(() => this.#housekeeping.delete(work));
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#refreshSpare(slot, limits, used))
+      .finally(() => this.#housekeeping.delete(work));
     this.#housekeeping.add(work);
   }
 

@@ -2,7 +2,8 @@
 // in, the asked-for output files coming out. Every one is removed when the run ends.
 import { join } from "node:path";
 import { unlinkIfPresent } from "./housekeeping.ts";
-import type { LauncherConfig, LauncherReport } from "./launcher.ts";
+import type { LauncherConfig } from "./launcher.ts";
+import type { LauncherReport } from "./launcher-report.ts";
 import { readFileNoFollowAsync, writeNewFileNoFollow } from "./nofollow.ts";
 import type { RunOutcome, RunSpec } from "./run-spec.ts";
 
