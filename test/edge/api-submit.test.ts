@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ROOT, sleep } from "./harness.ts";
+import { Client, ROOT, sleep } from "./harness.ts";
 import { CheckedClient, ISO_MS, RECORD_KEYS, UUID, assertJsonError, useApiStack, validated } from "./api-checks.ts";
 
 const { stack, client } = useApiStack();
@@ -88,6 +88,19 @@ describe("health, readiness, languages (docs/api.md)", () => {
 
 
 describe("submit and result (docs/api.md)", () => {
+  it("to a client that accepts gzip, a small answer goes out as it is and a large one compressed (edge/src/lib/http.ts)", async () => {
+    const c = await client();
+    const gzip = { headers: { "accept-encoding": "gzip, br" } };
+    const small = await c.call("POST", "/api/submit?wait=true", { ...gzip, body: { language: "py", code: "print('hi')" } });
+    assert.equal(small.status, 200, small.text);
+    assert.equal(small.headers["content-encoding"], "identity");
+    assert.equal(small.json.stdout, "hi\n");
+    // unchecked: the body stays compressed (the stack's client does not inflate it)
+    const large = await new Client(c.base, c.key).call("POST", "/api/submit?wait=true", { ...gzip, body: { language: "py", code: "print('x' * 20000)" } });
+    assert.equal(large.status, 200);
+    assert.equal(large.headers["content-encoding"], "gzip");
+  });
+
   it("async: 202 {id, job_status, queue_depth}, then the completed record", async () => {
     const c = await client();
     const r = await c.submit({ language: "python", code: "import sys\nprint('hello', sys.stdin.read())", stdin: "world" });
