@@ -63,10 +63,11 @@ export class CgroupV1Driver implements CgroupDriver {
   async create(name: string, limits: CgroupLimits): Promise<RunCgroup> {
     const dirs = distinctMounts(this.#mounts).map((mount) => join(mount, this.#parent, name));
     const made = await Promise.allSettled(dirs.map((dir) => mkdir(dir)));
+    let cgroup: RunCgroupV1 | undefined;
     try {
       for (const result of made) if (result.status === "rejected") throw result.reason;
       const at = (mount: string | undefined) => (mount ? join(mount, this.#parent, name) : undefined);
-      const cgroup = new RunCgroupV1(name, dirs, {
+      cgroup = new RunCgroupV1(name, dirs, {
         memory: at(this.#mounts.memory)!,
         pids: at(this.#mounts.pids)!,
         cpuacct: at(this.#mounts.cpuacct)!,
@@ -77,8 +78,9 @@ export class CgroupV1Driver implements CgroupDriver {
       cgroup.setLimits(limits);
       return cgroup;
     } catch (error) {
+      // a cgroup already made holds its kept files: destroy() closes them before the removal
       const created = dirs.filter((_, index) => made[index]?.status === "fulfilled");
-      await Promise.allSettled(created.map((dir) => rmdir(dir)));
+      await (cgroup ? cgroup.destroy().catch(() => {}) : Promise.allSettled(created.map((dir) => rmdir(dir))));
       throw error;
     }
   }

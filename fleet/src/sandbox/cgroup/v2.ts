@@ -55,13 +55,15 @@ export class CgroupV2Driver implements CgroupDriver {
   async create(name: string, limits: CgroupLimits): Promise<RunCgroup> {
     const dir = join(this.#mount, this.#parent, name);
     await mkdir(dir);
+    let cgroup: RunCgroupV2 | undefined;
     try {
       writeControl(join(dir, "memory.swap.max"), 0);
-      const cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 }, join(this.#mount, ownCgroupPath(""), "cgroup.procs"));
+      cgroup = new RunCgroupV2(name, dir, { memoryBytes: 0, processes: 0 }, join(this.#mount, ownCgroupPath(""), "cgroup.procs"));
       cgroup.setLimits(limits);
       return cgroup;
     } catch (error) {
-      await rmdir(dir);
+      // a cgroup already made holds its kept files: destroy() closes them before the removal
+      await (cgroup ? cgroup.destroy() : rmdir(dir));
       throw error;
     }
   }
