@@ -47,8 +47,7 @@ const edge = await startEdge({
 });
 try {
   const ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  if (reg.status !== 201) throw new Error(`register: ${reg.text}`);
+  await ops.mustRegisterNode(fleet);
   const keys = await Promise.all(Array.from({ length: Math.max(CLIENTS, LOAD_CLIENTS) }, () => ops.newKey()));
   const clients = keys.map((k) => new Client(edge.base, k.key));
   const setup: RepSetup = {

@@ -24,8 +24,7 @@ const fleet = await startFleet();
 const edge = await startEdge({ vars: LOCAL_TEST_VARS });
 try {
   const ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  if (reg.status !== 201) throw new Error(`register: ${reg.text}`);
+  await ops.mustRegisterNode(fleet);
   const { key } = await ops.newKey();
   const client = new Client(edge.base, key);
 

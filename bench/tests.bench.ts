@@ -114,8 +114,7 @@ const e2eOverheadMs: number[] = [];
 const e2eTargetMs: number[] = [];
 try {
   const ops = admin(edge);
-  const reg = await ops.registerNode(fleet);
-  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${reg.text}`);
+  await ops.mustRegisterNode(fleet);
   const client = new Client(edge.base, (await ops.newKey()).key);
   const apiTests = tests.map((t) => ({ name: t.name, stdin: t.stdin, expected_output: t.expected }));
   const submit = async (body: unknown, check: (rec: { verdict: string; tests?: unknown[] }) => boolean) => {

@@ -33,7 +33,7 @@ const edge = await startEdge({
 });
 const ops = admin(edge);
 try {
-  if ((await ops.registerNode(fleet)).status !== 201) throw new Error("registering the node failed");
+  await ops.mustRegisterNode(fleet);
   const p = await ops.call("POST", "/admin/projects", { name: "bench" });
   const c = new Client(edge.base, (await ops.newKey(p.json.id)).key);
   await ops.call("POST", `/admin/projects/${p.json.id}/webhooks`, { url: `http://127.0.0.1:${port}/hook` });

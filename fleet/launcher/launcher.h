@@ -8,6 +8,10 @@
 #include <sys/types.h>
 #include <time.h>
 
+#ifndef CLONE_PIDFD /* fork-like clones that return a pidfd of the child (run.c, zygote.c) */
+#define CLONE_PIDFD 0x00001000
+#endif
+
 #define STATUS_FD 3
 #define CONTROL_FD 4
 

@@ -19,9 +19,6 @@
 #include "launcher.h"
 #include "seccomp.h"
 
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
 #ifndef NSFS_MAGIC
 #define NSFS_MAGIC 0x6e736673
 #endif
@@ -75,9 +72,10 @@ static void kill_init(int pidfd)
 		write_now("killed");
 }
 
-/* Until init has reported (it closes its end of END, or exits): a 'k' or EOF (or any error) on the control fd kills it; 'i' and 't' are
- * SIGINT and SIGTERM for the program, 'K' SIGKILL for it alone (forward.c). Meanwhile, and until
- * the program's output pipes reach EOF, the output is drained (drain.c). */
+/* Until init has reported (it closes its end of END, or exits): a 'k' or EOF (or any error) on the
+ * control fd kills it; 'i' and 't' are SIGINT and SIGTERM for the program, 'K' SIGKILL for it alone
+ * (forward.c). Meanwhile, and until the program's output pipes reach EOF, the output is drained
+ * (drain.c). */
 static void supervise(pid_t init, int pidfd, int end)
 {
 	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = end, .events = POLLIN}};

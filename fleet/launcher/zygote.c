@@ -23,7 +23,6 @@
  * request: they are forked then, as is a request that finds no spare. */
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -38,10 +37,6 @@
 #include <unistd.h>
 
 #include "launcher.h"
-
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
 
 #define MAX_REQUEST (1u << 20)
 #define NONCE_LEN 32

@@ -24,5 +24,10 @@ export function admin(edge: OperatorTarget) {
     registerNode(node: { url: string; token: string }, name = "test-node"): Promise<Res> {
       return request(edge.base, "POST", "/admin/nodes", { headers, body: { url: node.url, token: node.token, name } });
     },
+    /** Registers the node, or throws with the edge's answer (a stack that cannot start). */
+    async mustRegisterNode(node: { url: string; token: string }, name = "test-node"): Promise<void> {
+      const r = await request(edge.base, "POST", "/admin/nodes", { headers, body: { url: node.url, token: node.token, name } });
+      if (r.status !== 201) throw new Error(`registering the node: ${r.status} ${r.text}`);
+    },
   };
 }
