@@ -1,12 +1,14 @@
 // The cgroup v1 driver on the real kernel, file by file: limits moved up and down, CPU controls,
 // readings of a real process, killing, failures part-way through, stale siblings, problems.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after } from "../hooks.ts";
-import { CgroupV1Driver, type V1Mounts } from "../../fleet/src/sandbox/cgroup/v1.ts";
+import type { RunCgroup } from "../../fleet/src/sandbox/cgroup/driver.ts";
+import { CgroupV1Driver, REUSE_LEFTOVER_MAX_BYTES, type V1Mounts } from "../../fleet/src/sandbox/cgroup/v1.ts";
 import { requireKernel } from "../helpers.ts";
 
 const MiB = 1024 * 1024;
@@ -33,6 +35,34 @@ function removeTree(dir: string): void {
   } catch {
     // still busy: left for the next run's sweep
   }
+}
+
+/** Three children of a process whose budget is two (pids.max 3 with it): the third fork fails. */
+const FORK_PAST_LIMIT = `exec /usr/bin/python3 -c '
+import os, signal, time
+children = []
+for _ in range(3):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(30)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+'`;
+
+/** Runs `script` in a shell that has joined the cgroup (all but cpuset, which has no CPUs here) before it starts. */
+async function runInside(cgroup: RunCgroup, script: string): Promise<void> {
+  const child = spawn("/bin/sh", ["-c", `read go; ${script}`], { stdio: ["pipe", "ignore", "ignore"] });
+  await new Promise((resolve) => child.once("spawn", resolve));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  for (const file of cgroup.procsFiles.filter((file) => !file.includes("/cpuset/"))) writeFileSync(file, String(child.pid));
+  child.stdin!.write("go\n");
+  await exited;
 }
 
 after(() => {
@@ -131,6 +161,35 @@ describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }
       assert.ok(gone.errors.some((error) => error.startsWith(file)), `${file}: ${gone.errors.join("; ")}`);
     }
     await cgroup.destroy(); // removing what is already gone is not an error
+  });
+
+  it("a used cgroup is reused with its readings from zero; one still holding a run's tmpfs pages is not", async () => {
+    const d = driver("reuse");
+    d.problems();
+    const cgroup = await d.create("run", { memoryBytes: 32 * MiB, processes: 2 });
+    // a fork past pids.max (one above the budget) and an allocation past the memory limit
+    await runInside(cgroup, `/usr/bin/python3 -c 'x = b"x" * (64 << 20)'; ${FORK_PAST_LIMIT}`);
+    const used = cgroup.read();
+    assert.ok(used.pidsLimitHits > 0 && used.oomKillEvents > 0 && used.cpuUsageUsec > 0, JSON.stringify(used));
+    assert.equal(cgroup.reuse!(), true);
+    const fresh = cgroup.read();
+    assert.deepEqual([fresh.pidsLimitHits, fresh.oomKillEvents, fresh.cpuUsageUsec, fresh.errors], [0, 0, 0, []]);
+    assert.ok(fresh.memoryPeakBytes <= REUSE_LEFTOVER_MAX_BYTES, `peak restarts from what is left: ${fresh.memoryPeakBytes}`);
+    await runInside(cgroup, FORK_PAST_LIMIT);
+    const again = cgroup.read();
+    assert.ok(again.pidsLimitHits > 0 && again.oomKillEvents === 0, `counts again from the new zero: ${JSON.stringify(again)}`);
+
+    // pages a run wrote to a tmpfs that is still mounted stay charged: too much left to reuse
+    const tmpfs = mkdtempSync(join(tmpdir(), "v1-reuse-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "reuse-test", tmpfs]);
+    try {
+      await runInside(cgroup, `head -c 2097152 /dev/zero > ${tmpfs}/held`);
+      assert.equal(cgroup.reuse!(), false);
+    } finally {
+      execFileSync("umount", [tmpfs]);
+      rmdirSync(tmpfs);
+    }
+    await cgroup.destroy();
   });
 
   it("a create that fails part-way removes what it made; stale siblings are swept, live ones kept", async () => {

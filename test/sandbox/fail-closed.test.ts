@@ -152,8 +152,13 @@ class FaultyCgroups implements CgroupDriver {
   cpus() {
     return this.#inner.cpus();
   }
-  create(name: string, limits: CgroupLimits) {
-    return this.failing ? Promise.reject(new Error("mkdir: No space left on device (injected)")) : this.#inner.create(name, limits);
+  /** While failing, a used cgroup cannot be made ready again either (as when its files refuse): a new one is needed. */
+  async create(name: string, limits: CgroupLimits) {
+    if (this.failing) throw new Error("mkdir: No space left on device (injected)");
+    const cgroup = await this.#inner.create(name, limits);
+    const reuse = cgroup.reuse?.bind(cgroup);
+    cgroup.reuse = () => !this.failing && (reuse?.() ?? false);
+    return cgroup;
   }
   close() {
     this.#inner.close();

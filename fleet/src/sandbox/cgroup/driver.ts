@@ -56,6 +56,12 @@ export interface RunCgroup {
   pids(): number[];
   /** SIGKILL to every process in the cgroup. */
   killAll(): void;
+  /**
+   * Makes this used, empty cgroup ready for another run, its readings starting from zero (v1
+   * only: v2's memory.peak cannot be reset before Linux 6.12); false when it cannot, and it is
+   * then removed. Absent: never reused.
+   */
+  reuse?(): boolean;
   /** Removes the cgroup directories; rejects if processes remain. */
   destroy(): Promise<void>;
 }
