@@ -171,7 +171,7 @@ describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }
     await runInside(cgroup, `/usr/bin/python3 -c 'x = b"x" * (64 << 20)'; ${FORK_PAST_LIMIT}`);
     const used = cgroup.read();
     assert.ok(used.pidsLimitHits > 0 && used.oomKillEvents > 0 && used.cpuUsageUsec > 0, JSON.stringify(used));
-    assert.equal(cgroup.reuse!(), true);
+    assert.equal(await cgroup.reuse!(), true);
     const fresh = cgroup.read();
     assert.deepEqual([fresh.pidsLimitHits, fresh.oomKillEvents, fresh.cpuUsageUsec, fresh.errors], [0, 0, 0, []]);
     assert.ok(fresh.memoryPeakBytes <= REUSE_LEFTOVER_MAX_BYTES, `peak restarts from what is left: ${fresh.memoryPeakBytes}`);
@@ -184,7 +184,7 @@ describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "reuse-test", tmpfs]);
     try {
       await runInside(cgroup, `head -c 2097152 /dev/zero > ${tmpfs}/held`);
-      assert.equal(cgroup.reuse!(), false);
+      assert.equal(await cgroup.reuse!(), false);
     } finally {
       execFileSync("umount", [tmpfs]);
       rmdirSync(tmpfs);

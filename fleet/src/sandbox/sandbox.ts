@@ -145,7 +145,7 @@ export class Sandbox {
   }
 
   #newSlot(runDir: string, index: number, id: number, cpu: CpuShare | undefined): Slot {
-    const slot: Slot = { index, id, netnsPath: join(runDir, `netns-${index}`), stagingDir: join(runDir, `staging-${index}`), spare: undefined, cpu };
+    const slot: Slot = { index, id, netnsPath: join(runDir, `netns-${index}`), stagingDir: join(runDir, `staging-${index}`), spares: [], cpu };
     mkdirSync(slot.stagingDir, { mode: 0o700 });
     if (this.#notReady.size === 0) this.#createNetns(slot);
     this.#allSlots.push(slot);

@@ -10,8 +10,8 @@ export interface Slot {
   id: number;
   netnsPath: string;
   stagingDir: string;
-  /** A cgroup made ahead of time so the next run does not wait for mkdir. */
-  spare: RunCgroup | undefined;
+  /** Cgroups ready for the slot's next runs, made or made ready again ahead of them (slot-cgroups.ts). */
+  spares: RunCgroup[];
   /** The slot's CPU controls, written into each of its run cgroups. */
   cpu: CpuShare | undefined;
   /** The slot an interactor runs in beside this slot's program (Sandbox.runInteractive). */

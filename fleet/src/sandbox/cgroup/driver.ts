@@ -61,7 +61,7 @@ export interface RunCgroup {
    * only: v2's memory.peak cannot be reset before Linux 6.12); false when it cannot, and it is
    * then removed. Absent: never reused.
    */
-  reuse?(): boolean;
+  reuse?(): Promise<boolean>;
   /** Removes the cgroup directories; rejects if processes remain. */
   destroy(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import { mkdir, rmdir } from "node:fs/promises";
+import { mkdir, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CPU_PERIOD_USEC, CPU_SHARES_V1, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
@@ -219,10 +219,11 @@ class RunCgroupV1 implements RunCgroup {
    * OOM-kill and pids.max counters, which only grow, are read as the next run's zero. False when
    * more than REUSE_LEFTOVER_MAX_BYTES stays charged, or a file refuses: the caller removes it.
    */
-  reuse(): boolean {
+  async reuse(): Promise<boolean> {
     const { memory, cpuacct } = this.dirs;
     try {
-      writeControl(join(memory, "memory.force_empty"), 0);
+      // drains every CPU's LRU batches and waits for it (about 1 ms here): off the event loop
+      await writeFile(join(memory, "memory.force_empty"), "0");
       if (readNumber(join(memory, "memory.usage_in_bytes")) > REUSE_LEFTOVER_MAX_BYTES) return false;
       writeControl(join(memory, "memory.max_usage_in_bytes"), 0);
       writeControl(join(cpuacct, "cpuacct.usage"), 0);
