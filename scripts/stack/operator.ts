@@ -26,7 +26,7 @@ export function admin(edge: OperatorTarget) {
     },
     /** Registers the node, or throws with the edge's answer (a stack that cannot start). */
     async mustRegisterNode(node: { url: string; token: string }, name = "test-node"): Promise<void> {
-      const r = await request(edge.base, "POST", "/admin/nodes", { headers, body: { url: node.url, token: node.token, name } });
+      const r = await this.registerNode(node, name);
       if (r.status !== 201) throw new Error(`registering the node: ${r.status} ${r.text}`);
     },
   };

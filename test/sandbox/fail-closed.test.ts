@@ -157,7 +157,7 @@ class FaultyCgroups implements CgroupDriver {
     if (this.failing) throw new Error("mkdir: No space left on device (injected)");
     const cgroup = await this.#inner.create(name, limits);
     const reuse = cgroup.reuse?.bind(cgroup);
-    cgroup.reuse = async () => !this.failing && ((await reuse?.()) ?? false);
+    if (reuse) cgroup.reuse = async () => !this.failing && (await reuse());
     return cgroup;
   }
   close() {
