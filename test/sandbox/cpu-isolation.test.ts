@@ -43,6 +43,16 @@ const CPUSET = "/sys/fs/cgroup/cpuset";
 const CPU = "/sys/fs/cgroup/cpu";
 const PARENT = "codecell-test-cpu";
 
+/** A run cgroup listed a moment ago may since have been removed (its run ended): then it holds nothing. */
+function readIfPresent(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw error;
+  }
+}
+
 /** The CPU control files of the first run cgroup seen holding a process (read while it runs). */
 function busyRunCpuFiles(): { cpus: string; mems: string; shares: string; period: string; quota: string } | undefined {
   const cgroup = busyRunCgroups()[0];
@@ -65,7 +75,7 @@ function busyRunCgroups(): string[] {
     for (const run of readdirSync(join(root, instance), { withFileTypes: true })) {
       if (!run.isDirectory()) continue;
       const relative = join(PARENT, instance, run.name);
-      if (readFileSync(join(CPUSET, relative, "cgroup.procs"), "utf8").trim() !== "") found.push(relative);
+      if (readIfPresent(join(CPUSET, relative, "cgroup.procs")).trim() !== "") found.push(relative);
     }
   }
   return found;
@@ -167,7 +177,7 @@ function busyRunControls(): RunCpuControls[] {
   for (const instance of readdirSync(root).filter((name) => name.startsWith(`i${process.pid}-`))) {
     for (const run of readdirSync(join(root, instance), { withFileTypes: true })) {
       const relative = join(PARENT, instance, run.name);
-      if (!run.isDirectory() || readFileSync(join(root, instance, run.name, "cgroup.procs"), "utf8").trim() === "") continue;
+      if (!run.isDirectory() || readIfPresent(join(root, instance, run.name, "cgroup.procs")).trim() === "") continue;
       found.push(onV2() ? v2Controls(relative) : v1Controls(relative));
     }
   }
@@ -226,7 +236,7 @@ for (const policy of ["dedicated", "shared"] as const) describe(`a neighbour wit
       return live.length >= 2 ? live : undefined;
     });
     const [hostile, result] = [(await neighbour).result, (await victim).result];
-    assert.equal(hostile.verdict, "TLE");
+    assert.equal(hostile.verdict, "TLE", `${hostile.error_message} wall ${hostile.wall_time_secs}s`);
     assert.equal(result.verdict, "AC", `${result.error_message} wall ${result.wall_time_secs}s`);
     assert.equal(result.stdout.trim(), String((1_000_000 * 999_999) / 2));
     assert.ok(result.evidence.controls_applied.includes("cpu_isolation"));
