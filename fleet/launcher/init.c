@@ -201,6 +201,8 @@ __attribute__((noreturn)) void init_main(struct config *c)
 {
 	bind_to_launcher(c);
 	close(CONTROL_FD);
+	if (g_run_over_fd >= 0)
+		close(g_run_over_fd); /* the launcher's to close when the run is over */
 	drain_forget();
 	umask(0);
 

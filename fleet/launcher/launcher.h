@@ -249,6 +249,10 @@ void copyouts_run(const struct config *c);
 
 /* main.c, zygote.c */
 int launcher_main(int argc, char **argv, char *args_start, char *args_end);
+/* run.c: in zygote mode, the write end of a pipe the zygote polls; closed once the run is over
+ * ("done" written), so that the zygote forks the next spare then rather than at the launcher's
+ * exit (after its mount namespace's teardown). -1 otherwise. */
+extern int g_run_over_fd;
 int zygote_main(const char *socket_path, char *args_start, char *args_end);
 
 /* probe.c */

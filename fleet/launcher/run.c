@@ -127,6 +127,19 @@ static void hold_mount_namespace(long init)
 	}
 }
 
+int g_run_over_fd = -1;
+
+static void close_above_control_except(int keep)
+{
+	if (keep <= CONTROL_FD) {
+		syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0);
+		return;
+	}
+	if (keep > CONTROL_FD + 1)
+		syscall(SYS_close_range, CONTROL_FD + 1, keep - 1, 0);
+	syscall(SYS_close_range, keep + 1, ~0U, 0);
+}
+
 static int early_fail(void)
 {
 	status_fail(&g_failure);
@@ -151,9 +164,9 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 		fail(CTL_EXEC, errno, "control fd 4 is not open");
 		return early_fail();
 	}
-	/* Nothing beyond fds 0-4 is part of the contract: drop whatever the
-	 * spawner leaked so it can never reach init or the program. */
-	syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0);
+	/* Nothing beyond fds 0-4 (and the zygote's run-over pipe) is part of the contract:
+	 * drop whatever the spawner leaked so it can never reach init or the program. */
+	close_above_control_except(g_run_over_fd);
 	c->args_start = args_start;
 	c->args_end = args_end;
 	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
@@ -192,6 +205,8 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	supervise((pid_t)pid, pidfd, end[0]);
 	drain_report();
 	write_now("done");
+	if (g_run_over_fd >= 0)
+		close(g_run_over_fd); /* the zygote may fork the next spare now (earlier, it competes with "done") */
 	int st;
 	while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR)
 		;

@@ -18,8 +18,9 @@
  *
  * A spare child: a fork and the new process's first turn on a CPU take about a millisecond on a
  * small VM, so the zygote forks a run's child ahead of time. The spare waits on a pipe of its own
- * for its request. The next spare is forked once the run that took the last one has ended, so the
- * fork never competes with a run for the CPU. A pair's runs need the pair's pipes, made at their
+ * for its request. The next spare is forked once the run that took the last one is over (its
+ * launcher closes a pipe to the zygote after "done", before its own exit and the teardown of its
+ * mount namespace), so the fork never competes with a run's set-up for the CPU. A pair's runs need the pair's pipes, made at their
  * request: they are forked then, as is a request that finds no spare. */
 #include <errno.h>
 #include <poll.h>
@@ -239,8 +240,9 @@ static int pair_role(const char *request, size_t len)
 }
 
 /* The spare's end: its request, read from its own pipe, and then the run. */
-static int spare_main(int requests, const char *socket_path, char *args_start, char *args_end)
+static int spare_main(int requests, int run_over, const char *socket_path, char *args_start, char *args_end)
 {
+	g_run_over_fd = high(run_over); /* above 0-4, which child_run wires */
 	close_pair(); /* a pair's pipe ends waiting in the zygote are not the spare's to hold */
 	char comm[16] = {0};
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
@@ -258,29 +260,36 @@ static int spare_main(int requests, const char *socket_path, char *args_start, c
 
 struct spare {
 	int requests; /* the write end of its request pipe; -1: no spare */
-	int pidfd;
+	int run_over; /* the read end of its run-over pipe: readable (EOF) once its run is over */
 };
 
 /* A new spare child (none when it cannot be made: requests are then forked for). */
 static struct spare fork_spare(const char *socket_path, char *args_start, char *args_end)
 {
 	struct spare s = {-1, -1};
-	int p[2];
+	int p[2], over[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return s;
-	/* fork-like clone (no new stack) that also returns a pidfd of the child */
-	long pid = syscall(SYS_clone, CLONE_PIDFD | SIGCHLD, NULL, &s.pidfd, NULL, 0);
+	if (pipe2(over, O_CLOEXEC) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return s;
+	}
+	pid_t pid = fork();
 	if (pid == 0) {
 		close(p[1]);
-		_exit(spare_main(p[0], socket_path, args_start, args_end));
+		close(over[0]);
+		_exit(spare_main(p[0], over[1], socket_path, args_start, args_end));
 	}
 	close(p[0]);
+	close(over[1]);
 	if (pid < 0) {
 		close(p[1]);
-		s.pidfd = -1;
+		close(over[0]);
 		return s;
 	}
 	s.requests = p[1];
+	s.run_over = over[0];
 	return s;
 }
 
@@ -301,7 +310,7 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 		return 1;
 	signal(SIGCHLD, SIG_IGN); /* children are reaped by the kernel */
 	struct spare spare = {-1, -1};
-	int busy = -1; /* pidfd of the run that took the last spare, until it ends */
+	int busy = -1; /* run-over pipe of the run that took the last spare, until that run is over */
 	for (;;) {
 		if (spare.requests < 0 && busy < 0)
 			spare = fork_spare(socket_path, args_start, args_end);
@@ -328,7 +337,7 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 			spare.requests = -1;
 			if (busy >= 0)
 				close(busy);
-			busy = spare.pidfd;
+			busy = spare.run_over;
 			if (handed == 0) {
 				free(request);
 				continue;

@@ -171,6 +171,53 @@ describe("the launcher's report survives a late kill", () => {
   });
 });
 
+/** The zygote's children, each a spare (waiting for a request) or a run's launcher. */
+function zygoteChildren(socketPath: string): { spares: number; launchers: number } {
+  const [zygote] = hostProcessesWith(socketPath, process.pid);
+  const children = zygote === undefined ? [] : hostProcessesWith(socketPath, zygote);
+  const spares = children.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, "utf8") === "codecell-spare\n";
+    } catch {
+      return false;
+    }
+  }).length;
+  return { spares, launchers: children.length - spares };
+}
+
+describe("the zygote's next spare", () => {
+  it("is forked once a run's launcher has said done, while that launcher still waits for the supervisor", async (t) => {
+    if (!requireKernel(t)) return;
+    // The supervisor is stalled from the program's start until well after its end: the run's
+    // launcher has written "done" and waits (linger) for the supervisor to close the connection,
+    // which it cannot while stalled. The next spare must not wait for that launcher's exit.
+    const dir = tempStateDir("codecell-test-stall-spare-");
+    const socketPath = join(dir, "launcher.sock");
+    const zygote = await LauncherZygote.start(socketPath);
+    try {
+      while (zygoteChildren(socketPath).spares === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const launched = zygote.launch(launcherConfig(dir, ["/bin/sh", "-c", "sleep 0.2"]), undefined);
+      launched.stdout.resume();
+      launched.stderr.resume();
+      let seen = { spares: 0, launchers: 0 };
+      launched.onStarted(() => {
+        stallUntil(() => launcherFinished(socketPath));
+        try {
+          stallUntil(() => (seen = zygoteChildren(socketPath)).spares === 1, 20_000);
+        } catch {
+          // seen says what there was instead
+        }
+      });
+      await launched.finished;
+      assert.equal(launched.report.done, true);
+      assert.deepEqual(seen, { spares: 1, launchers: 1 }, "a new spare beside the lingering launcher");
+    } finally {
+      await zygote.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 /**
  * A stand-in zygote (no kernel needed): for each request it connects the run's three streams, and
  * answers a kill byte on the control stream as the launcher does ("killed", "done").

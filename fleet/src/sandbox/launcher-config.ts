@@ -1,6 +1,6 @@
 // What the launcher is told for one run: the slot's identity, the run cgroup, the root layout,
 // the staged files, the limits as rlimits, the environment and the command.
-import { availableParallelism } from "node:os";
+import { NODE_CORES } from "./cgroup/cpu-policy.ts";
 import type { RunCgroup } from "./cgroup/driver.ts";
 import type { LauncherConfig } from "./launcher.ts";
 import { BASE_ENV, type RootLayout } from "./rootfs.ts";
@@ -46,5 +46,5 @@ export function launcherConfig(layout: RootLayout, slot: Slot, spec: RunSpec, cg
  * second past it, or every core busy for the whole wall limit plus a second if that is less.
  */
 function cpuBackstopSecs(limits: RunSpec["limits"]): number {
-  return Math.min(Math.ceil(limits.cpuTimeMs / 1000) + 1, Math.ceil((limits.wallTimeMs / 1000) * availableParallelism()) + 1);
+  return Math.min(Math.ceil(limits.cpuTimeMs / 1000) + 1, Math.ceil((limits.wallTimeMs / 1000) * NODE_CORES) + 1);
 }

@@ -1,7 +1,7 @@
 // Talks to the native launcher (fleet/launcher, PROTOCOL.md): builds its command line and
 // parses the status lines it writes on fd 3.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
@@ -183,7 +183,8 @@ export class LauncherZygote {
 
   /** `stdinPath`: a host-made file (no pipe, no deadlock), undefined (empty), or LIVE_STDIN with `liveStdin` (as it comes). */
   launch(config: LauncherConfig, stdinPath: string | undefined, liveStdin?: Readable): LaunchedSandbox {
-    const nonce = randomBytes(NONCE_BYTES).toString("hex");
+    // 122 random bits, from a buffer of them kept by Node (a fresh randomBytes call costs more)
+    const nonce = randomUUID().replaceAll("-", "");
     const report = emptyReport();
     const stdout = new PassThrough();
     const stderr = new PassThrough();

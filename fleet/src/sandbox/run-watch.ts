@@ -1,7 +1,6 @@
 // The watch of one launched run: output capture, the set-up and wall timers, the CPU watch and
 // cancellation, until the launcher's streams have all closed.
-import type { CpuShare } from "./cgroup/cpu-policy.ts";
-import { availableParallelism } from "node:os";
+import { type CpuShare, NODE_CORES } from "./cgroup/cpu-policy.ts";
 import { busyCoresBound, CpuWatch } from "./cpu-watch.ts";
 import type { LaunchedSandbox } from "./launcher.ts";
 import { CappedCapture } from "./output.ts";
@@ -56,7 +55,7 @@ export async function watchRun(input: WatchInput): Promise<WatchedRun> {
   let wallTimer: NodeJS.Timeout | undefined;
   const cpuWatch = new CpuWatch({
     limitMs: limits.cpuTimeMs,
-    cores: busyCoresBound(input.cpu, availableParallelism()),
+    cores: busyCoresBound(input.cpu, NODE_CORES),
     readUsageUsec: input.readUsageUsec,
     onExceeded: () => {
       if (state.wallTimerExpired || state.cancelled) return;

@@ -6,6 +6,11 @@
 //            of cores / slots, so a run with 64 busy threads gets no more than its slot's share.
 // auto:      dedicated when slots <= cores, shared otherwise.
 
+import { availableParallelism } from "node:os";
+
+/** The cores this node process may use (its affinity and cgroup quota), read once: libuv reads them from files on every call. */
+export const NODE_CORES = availableParallelism();
+
 export type CpuPolicyName = "auto" | "dedicated" | "shared";
 export const CPU_POLICIES: readonly CpuPolicyName[] = ["auto", "dedicated", "shared"];
 
