@@ -175,6 +175,7 @@ int ns_time(struct config *c);
 int procfs_masks_mount(struct config *c);
 int procfs_mount(struct config *c);
 int procfs_mask(struct config *c);
+void procfs_prepare(void); /* the zygote, once: what the masks take from the kernel */
 
 /* sources.c, rootfs.c, devfs.c, mounts.c (init): the new root, in rootfs.c's order */
 int sources_open(struct config *c);

@@ -47,10 +47,12 @@ int procfs_masks_mount(struct config *c)
 }
 
 /* The CPUs /proc/stat lists (its "cpuN" lines), as many as the fake one shows. */
-static int count_cpus(void)
+static int count_cpus(const char *proc)
 {
 	static char text[65536];
-	int fd = open(PROC "/stat", O_RDONLY | O_CLOEXEC);
+	char path[64];
+	snprintf(path, sizeof path, "%s/stat", proc);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 1;
 	ssize_t n = read(fd, text, sizeof text - 1);
@@ -64,10 +66,10 @@ static int count_cpus(void)
 
 /* /proc/stat without the host's counters (forks, context switches, interrupts, boot time, CPU
  * times): one line per CPU, all zero, so that counting CPUs from it still works. */
-static void fake_stat(char *buf, size_t size)
+static void fake_stat(char *buf, size_t size, const char *proc)
 {
 	static const char zeros[] = " 0 0 0 0 0 0 0 0 0 0\n";
-	int cpus = count_cpus();
+	int cpus = count_cpus(proc);
 	size_t n = (size_t)snprintf(buf, size, "cpu %s", zeros);
 	for (int i = 0; i < cpus && n < size; i++)
 		n += (size_t)snprintf(buf + n, size - n, "cpu%d%s", i, zeros);
@@ -111,10 +113,12 @@ static void fake_meminfo(char *buf, size_t size, uint64_t limit)
 }
 
 /* /proc/vmstat with the kernel's own names (a reader that looks one up finds it), every value 0. */
-static int fake_vmstat(char *buf, size_t size)
+static int fake_vmstat(char *buf, size_t size, const char *proc)
 {
 	static char host[32768];
-	int fd = open(PROC "/vmstat", O_RDONLY | O_CLOEXEC);
+	char path[64];
+	snprintf(path, sizeof path, "%s/vmstat", proc);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	size_t len = 0;
@@ -140,6 +144,44 @@ struct mask {
 	const char *name; /* its file in the masks' tmpfs */
 	const char *content;
 };
+
+enum { MASK_STAT, MASK_LOADAVG, MASK_BOOT_ID, MASK_MEMINFO, MASK_VMSTAT, MASK_INTERRUPTS, MASK_SOFTIRQS,
+       MASK_DISKSTATS, MASK_SCHEDSTAT, N_MASKS };
+static const char *const MASK_PATHS[N_MASKS] = {"/proc/stat", "/proc/loadavg", "/proc/sys/kernel/random/boot_id",
+						 "/proc/meminfo", "/proc/vmstat", "/proc/interrupts", "/proc/softirqs",
+						 "/proc/diskstats", "/proc/schedstat"};
+
+/* What the masks take from the kernel and which never changes while it runs: its CPUs and
+ * vmstat names, and which of the masked files it has. Read once, from the host's /proc, by the
+ * zygote before it forks a run's child (procfs_prepare); else by init from its fresh /proc. */
+static struct {
+	int ready;
+	char stat[8192];
+	char vmstat[16384];
+	unsigned char present[N_MASKS];
+} g_kernel;
+
+/* -1 with errno when /proc/vmstat cannot be read (no failure recorded: the zygote's would be
+ * every child's). */
+static int read_kernel_constants(const char *proc)
+{
+	fake_stat(g_kernel.stat, sizeof g_kernel.stat, proc);
+	if (fake_vmstat(g_kernel.vmstat, sizeof g_kernel.vmstat, proc) < 0)
+		return -1;
+	for (int i = 0; i < N_MASKS; i++) {
+		char path[96];
+		snprintf(path, sizeof path, "%s%s", proc, MASK_PATHS[i] + strlen("/proc"));
+		g_kernel.present[i] = access(path, F_OK) == 0 || errno != ENOENT;
+	}
+	g_kernel.ready = 1;
+	return 0;
+}
+
+void procfs_prepare(void)
+{
+	if (read_kernel_constants("/proc") < 0)
+		g_kernel.ready = 0; /* each run's init reads them instead, and fails if it cannot either */
+}
 
 static int write_mask(int masks_fd, const struct mask *m)
 {
@@ -188,19 +230,6 @@ static int bind_mask(int masks_fd, const struct mask *m)
 	return r < 0 ? fail(CTL_PROC_MASKS, err, "mask %s", m->path) : 0;
 }
 
-/* Masks whose /proc file exists; returns how many were kept at the front of `masks`. */
-static size_t present(struct mask *masks, size_t n)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < n; i++) {
-		char target[64];
-		snprintf(target, sizeof target, STAGE "%s", masks[i].path);
-		if (access(target, F_OK) == 0 || errno != ENOENT)
-			masks[kept++] = masks[i];
-	}
-	return kept;
-}
-
 static int mask_files(int masks_fd, struct mask *masks, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -216,25 +245,22 @@ static int mask_files(int masks_fd, struct mask *masks, size_t n)
 
 int procfs_mask(struct config *c)
 {
-	static char stat[8192], meminfo[4096], vmstat[16384];
+	static char meminfo[4096];
 	char boot_id[40];
-	fake_stat(stat, sizeof stat);
+	if (!g_kernel.ready && read_kernel_constants(PROC) < 0)
+		return fail(CTL_PROC_MASKS, errno, "read /proc/vmstat");
 	fake_boot_id(boot_id, sizeof boot_id);
 	fake_meminfo(meminfo, sizeof meminfo, c->memory_limit);
-	if (fake_vmstat(vmstat, sizeof vmstat) < 0)
-		return fail(CTL_PROC_MASKS, errno, "read /proc/vmstat");
-	struct mask masks[] = {
-		{"/proc/stat", "stat", stat},
-		{"/proc/loadavg", "loadavg", "0.00 0.00 0.00 1/1 1\n"},
-		{"/proc/sys/kernel/random/boot_id", "boot_id", boot_id},
-		{"/proc/meminfo", "meminfo", meminfo},
-		{"/proc/vmstat", "vmstat", vmstat},
-		{"/proc/interrupts", "interrupts", ""},
-		{"/proc/softirqs", "softirqs", ""},
-		{"/proc/diskstats", "diskstats", ""},
-		{"/proc/schedstat", "schedstat", ""},
-	};
-	int r = mask_files(c->masks_fd, masks, present(masks, sizeof masks / sizeof masks[0]));
+	const char *contents[N_MASKS] = {
+		[MASK_STAT] = g_kernel.stat, [MASK_LOADAVG] = "0.00 0.00 0.00 1/1 1\n", [MASK_BOOT_ID] = boot_id,
+		[MASK_MEMINFO] = meminfo, [MASK_VMSTAT] = g_kernel.vmstat, [MASK_INTERRUPTS] = "", [MASK_SOFTIRQS] = "",
+		[MASK_DISKSTATS] = "", [MASK_SCHEDSTAT] = ""};
+	struct mask masks[N_MASKS];
+	size_t n = 0;
+	for (int i = 0; i < N_MASKS; i++)
+		if (g_kernel.present[i])
+			masks[n++] = (struct mask){MASK_PATHS[i], strrchr(MASK_PATHS[i], '/') + 1, contents[i]};
+	int r = mask_files(c->masks_fd, masks, n);
 	close(c->masks_fd);
 	c->masks_fd = -1;
 	if (r < 0)

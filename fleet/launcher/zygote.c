@@ -309,6 +309,7 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
 		return 1;
 	signal(SIGCHLD, SIG_IGN); /* children are reaped by the kernel */
+	procfs_prepare();
 	struct spare spare = {-1, -1};
 	int busy = -1; /* run-over pipe of the run that took the last spare, until that run is over */
 	for (;;) {
