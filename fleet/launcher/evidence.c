@@ -122,6 +122,7 @@ void evidence_report(const struct config *c, int st, const struct timespec *t_go
 	else
 		status_line("exit exited %d", WEXITSTATUS(st));
 	status_line("wall %lld", (long long)(t_end->tv_sec - t_go->tv_sec) * 1000000 + (t_end->tv_nsec - t_go->tv_nsec) / 1000);
+	status_line("ended_at %lld", (long long)t_end->tv_sec * 1000000 + t_end->tv_nsec / 1000);
 	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ)
 		status_line("fsize_hit %u", fsize_hits(c) + fsize_attempts);
 	status_line("leftover %u", leftover);

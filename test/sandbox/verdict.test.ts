@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { constants } from "node:os";
 import { describe, it } from "node:test";
 import { expectedIa32Death, ia32Control } from "../../fleet/src/sandbox/ia32.ts";
-import { applyStatusLine, emptyReport } from "../../fleet/src/sandbox/launcher-report.ts";
+import { applyStatusLine, emptyReport, endedFirst } from "../../fleet/src/sandbox/launcher-report.ts";
 import { filesFault } from "../../fleet/src/sandbox/program-fault.ts";
 import { decideVerdict, type VerdictEvidence } from "../../fleet/src/sandbox/verdict.ts";
 
@@ -166,6 +166,29 @@ describe("the launcher's copy-out report", () => {
     assert.deepEqual(report.copyOuts.get("other"), { reason: "missing" });
     assert.deepEqual(report.copyOuts.get("out.txt"), { bytes: 12 });
     assert.deepEqual(report.unparsed, []);
+  });
+});
+
+describe("which side of an interactive pair ended first", () => {
+  const ended = (line: string | undefined, exitedAt: number | undefined) => {
+    const report = emptyReport();
+    if (line) applyStatusLine(report, line);
+    if (exitedAt !== undefined) report.exitedAt = exitedAt;
+    return report;
+  };
+  it("is init's clock, not the order in which the two status streams were read", () => {
+    // the interactor ended first (its init's clock), but its `exit` line was read last
+    const program = ended("ended_at 5000200", 10);
+    const interactor = ended("ended_at 5000100", 20);
+    assert.equal(program.endedAtUsec, 5000200);
+    assert.deepEqual(program.unparsed, []);
+    assert.equal(endedFirst(program, interactor), false);
+    assert.equal(endedFirst(interactor, program), true);
+  });
+  it("falls back to the reading order, and a side with no end ended last", () => {
+    assert.equal(endedFirst(ended(undefined, 10), ended("ended_at 5", 20)), true);
+    assert.equal(endedFirst(ended(undefined, undefined), ended(undefined, 20)), false);
+    assert.equal(endedFirst(ended(undefined, 20), ended(undefined, undefined)), true);
   });
 });
 

@@ -11,6 +11,8 @@ export interface LauncherReport {
   leftover: number;
   /** The program's wall time as init measured it (from its go-ahead to exec, to its exit). */
   wallUsec?: number;
+  /** When init saw the program end, on the host's monotonic clock (µs): comparable across runs. */
+  endedAtUsec?: number;
   usage?: { userUsec: number; systemUsec: number; maxRssKb: number };
   /** Copied, or why not (`size`: a file over its cap, how large it was). */
   copyOuts: Map<string, { bytes: number } | { reason: string; size?: number }>;
@@ -49,6 +51,9 @@ export function applyStatusLine(report: LauncherReport, line: string): void {
     case "wall":
       report.wallUsec = number(0);
       return;
+    case "ended_at":
+      report.endedAtUsec = number(0);
+      return;
     case "fsize_hit":
       report.fileSizeLimitHits = number(0);
       return;
@@ -77,6 +82,16 @@ export function applyStatusLine(report: LauncherReport, line: string): void {
     default:
       report.unparsed.push(line);
   }
+}
+
+/**
+ * Whether `a`'s program ended no later than `b`'s: by init's clock where both have it (the order in
+ * which the supervisor happens to read two status streams is not the order of the ends), else by
+ * when their `exit` lines were read. A run with no end ended last.
+ */
+export function endedFirst(a: LauncherReport, b: LauncherReport): boolean {
+  if (a.endedAtUsec !== undefined && b.endedAtUsec !== undefined) return a.endedAtUsec <= b.endedAtUsec;
+  return (a.exitedAt ?? Infinity) <= (b.exitedAt ?? Infinity);
 }
 
 /** Applies the status stream's lines to the report as they complete, timing `started` and `exit`. */

@@ -16,6 +16,7 @@ import { Recovery } from "./recovery.ts";
 import { FAVOR_DYNMODS_DIR, isDeadInstance, removeNetns, removeStaleRunDirs } from "./housekeeping.ts";
 import { checkRunSpec } from "./run-spec-check.ts";
 import { launcherConfig } from "./launcher-config.ts";
+import { endedFirst } from "./launcher-report.ts";
 import { LAUNCHER_PATH, LIVE_STDIN, LauncherZygote, PAIR_STDIN, launcherProblems, type ProgramSignal } from "./launcher.ts";
 import { RUN_LIMITS } from "./limits.ts";
 import { launcherPolicyProblem } from "./policy.ts";
@@ -304,8 +305,8 @@ export class Sandbox {
       })));
       const [programRun, interactorRun] = await Promise.all(runs.map((run) => this.#watchToEnd(run, signal, idle.signal)));
       idle.stop();
-      const [programEnd, interactorEnd] = runs.map(({ launched }) => launched.report.exitedAt ?? Infinity);
-      return { program: programRun!, interactor: interactorRun!, programEndedFirst: programEnd! <= interactorEnd! };
+      const [programReport, interactorReport] = runs.map(({ launched }) => launched.report);
+      return { program: programRun!, interactor: interactorRun!, programEndedFirst: endedFirst(programReport!, interactorReport!) };
     });
   }
 
