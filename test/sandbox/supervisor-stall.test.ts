@@ -135,16 +135,26 @@ function launcherConfig(dir: string, argv: string[]): LauncherConfig {
   };
 }
 
+/** A zygote of its own in a fresh directory, for `body`; closed and removed afterwards. */
+async function withZygote(body: (zygote: LauncherZygote, dir: string, socketPath: string) => Promise<void>): Promise<void> {
+  const dir = tempStateDir("codecell-test-stall-zygote-");
+  const socketPath = join(dir, "launcher.sock");
+  const zygote = await LauncherZygote.start(socketPath);
+  try {
+    await body(zygote, dir, socketPath);
+  } finally {
+    await zygote.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("the launcher's report survives a late kill", () => {
   it("a kill written after the launcher's last line neither fails nor loses the report", async (t) => {
     if (!requireKernel(t)) return;
     // The supervisor's wall timer fired while the end of the run waited unread in the socket: its
     // kill byte reaches a launcher that has said "done". The launcher keeps the connection until
     // the supervisor closes it, so the write cannot fail (EPIPE) and take the unread lines along.
-    const dir = tempStateDir("codecell-test-stall-zygote-");
-    const socketPath = join(dir, "launcher.sock");
-    const zygote = await LauncherZygote.start(socketPath);
-    try {
+    await withZygote(async (zygote, dir, socketPath) => {
       const config = launcherConfig(dir, ["/bin/sh", "-c", "sleep 0.2; echo 1"]);
       const launched = zygote.launch(config, undefined);
       let output = "";
@@ -164,10 +174,7 @@ describe("the launcher's report survives a late kill", () => {
       assert.ok(report.applied.includes("output_drain"), report.applied.join(","));
       assert.deepEqual(report.outputTotals, { out: 2, err: 0 });
       assert.equal(output, "1\n");
-    } finally {
-      await zygote.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -191,10 +198,7 @@ describe("the zygote's next spare", () => {
     // The supervisor is stalled from the program's start until well after its end: the run's
     // launcher has written "done" and waits (linger) for the supervisor to close the connection,
     // which it cannot while stalled. The next spare must not wait for that launcher's exit.
-    const dir = tempStateDir("codecell-test-stall-spare-");
-    const socketPath = join(dir, "launcher.sock");
-    const zygote = await LauncherZygote.start(socketPath);
-    try {
+    await withZygote(async (zygote, dir, socketPath) => {
       while (zygoteChildren(socketPath).spares === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       const launched = zygote.launch(launcherConfig(dir, ["/bin/sh", "-c", "sleep 0.2"]), undefined);
       launched.stdout.resume();
@@ -211,10 +215,7 @@ describe("the zygote's next spare", () => {
       await launched.finished;
       assert.equal(launched.report.done, true);
       assert.deepEqual(seen, { spares: 1, launchers: 1 }, "a new spare beside the lingering launcher");
-    } finally {
-      await zygote.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
