@@ -20,8 +20,9 @@
  * small VM, so the zygote forks a run's child ahead of time. The spare waits on a pipe of its own
  * for its request. The next spare is forked once the run that took the last one is over (its
  * launcher closes a pipe to the zygote after "done", before its own exit and the teardown of its
- * mount namespace), so the fork never competes with a run's set-up for the CPU. A pair's runs need the pair's pipes, made at their
- * request: they are forked then, as is a request that finds no spare. */
+ * mount namespace), so the fork never competes with a run's set-up for the CPU. A pair's runs
+ * need the pair's pipes, made at their request: they are forked then, as is a request that finds
+ * no spare. */
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
