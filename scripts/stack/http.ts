@@ -28,7 +28,10 @@ class StaleSocket extends Error {}
 /**
  * One request. A keep-alive socket that the server closed while idle can be picked for the next
  * request just as the close arrives; the request then never reached the server, so it is sent
- * again on a new socket (Node's documented `reusedSocket` pattern). Any other error is the caller's.
+ * again on a new socket (Node's documented `reusedSocket` pattern). So is a request whose body
+ * could not be written whole (EPIPE: the server closed the connection first, e.g. after refusing
+ * a body over its limit): a server cannot have acted on a request it did not receive whole. Any
+ * other error is the caller's.
  */
 export function request(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<Res> {
   return requestOnce(base, method, path, opts).catch((e: unknown) => {
@@ -62,7 +65,7 @@ function requestOnce(base: string, method: string, path: string, opts: RequestOp
       res.on("error", reject);
     });
     req.on("error", (e: NodeJS.ErrnoException) => {
-      reject(req.reusedSocket && e.code === "ECONNRESET" ? new StaleSocket(e.message) : e);
+      reject((req.reusedSocket && e.code === "ECONNRESET") || e.code === "EPIPE" ? new StaleSocket(e.message) : e);
     });
     req.setTimeout(60_000, () => req.destroy(new Error("request timeout")));
     req.end(payload);
