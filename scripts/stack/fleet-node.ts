@@ -50,8 +50,23 @@ export interface Fleet {
   kill(): Promise<void>;
 }
 
-/** A node in its own process group, its output captured; resolves once its gRPC-Web port listens. */
+/**
+ * A node in its own process group, its output captured; resolves once its gRPC-Web port listens.
+ * As with the edge, a free port is only free until someone else takes it: a node that could not
+ * bind the ports it was given is started again on new ones, twice at most.
+ */
 export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startFleetOnce(opts);
+    } catch (e) {
+      const ownPorts = opts.grpcPort !== undefined || opts.webPort !== undefined;
+      if (ownPorts || attempt >= 3 || !/EADDRINUSE|address already in use/i.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startFleetOnce(opts: FleetOptions): Promise<Fleet> {
   const node = await fleetCommand({ ...opts, env: { FLEET_LOG_LEVEL: "warn", FLEET_DRAIN_GRACE_SECS: "1", ...opts.env } });
   let out = "";
   const proc = spawn(node.command, node.args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: node.env });
