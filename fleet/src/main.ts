@@ -21,11 +21,14 @@ function loadConfig(): FleetConfig {
 
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, nodeId: config.nodeId });
+let engine: Awaited<ReturnType<typeof createEngine>> | undefined;
 try {
-  const engine = await createEngine({ slots: config.slots, stateDir: config.stateDir, cgroupParent: config.cgroupParent, launcherPath: config.launcherPath, cpuPolicy: config.cpuPolicy });
+  engine = await createEngine({ slots: config.slots, stateDir: config.stateDir, cgroupParent: config.cgroupParent, launcherPath: config.launcherPath, cpuPolicy: config.cpuPolicy });
   const server = await startFleetServer(config, engine, logger);
   exitOnSignals(server, engine, logger);
 } catch (error) {
   logger.fatal({ err: error }, "fleet node failed to start");
+  // the sandbox's mounts (slot netns, favordynmods) and cgroups go with it, not left behind
+  await engine?.close().catch(() => undefined);
   process.exit(1);
 }
