@@ -2,9 +2,9 @@
 // readings of a real process, killing, failures part-way through, stale siblings, problems.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { after } from "../hooks.ts";
 import type { RunCgroup } from "../../fleet/src/sandbox/cgroup/driver.ts";
@@ -63,6 +63,12 @@ async function runInside(cgroup: RunCgroup, script: string): Promise<void> {
   for (const file of cgroup.procsFiles.filter((file) => !file.includes("/cpuset/"))) writeFileSync(file, String(child.pid));
   child.stdin!.write("go\n");
   await exited;
+}
+
+/** Page cache and anonymous memory charged to a v1 memory cgroup (its memory.stat). */
+function chargedPageBytes(memoryDir: string): number {
+  const stat = readFileSync(join(memoryDir, "memory.stat"), "utf8");
+  return ["cache", "rss"].reduce((sum, key) => sum + Number(new RegExp(`^${key} (\\d+)$`, "m").exec(stat)?.[1] ?? 0), 0);
 }
 
 after(() => {
@@ -190,6 +196,25 @@ describe("cgroup v1 driver, file by file", { skip: !HAS_V1 || !requireKernel() }
       rmdirSync(tmpfs);
     }
     await cgroup.destroy();
+  });
+
+  it("a run that leaves page cache charged has it reclaimed before the cgroup is reused", async () => {
+    const d = driver("cache");
+    d.problems();
+    const cgroup = await d.create("run", { memoryBytes: 32 * MiB, processes: 4 });
+    const file = join(mkdtempSync(join(tmpdir(), "v1-cache-")), "written");
+    const pageBytes = () => chargedPageBytes(join(ROOT, "memory", TOP, "cache", "run"));
+    try {
+      // a file on disk written from inside: its page cache is charged to the run's cgroup
+      await runInside(cgroup, `dd if=/dev/zero of=${file} bs=64k count=16 conv=fsync 2>/dev/null`);
+      assert.ok(pageBytes() >= 512 * 1024, `charged to the run: ${pageBytes()}`);
+      assert.equal(await cgroup.reuse!(), true);
+      assert.equal(pageBytes(), 0, "reclaimed");
+      assert.ok(cgroup.read().memoryPeakBytes <= REUSE_LEFTOVER_MAX_BYTES);
+    } finally {
+      rmSync(dirname(file), { recursive: true, force: true });
+      await cgroup.destroy();
+    }
   });
 
   it("a create that fails part-way removes what it made; stale siblings are swept, live ones kept", async () => {

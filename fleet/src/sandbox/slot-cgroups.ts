@@ -14,7 +14,8 @@ export interface CgroupLifecycle {
 
 /**
  * Cgroups a slot keeps where they can be made ready again (v1): two, so that one is readied
- * (about 1.3 ms here, mostly memory.force_empty) while the next run uses the other.
+ * (a few file reads and writes, and memory.force_empty, about 1 ms here, when the run left pages
+ * charged) while the next run uses the other.
  */
 const REUSED_PER_SLOT = 2;
 

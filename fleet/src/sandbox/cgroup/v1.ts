@@ -1,16 +1,27 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { mkdir, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CPU_PERIOD_USEC, CPU_SHARES_V1, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
+import { CPU_PERIOD_USEC, CPU_SHARES_V1, formatCpuList, NODE_CORES, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
 import { cgroupFilesystemProblem, collect, KeptFiles, killPids, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
 
 /**
- * The most a used cgroup may still have charged and be reused for the slot's next run: the kernel
- * objects a run leaves (tens of KiB of dentries and inodes). More means a tmpfs of the run is not
- * torn down yet, and the cgroup is removed instead.
+ * The kernel charges a cgroup's memory in batches of 64 pages and keeps what a batch has not used
+ * yet on the CPU that charged it, counted in `memory.usage_in_bytes`: up to this much per CPU stays
+ * charged to an emptied cgroup, and the next run's first pages are taken from it.
  */
-export const REUSE_LEFTOVER_MAX_BYTES = 256 * 1024;
+const CHARGE_BATCH_BYTES = 64 * 4096;
+
+/**
+ * The most a used cgroup may still have charged, with no page left in it, and be reused for the
+ * slot's next run: the unused charge batches of the CPUs it ran on and the kernel objects a run
+ * leaves (tens of KiB of dentries and inodes). More, or pages that cannot be reclaimed (a tmpfs of
+ * the run not torn down yet), and the cgroup is removed instead.
+ */
+export const REUSE_LEFTOVER_MAX_BYTES = NODE_CORES * CHARGE_BATCH_BYTES + 256 * 1024;
+
+/** Pages charged to a v1 memory cgroup, in its memory.stat: page cache (tmpfs too), anonymous (huge pages too), swapped. */
+const PAGE_KEYS = ["cache", "rss", "swap"];
 
 /** Mount points of the v1 hierarchies this driver needs, e.g. { memory: "/sys/fs/cgroup/memory" }. */
 export interface V1Mounts {
@@ -150,7 +161,7 @@ class RunCgroupV1 implements RunCgroup {
     this.initReturnProcsFiles = distinctMounts(mounts).map((mount) => join(mount, ownCgroupPath(controllerOf(mount), own), "cgroup.procs"));
     const { memory, pids, cpuacct } = dirs;
     this.#files = new KeptFiles([
-      ...["memory.oom_control", "memory.limit_in_bytes", "memory.max_usage_in_bytes"].map((file) => join(memory, file)),
+      ...["memory.oom_control", "memory.limit_in_bytes", "memory.max_usage_in_bytes", "memory.usage_in_bytes", "memory.stat"].map((file) => join(memory, file)),
       ...["pids.current", "pids.events"].map((file) => join(pids, file)),
       join(cpuacct, "cpuacct.usage"),
     ]);
@@ -214,17 +225,18 @@ class RunCgroupV1 implements RunCgroup {
 
   /**
    * Readies this used, empty cgroup for the slot's next run instead of a removal and a new one,
-   * whose five mkdirs and rmdirs cost the node about 2 ms a run: the page cache the run left
-   * charged here is reclaimed (force_empty), the peak and CPU usage restart from now, and the
-   * OOM-kill and pids.max counters, which only grow, are read as the next run's zero. False when
-   * more than REUSE_LEFTOVER_MAX_BYTES stays charged, or a file refuses: the caller removes it.
+   * whose five mkdirs and rmdirs cost the node about 2 ms a run: pages the run left charged here
+   * are reclaimed, the peak and CPU usage restart from now, and the OOM-kill and pids.max
+   * counters, which only grow, are read as the next run's zero. False when pages stay charged or
+   * more than REUSE_LEFTOVER_MAX_BYTES does, or a file refuses: the caller removes it.
    */
   async reuse(): Promise<boolean> {
     const { memory, cpuacct } = this.dirs;
     try {
-      // drains every CPU's LRU batches and waits for it (about 1 ms here): off the event loop
-      await writeFile(join(memory, "memory.force_empty"), "0");
-      if (readNumber(join(memory, "memory.usage_in_bytes")) > REUSE_LEFTOVER_MAX_BYTES) return false;
+      // force_empty drains every CPU's LRU batches and waits for it (about 1 ms here, and a
+      // stop on every core, other slots' too): only when there are pages to reclaim
+      if (this.#chargedPageBytes() > 0) await writeFile(join(memory, "memory.force_empty"), "0");
+      if (this.#chargedPageBytes() > 0 || readNumber(join(memory, "memory.usage_in_bytes"), this.#files.read) > REUSE_LEFTOVER_MAX_BYTES) return false;
       writeControl(join(memory, "memory.max_usage_in_bytes"), 0);
       writeControl(join(cpuacct, "cpuacct.usage"), 0);
       const baseline = { oomKills: this.#oomKills(), pidsLimitHits: this.#pidsLimitHits() };
@@ -234,6 +246,11 @@ class RunCgroupV1 implements RunCgroup {
     } catch {
       return false;
     }
+  }
+
+  #chargedPageBytes(): number {
+    const stat = readKeyed(join(this.dirs.memory, "memory.stat"), this.#files.read);
+    return PAGE_KEYS.reduce((sum, key) => sum + (stat.get(key) ?? 0), 0);
   }
 
   cpuUsageUsec(): number {
