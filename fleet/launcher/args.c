@@ -2,6 +2,7 @@
  * is a row of the options table: its name, the control a bad value fails as, and its setter.
  * Options end at "--"; the program's argv follows. */
 #include <errno.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,27 @@ static int add_env(struct config *c, const struct option *o, char *v)
 	return 0;
 }
 
+/* --cpus: a kernel CPU list ("0", "0-3,8"), every CPU below CPU_SETSIZE. */
+static int set_cpus(struct config *c, const struct option *o, char *v)
+{
+	CPU_ZERO(&c->cpus);
+	for (char *part; (part = strsep(&v, ","));) {
+		char *dash = strchr(part, '-');
+		uint64_t from, to;
+		if (dash)
+			*dash = '\0';
+		if (parse_u64(part, 10, &from) < 0 || (dash ? parse_u64(dash + 1, 10, &to) : (to = from, 0)) < 0 ||
+		    from > to || to >= CPU_SETSIZE)
+			return fail(o->control, EINVAL, "bad --cpus");
+		for (uint64_t cpu = from; cpu <= to; cpu++)
+			CPU_SET(cpu, &c->cpus);
+	}
+	if (CPU_COUNT(&c->cpus) == 0)
+		return fail(o->control, EINVAL, "bad --cpus");
+	c->has_cpus = 1;
+	return 0;
+}
+
 static int set_cwd(struct config *c, const struct option *o, char *v)
 {
 	if (v[0] != '/')
@@ -221,6 +243,7 @@ static const struct option options[] = {
 	{"--netns", CTL_NETWORK_NAMESPACE, set_path, AT(netns_path), 0},
 	{"--cgroup-procs", CTL_CGROUP, add_path, LIST(cgroup_paths, n_cgroups)},
 	{"--init-return-procs", CTL_CGROUP, add_path, LIST(init_return_paths, n_init_returns)},
+	{"--cpus", CTL_CGROUP, set_cpus, 0, 0},
 	{"--memory-limit", CTL_PROC_MASKS, set_size, AT(memory_limit), 0},
 	{"--output-cap", CTL_OUTPUT_DRAIN, set_output_cap, 0, 0},
 	{"--merge-stderr", CTL_EXEC, set_merge_stderr, 0, 0},

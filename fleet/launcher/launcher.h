@@ -2,6 +2,7 @@
 #ifndef CODECELL_LAUNCHER_H
 #define CODECELL_LAUNCHER_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -109,6 +110,8 @@ struct config {
 	int *init_return_fds;
 	size_t n_init_returns;
 	uint64_t memory_limit; /* --memory-limit: the run's, shown as MemTotal in /proc/meminfo */
+	cpu_set_t cpus;        /* --cpus: the run's CPUs (its cpuset), taken by the launcher before clone */
+	int has_cpus;
 
 	struct bind_ro *binds;
 	size_t n_binds;

@@ -58,6 +58,17 @@ static int open_host_fds(struct config *c)
 	return 0;
 }
 
+/* --cpus: the launcher moves to the run's CPUs now, so init and the program are born there and
+ * their joins of the run's cpuset (and the launcher's own, to drain) move no running task: each
+ * such move waits for the other CPU's stopper thread. The slot's set-up stays on its own CPUs too,
+ * off other slots' dedicated ones. */
+static int take_cpus(const struct config *c)
+{
+	if (c->has_cpus && sched_setaffinity(0, sizeof c->cpus, &c->cpus) < 0)
+		return fail(CTL_CGROUP, errno, "sched_setaffinity --cpus");
+	return 0;
+}
+
 /* ---- supervision ---- */
 
 static void write_now(const char *line)
@@ -169,7 +180,7 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	close_above_control_except(g_run_over_fd);
 	c->args_start = args_start;
 	c->args_end = args_end;
-	if (parse_args(argc, argv, c) < 0 || open_host_fds(c) < 0)
+	if (parse_args(argc, argv, c) < 0 || take_cpus(c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
 	if (c->has_output_cap && drain_prepare(c) < 0)
 		return early_fail();

@@ -25,6 +25,9 @@ const cases: [string, string[], string][] = [
   ["a signed gid", ["--gid", "-5"], `fail uid_gid ${EINVAL} bad --gid -5`],
   ["a long hostname", ["--hostname", "h".repeat(65)], `fail uts_namespace ${EINVAL} bad --hostname`],
   ["an empty hostname", ["--hostname", ""], `fail uts_namespace ${EINVAL} bad --hostname`],
+  ["a CPU list with a gap", ["--cpus", "0,,1"], `fail cgroup ${EINVAL} bad --cpus`],
+  ["a CPU range backwards", ["--cpus", "3-1"], `fail cgroup ${EINVAL} bad --cpus`],
+  ["a CPU past the set", ["--cpus", "4096"], `fail cgroup ${EINVAL} bad --cpus`],
   ["memory limit 0", ["--memory-limit", "0"], `fail proc_masks ${EINVAL} bad --memory-limit 0`],
   ["an output cap in hex", ["--output-cap", "0x10"], `fail output_drain ${EINVAL} bad --output-cap 0x10`],
   ["merge-stderr 2", ["--merge-stderr", "2"], `fail exec ${EINVAL} --merge-stderr takes 0 or 1`],
@@ -63,7 +66,7 @@ describe("launcher command line", () => {
     const valid = [
       ...REQUIRED,
       ...["--hostname", "h", "--netns", "/proc/self/ns/net", "--output-cap", "0", "--merge-stderr", "1", "--box-size", "4096"],
-      ...["--tmp-size", "4096", "--bind-ro", "/usr:/usr", "--bind-hidden", "/usr:/opt/u", "--file-ro", "/etc/passwd:/etc/passwd"],
+      ...["--cpus", "0-0,0", "--tmp-size", "4096", "--bind-ro", "/usr:/usr", "--bind-hidden", "/usr:/opt/u", "--file-ro", "/etc/passwd:/etc/passwd"],
       ...["--symlink", "usr/bin:/bin", "--copy-in", "/etc/passwd:lib/a:644", "--bind-in", "/usr:u", "--rlimit", "nofile=64"],
       ...["--rlimit", "core=unlimited", "--env", "A=b=c", "--cwd", "/box", "--cgroup-procs", "/c", "--init-return-procs", "/i"],
       ...["--drainer-cgroup-procs", "/d", "--drainer-return-procs", "/r", "--copy-out", "main:/dev/null:10", "--", "/bin/true"],

@@ -16,6 +16,7 @@ export function launcherConfig(layout: RootLayout, slot: Slot, spec: RunSpec, cg
     hostname: "sandbox",
     netnsPath: slot.netnsPath,
     cgroupProcsFiles: cgroup.procsFiles,
+    ...(cgroup.limits.cpu ? { cpus: cgroup.limits.cpu.cpus } : {}),
     outputCap: limits.outputBytes,
     mergeStderr: spec.mergeStderr === true,
     drainerProcsFiles: cgroup.drainerProcsFiles,

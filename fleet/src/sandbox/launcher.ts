@@ -20,6 +20,8 @@ export interface LauncherConfig {
   hostname: string;
   netnsPath?: string;
   cgroupProcsFiles: string[];
+  /** The run's CPUs (its cpuset's): the launcher, and so init and the program, start on them. */
+  cpus?: number[];
   /** Bytes of each output stream forwarded to the supervisor; the rest is drained in the run's cgroups. */
   outputCap?: number;
   /** The program's stderr goes into its stdout (one stream, in the order written). */
@@ -65,6 +67,7 @@ export function launcherArgs(config: LauncherConfig): string[] {
   const args = ["--uid", String(config.uid), "--gid", String(config.gid), "--hostname", config.hostname];
   if (config.netnsPath) args.push("--netns", config.netnsPath);
   for (const file of config.cgroupProcsFiles) args.push("--cgroup-procs", file);
+  if (config.cpus) args.push("--cpus", config.cpus.join(","));
   if (config.outputCap !== undefined) args.push("--output-cap", String(config.outputCap));
   if (config.mergeStderr) args.push("--merge-stderr", "1");
   if (config.stdoutInherit) args.push("--stdout-inherit", "1");
