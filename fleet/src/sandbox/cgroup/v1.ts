@@ -235,8 +235,11 @@ class RunCgroupV1 implements RunCgroup {
     try {
       // force_empty drains every CPU's LRU batches and waits for it (about 1 ms here, and a
       // stop on every core, other slots' too): only when there are pages to reclaim
-      if (this.#chargedPageBytes() > 0) await writeFile(join(memory, "memory.force_empty"), "0");
-      if (this.#chargedPageBytes() > 0 || readNumber(join(memory, "memory.usage_in_bytes"), this.#files.read) > REUSE_LEFTOVER_MAX_BYTES) return false;
+      if (this.#chargedPageBytes() > 0) {
+        await writeFile(join(memory, "memory.force_empty"), "0");
+        if (this.#chargedPageBytes() > 0) return false;
+      }
+      if (readNumber(join(memory, "memory.usage_in_bytes"), this.#files.read) > REUSE_LEFTOVER_MAX_BYTES) return false;
       writeControl(join(memory, "memory.max_usage_in_bytes"), 0);
       writeControl(join(cpuacct, "cpuacct.usage"), 0);
       const baseline = { oomKills: this.#oomKills(), pidsLimitHits: this.#pidsLimitHits() };
