@@ -4,6 +4,7 @@ import type { Engine, EngineChecker, EngineHealth, EngineOptions, ExecuteOutcome
 import { CheckPool } from "./judge/check-pool.ts";
 import { CompileCache } from "./languages/cache.ts";
 import { compileAndRun } from "./languages/compile-and-run.ts";
+import { goStdCacheDirs, keepTrimmed } from "./languages/go-std-cache.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
 import { detectToolchains, selectVersion } from "./languages/toolchains.ts";
 import { SECCOMP_POLICY_VERSION } from "./sandbox/policy.ts";
@@ -14,6 +15,7 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
   const slots = options.slots ?? availableParallelism();
   const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent, launcherPath: options.launcherPath, cpuPolicy: options.cpuPolicy });
   const toolchains = await detectToolchains();
+  const goCaches = keepTrimmed(goStdCacheDirs(toolchains.get("go")));
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
   // Output checks run in worker threads, started on the first check (judge/check-pool.ts).
   const checks = new CheckPool();
@@ -54,6 +56,7 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       return { ...outcome, version: selected.info.version };
     },
     async close() {
+      goCaches.stop();
       await Promise.all([sandbox.close(), checks.close()]);
     },
   };

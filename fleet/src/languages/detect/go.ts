@@ -2,6 +2,7 @@
 // build cache from scripts/provision.sh when it matches.
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { GO_STD_CACHE_PATH } from "../go-std-cache.ts";
 import type { Toolchain } from "../language-spec.ts";
 import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "./host.ts";
 
@@ -13,7 +14,8 @@ const GO_STD_CACHE_ROOT = "/var/cache/codecell/go-build";
  * A Go installation as a toolchain: its version from GOROOT/VERSION (no process), else from
  * `go version`. Go ≥ 1.20 ships no precompiled standard library: scripts/provision.sh builds it
  * once per version into a build cache that compiles read (read-only, at /opt/go-cache), if made
- * with our environment; without it each compile rebuilds the packages it imports (seconds).
+ * with our environment; without it each compile rebuilds the packages it imports (seconds). The
+ * node keeps that cache from looking due for a trim (go-std-cache.ts).
  */
 async function goToolchain(go: string): Promise<Toolchain | undefined> {
   const version = match(readText(join(dirname(dirname(go)), "VERSION")), /^go(\d\S*)/) ?? match(await output(go, ["version"]), /go version go(\S+)/);
@@ -21,8 +23,8 @@ async function goToolchain(go: string): Promise<Toolchain | undefined> {
   const toolchain: Toolchain = { version, aliases: [shortVersion(version, 2), `go${version}`], binds: [], paths: { go } };
   const stdCache = join(GO_STD_CACHE_ROOT, `go${version}`);
   if (readText(join(stdCache, "flags")) === GO_STD_CACHE_ENV && statSync(join(stdCache, "cache"), { throwIfNoEntry: false })?.isDirectory()) {
-    toolchain.binds.push({ hostPath: join(stdCache, "cache"), sandboxPath: "/opt/go-cache" });
-    toolchain.paths.stdCache = "/opt/go-cache";
+    toolchain.binds.push({ hostPath: join(stdCache, "cache"), sandboxPath: GO_STD_CACHE_PATH });
+    toolchain.paths.stdCache = GO_STD_CACHE_PATH;
   }
   return toolchain;
 }
