@@ -13,12 +13,17 @@ import { cgroupFilesystemProblem, collect, KeptFiles, killPids, ownCgroupPath, r
 const CHARGE_BATCH_BYTES = 64 * 4096;
 
 /**
- * The most a used cgroup may still have charged, with no page left in it, and be reused for the
- * slot's next run: the unused charge batches of the CPUs it ran on and the kernel objects a run
- * leaves (tens of KiB of dentries and inodes). More, or pages that cannot be reclaimed (a tmpfs of
- * the run not torn down yet), and the cgroup is removed instead.
+ * The most a used cgroup may still have charged and be reused for the slot's next run: the unused
+ * charge batches of the CPUs it ran on, and the kernel objects and the few pages a run leaves
+ * (tens of KiB of dentries and inodes). More, and the cgroup is removed instead.
  */
 export const REUSE_LEFTOVER_MAX_BYTES = NODE_CORES * CHARGE_BATCH_BYTES + 256 * 1024;
+
+/**
+ * The pages a used cgroup may still hold after force_empty (a few being written back or briefly
+ * in use when it ran) and be reused. More is a tmpfs of the run not torn down yet.
+ */
+const PAGES_LEFTOVER_MAX_BYTES = 256 * 1024;
 
 /** Pages charged to a v1 memory cgroup, in its memory.stat: page cache (tmpfs too), anonymous (huge pages too), swapped. */
 const PAGE_KEYS = ["cache", "rss", "swap"];
@@ -227,8 +232,9 @@ class RunCgroupV1 implements RunCgroup {
    * Readies this used, empty cgroup for the slot's next run instead of a removal and a new one,
    * whose five mkdirs and rmdirs cost the node about 2 ms a run: pages the run left charged here
    * are reclaimed, the peak and CPU usage restart from now, and the OOM-kill and pids.max
-   * counters, which only grow, are read as the next run's zero. False when pages stay charged or
-   * more than REUSE_LEFTOVER_MAX_BYTES does, or a file refuses: the caller removes it.
+   * counters, which only grow, are read as the next run's zero. False when pages stay charged
+   * past PAGES_LEFTOVER_MAX_BYTES or more than REUSE_LEFTOVER_MAX_BYTES does, or a file refuses:
+   * the caller removes it.
    */
   async reuse(): Promise<boolean> {
     const { memory, cpuacct } = this.dirs;
@@ -237,7 +243,7 @@ class RunCgroupV1 implements RunCgroup {
       // stop on every core, other slots' too): only when there are pages to reclaim
       if (this.#chargedPageBytes() > 0) {
         await writeFile(join(memory, "memory.force_empty"), "0");
-        if (this.#chargedPageBytes() > 0) return false;
+        if (this.#chargedPageBytes() > PAGES_LEFTOVER_MAX_BYTES) return false;
       }
       if (readNumber(join(memory, "memory.usage_in_bytes"), this.#files.read) > REUSE_LEFTOVER_MAX_BYTES) return false;
       writeControl(join(memory, "memory.max_usage_in_bytes"), 0);
