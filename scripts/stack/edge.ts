@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { request } from "./http.ts";
-import { NODE, ROOT, freePort, sleep, stopGroup, tempDir } from "./processes.ts";
+import { NODE, ROOT, freePort, sleep, startOnFreePorts, stopGroup, tempDir } from "./processes.ts";
 
 export interface EdgeOptions {
   persistDir?: string;
@@ -56,19 +56,9 @@ export interface Edge {
   stop(): Promise<void>;
 }
 
-/**
- * An edge in its own process group, its output captured; resolves once it answers. A free port is
- * only free until someone else takes it (another test process, workerd's own helper ports): an
- * edge that could not bind is started again on new ports, twice at most.
- */
-export async function startEdge(opts: EdgeOptions & { operatorToken?: string } = {}): Promise<Edge> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startEdgeOnce(opts);
-    } catch (e) {
-      if (opts.port !== undefined || attempt >= 3 || !/Address already in use|EADDRINUSE/.test(String(e))) throw e;
-    }
-  }
+/** An edge in its own process group, its output captured; resolves once it answers. */
+export function startEdge(opts: EdgeOptions & { operatorToken?: string } = {}): Promise<Edge> {
+  return startOnFreePorts(() => startEdgeOnce(opts), opts.port !== undefined);
 }
 
 async function startEdgeOnce(opts: EdgeOptions & { operatorToken?: string }): Promise<Edge> {

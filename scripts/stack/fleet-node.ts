@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { NODE, ROOT, freePort, killGroup, portOpen, sleep, stopGroup, tempDir } from "./processes.ts";
+import { NODE, ROOT, freePort, killGroup, portOpen, sleep, startOnFreePorts, stopGroup, tempDir } from "./processes.ts";
 
 export interface FleetOptions {
   stateDir?: string;
@@ -50,20 +50,9 @@ export interface Fleet {
   kill(): Promise<void>;
 }
 
-/**
- * A node in its own process group, its output captured; resolves once its gRPC-Web port listens.
- * As with the edge, a free port is only free until someone else takes it: a node that could not
- * bind the ports it was given is started again on new ones, twice at most.
- */
-export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startFleetOnce(opts);
-    } catch (e) {
-      const ownPorts = opts.grpcPort !== undefined || opts.webPort !== undefined;
-      if (ownPorts || attempt >= 3 || !/EADDRINUSE|address already in use/i.test(String(e))) throw e;
-    }
-  }
+/** A node in its own process group, its output captured; resolves once its gRPC-Web port listens. */
+export function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
+  return startOnFreePorts(() => startFleetOnce(opts), opts.grpcPort !== undefined || opts.webPort !== undefined);
 }
 
 async function startFleetOnce(opts: FleetOptions): Promise<Fleet> {

@@ -28,6 +28,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Starts a process on free ports, again on new ones if it could not bind them: a free port is only
+ * free until someone else takes it (another test process, workerd's own helper ports). Twice more
+ * at most; a caller that chose its own ports gets the failure as it is.
+ */
+export async function startOnFreePorts<T>(start: () => Promise<T>, ownPorts: boolean): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (e) {
+      if (ownPorts || attempt >= 3 || !/EADDRINUSE|address already in use/i.test(String(e))) throw e;
+    }
+  }
+}
+
 export function portOpen(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, host, () => {
