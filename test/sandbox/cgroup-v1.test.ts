@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { after } from "../hooks.ts";
 import type { RunCgroup } from "../../fleet/src/sandbox/cgroup/driver.ts";
+import { readKeyed } from "../../fleet/src/sandbox/cgroup/files.ts";
 import { CgroupV1Driver, REUSE_LEFTOVER_MAX_BYTES, type V1Mounts } from "../../fleet/src/sandbox/cgroup/v1.ts";
 import { requireKernel } from "../helpers.ts";
 
@@ -67,8 +68,8 @@ async function runInside(cgroup: RunCgroup, script: string): Promise<void> {
 
 /** Page cache and anonymous memory charged to a v1 memory cgroup (its memory.stat). */
 function chargedPageBytes(memoryDir: string): number {
-  const stat = readFileSync(join(memoryDir, "memory.stat"), "utf8");
-  return ["cache", "rss"].reduce((sum, key) => sum + Number(new RegExp(`^${key} (\\d+)$`, "m").exec(stat)?.[1] ?? 0), 0);
+  const stat = readKeyed(join(memoryDir, "memory.stat"));
+  return (stat.get("cache") ?? 0) + (stat.get("rss") ?? 0);
 }
 
 after(() => {
