@@ -213,8 +213,10 @@ static int set_cpus(struct config *c, const struct option *o, char *v)
 		uint64_t from, to;
 		if (dash)
 			*dash = '\0';
-		if (parse_u64(part, 10, &from) < 0 || (dash ? parse_u64(dash + 1, 10, &to) : (to = from, 0)) < 0 ||
-		    from > to || to >= CPU_SETSIZE)
+		if (parse_u64(part, 10, &from) < 0)
+			return fail(o->control, EINVAL, "bad --cpus");
+		to = from;
+		if ((dash && parse_u64(dash + 1, 10, &to) < 0) || from > to || to >= CPU_SETSIZE)
 			return fail(o->control, EINVAL, "bad --cpus");
 		for (uint64_t cpu = from; cpu <= to; cpu++)
 			CPU_SET(cpu, &c->cpus);
