@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HttpError } from "../../edge/src/lib/http.ts";
+import { IsolateCache } from "../../edge/src/lib/isolate-cache.ts";
 import { KEY_PATTERN, constantTimeEqual, keyFingerprint, randomBase62, randomId } from "../../edge/src/lib/keys.ts";
 import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../proto/limits.ts";
@@ -149,5 +150,30 @@ describe("trimming a trailing run", () => {
     assert.equal(withoutTrailing("YWJj==", "="), "YWJj");
     const run = `/${"/".repeat(200_000)}x`;
     assert.equal(withoutTrailing(run, "/"), run);
+  });
+});
+
+describe("the per-isolate cache of KV reads", () => {
+  it("serves a value until its TTL, then reads again; a forgotten key is read at once", async () => {
+    const cache = new IsolateCache<string | null>(1_000, 10);
+    let reads = 0;
+    const load = async () => `v${++reads}`;
+    assert.equal(await cache.through("a", load), "v1");
+    assert.equal(await cache.through("a", load), "v1");
+    assert.equal(cache.get("a", Date.now() + 999), "v1");
+    assert.equal(cache.get("a", Date.now() + 1_001), undefined);
+    cache.forget("a");
+    assert.equal(await cache.through("a", load), "v2");
+    cache.set("n", null);
+    assert.equal(await cache.through("n", load), null, "a cached null is a hit");
+    assert.equal(await cache.through("k", async () => null, (v) => v !== null), null);
+    assert.equal(cache.get("k"), undefined, "a refused value is not kept");
+  });
+  it("starts over when full instead of growing", () => {
+    const cache = new IsolateCache<number>(60_000, 3);
+    for (let i = 0; i < 3; i++) cache.set(`k${i}`, i);
+    cache.set("k3", 3);
+    assert.equal(cache.get("k0"), undefined);
+    assert.equal(cache.get("k3"), 3);
   });
 });

@@ -4,6 +4,7 @@
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import type { KeyQuota } from "../contracts/key.ts";
+import { IsolateCache } from "../lib/isolate-cache.ts";
 import { DEFAULT_CAPS, NODE_MAXIMA } from "./plan-caps.ts";
 import type { Plan } from "./plan-caps.ts";
 
@@ -23,19 +24,15 @@ export function defaultPlan(env: Env): Plan {
   };
 }
 
-/** Per-isolate cache like auth's: saves a KV read per request; a PUT here forgets its entry at once. */
-const cache = new Map<string, { plan: Plan | null; until: number }>();
-const CACHE_MS = 10_000;
+/** Like auth's: saves a KV read per request; a PUT here forgets its entry at once. */
+const cache = new IsolateCache<Plan | null>(10_000, 1_000);
 
 /** The stored plan, the default plan (config) when `name` is "default" and none is stored, else null. */
 export async function loadPlan(env: Env, name: string): Promise<Plan | null> {
-  const hit = cache.get(name);
-  if (hit && hit.until > Date.now()) return hit.plan;
-  const stored = await env.KEYS.get<Plan>(`plan:${name}`, "json");
-  const plan = stored ? { ...defaultPlan(env), ...stored, name } : name === DEFAULT_PLAN ? defaultPlan(env) : null;
-  if (cache.size > 1_000) cache.clear();
-  cache.set(name, { plan, until: Date.now() + CACHE_MS });
-  return plan;
+  return cache.through(name, async () => {
+    const stored = await env.KEYS.get<Plan>(`plan:${name}`, "json");
+    return stored ? { ...defaultPlan(env), ...stored, name } : name === DEFAULT_PLAN ? defaultPlan(env) : null;
+  });
 }
 
 /** The plan of a key (its KV record's `plan`); a plan that vanished from KV falls back to the default one. */
@@ -48,7 +45,7 @@ export async function planOf(env: Env, key: { plan?: string }): Promise<Plan> {
 
 export async function savePlan(env: Env, plan: Plan): Promise<void> {
   await env.KEYS.put(`plan:${plan.name}`, JSON.stringify(plan));
-  cache.delete(plan.name);
+  cache.forget(plan.name);
 }
 
 export function quotaOf(plan: Plan): KeyQuota {

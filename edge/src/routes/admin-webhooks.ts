@@ -23,7 +23,7 @@ import { createWebhookSchema, rotateWebhookSchema, updateWebhookSchema } from ".
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../webhooks/attempt-policy.ts";
 import { generateSecret, secretKey } from "../webhooks/signing.ts";
 import { sendOnce } from "../webhooks/send-attempt.ts";
-import { activeSecrets, getEndpoint, projectEndpoints, publicEndpoint, putEndpoint } from "../webhooks/endpoints.ts";
+import { activeSecrets, deleteEndpoint, getEndpoint, projectEndpoints, publicEndpoint, putEndpoint } from "../webhooks/endpoints.ts";
 import type { StoredEndpoint } from "../webhooks/endpoints.ts";
 import { checkWebhookUrl, webhookPolicy } from "../webhooks/endpoint-url.ts";
 
@@ -116,7 +116,7 @@ async function update(request: IRequest, env: Env): Promise<Response> {
 
 async function remove(request: IRequest, env: Env): Promise<Response> {
   const ep = await endpoint(request, env);
-  await env.KEYS.delete(`whk:${ep.project_id}:${ep.id}`);
+  await deleteEndpoint(env.KEYS, ep);
   return json(200, { deleted: true, id: ep.id });
 }
 

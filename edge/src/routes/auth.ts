@@ -3,6 +3,7 @@
 import type { Caller, KeyMeta } from "../contracts/key.ts";
 import type { Env } from "../env.ts";
 import { HttpError } from "../lib/http.ts";
+import { IsolateCache } from "../lib/isolate-cache.ts";
 import { constantTimeEqual, sha256Hex } from "../lib/keys.ts";
 import { knock, operatorToken, throttled } from "../doors/guard.ts";
 
@@ -10,29 +11,20 @@ export type { Caller };
 
 const UNAUTHORIZED = { error: "unauthorized", message: "missing or invalid API key" };
 
-/** Short-lived per-isolate cache: saves a KV read on hot keys; revocation takes effect within the TTL. */
-const cache = new Map<string, { meta: KeyMeta; until: number }>();
-const CACHE_MS = 10_000;
+/** Saves a KV read on hot keys; revocation takes effect within the TTL. */
+const cache = new IsolateCache<KeyMeta | null>(10_000, 10_000);
 
 /** `key`: the API key as sent (default: the X-API-Key header; the compatibility routes pass their own). */
 export async function authenticate(request: Request, env: Env, key = request.headers.get("x-api-key")): Promise<Caller> {
   if (!key || key.length > 256) throw new HttpError(401, UNAUTHORIZED);
   const hash = await sha256Hex(key);
-  const hit = cache.get(hash);
-  let meta: KeyMeta | null = hit && hit.until > Date.now() ? hit.meta : null;
-  if (!meta) {
-    meta = await env.KEYS.get<KeyMeta>(`key:${hash}`, "json");
-    if (meta) {
-      if (cache.size > 10_000) cache.clear();
-      cache.set(hash, { meta, until: Date.now() + CACHE_MS });
-    }
-  }
+  const meta = await cache.through(hash, () => env.KEYS.get<KeyMeta>(`key:${hash}`, "json"), (found) => found !== null);
   if (!meta || !constantTimeEqual(meta.hash, hash)) throw new HttpError(401, UNAUTHORIZED);
   return meta;
 }
 
 export function forgetKey(hash: string): void {
-  cache.delete(hash);
+  cache.forget(hash);
 }
 
 /** /admin: the bearer operator token, through the doors' guard (doors/guard.ts): 503 weak, 429 throttled, 401 wrong. */

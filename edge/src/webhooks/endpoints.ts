@@ -1,5 +1,7 @@
 // Project webhook endpoints in KV: whk:<project_id>:<endpoint_id> → StoredEndpoint.
 // Secrets live only here; every view that leaves the edge goes through publicEndpoint().
+import { IsolateCache } from "../lib/isolate-cache.ts";
+
 export interface EndpointSecret {
   secret: string;
   created_at: string;
@@ -53,7 +55,28 @@ export async function getEndpoint(kv: KVNamespace, projectId: string, endpointId
 
 export async function putEndpoint(kv: KVNamespace, e: StoredEndpoint): Promise<void> {
   await kv.put(endpointKey(e.project_id, e.id), JSON.stringify(e));
+  handOffView.forget(e.project_id);
 }
+
+export async function deleteEndpoint(kv: KVNamespace, e: StoredEndpoint): Promise<void> {
+  await kv.delete(endpointKey(e.project_id, e.id));
+  handOffView.forget(e.project_id);
+}
+
+/**
+ * The project's endpoints as the webhook hand-off sees them: listed at most once per
+ * HAND_OFF_VIEW_MS per isolate instead of at the end of every submission (a KV list per run was
+ * a fifth of the edge's CPU per run locally; in production a list operation is billed and slow).
+ * An endpoint written through this isolate counts at once, one written through another isolate
+ * within HAND_OFF_VIEW_MS (and KV's own propagation, up to 60 s in production). Each delivery
+ * reads its endpoint afresh, so a deactivated or removed one is never sent to.
+ */
+export function handOffEndpoints(kv: KVNamespace, projectId: string): Promise<StoredEndpoint[]> {
+  return handOffView.through(projectId, () => projectEndpoints(kv, projectId));
+}
+
+export const HAND_OFF_VIEW_MS = 5_000;
+const handOffView = new IsolateCache<StoredEndpoint[]>(HAND_OFF_VIEW_MS, 10_000);
 
 export async function projectEndpoints(kv: KVNamespace, projectId: string): Promise<StoredEndpoint[]> {
   const out: StoredEndpoint[] = [];

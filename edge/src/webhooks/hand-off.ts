@@ -3,7 +3,7 @@
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Env } from "../env.ts";
 import { webhookDelivery } from "../stubs.ts";
-import { activeAt, projectEndpoints } from "./endpoints.ts";
+import { activeAt, handOffEndpoints } from "./endpoints.ts";
 
 /** True once handed off (or nothing to hand off); false when it failed and should be retried. */
 export async function handOffToWebhooks(
@@ -11,7 +11,7 @@ export async function handOffToWebhooks(
 ): Promise<boolean> {
   try {
     // The targets: the endpoints active since before the submission ended, whenever this runs.
-    const eps = (await projectEndpoints(env.KEYS, sub.project_id)).filter((e) => activeAt(e, endedMs));
+    const eps = (await handOffEndpoints(env.KEYS, sub.project_id)).filter((e) => activeAt(e, endedMs));
     const rec = record();
     if (rec && eps.length > 0) {
       await webhookDelivery(env, sub.id).enqueue({
