@@ -47,6 +47,23 @@ describe("plans", () => {
     assert.match(refused.json.message, /rate limit of 3 requests per minute/);
   });
 
+  it("synchronous submits count against the rate at once, before their hits are written", async () => {
+    assert.equal((await stack.ops.call("PUT", "/admin/plans/sync3", { rate_per_minute: 3 })).status, 201);
+    const { c, key_id } = await keyOn("sync3");
+    for (let i = 0; i < 3; i++) {
+      const r = await c.submit({ language: "py", code: `print(${i})` }, { wait: true });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.headers["ratelimit-remaining"], String(2 - i));
+    }
+    // Usually within a second of the first: the key's object still holds the three hits in memory only.
+    const limited = await c.submit({ language: "py", code: "print(3)" }, { wait: true });
+    assert.equal(limited.status, 429, limited.text);
+    assert.match(limited.json.message, /rate limit of 3 requests per minute/);
+    assert.deepEqual(await usage(key_id), { submissions: 3, requests_last_minute: 3, in_flight: 0 });
+    await sleep(1_200);
+    assert.equal((await c.submit({ language: "py", code: "print(4)" }, { wait: true })).status, 429, "written, they still count");
+  });
+
   it("keys create with an unknown plan: a clear 400, no key made", async () => {
     const p = await stack.ops.call("POST", "/admin/projects", { name: "x" });
     const k = await stack.ops.call("POST", `/admin/projects/${p.json.id}/keys`, { plan: "gold-nope" });

@@ -14,6 +14,10 @@ import { dashboard, submissionObject } from "../stubs.ts";
 
 /** Requests between two deletions of what left the rate window (and of stale concurrency units). */
 const PRUNE_EVERY = 64;
+/** How long a synchronous submit's hit may stay in memory only (see #unwrittenHits). */
+const HITS_WRITE_MS = 1_000;
+/** …and how many of them at most (each rate decision reads them all). */
+const HITS_UNWRITTEN_MAX = 256;
 
 export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #cfg: Config;
@@ -34,9 +38,12 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #unwrittenCounts = new Map<string, number>();
   #countsTimer: ReturnType<typeof setTimeout> | undefined;
   /**
-   * Hits of synchronous submits not written yet. Every rate decision writes them first, so none is
-   * missed; they wait only for the submit's own turn to end, so that this object's commit (a
-   * blocking fsync locally, where every object shares one thread) does not delay the create call.
+   * Hits of synchronous submits not written yet (oldest first, all newer than every written one):
+   * every rate decision counts them with the written ones, so none is missed. They are written at
+   * most HITS_WRITE_MS later (sooner when HITS_UNWRITTEN_MAX wait, or with the next written hit),
+   * so that a busy key's object commits once per interval instead of once per submit (a commit is
+   * an fsync locally, where every object shares one thread). What a crash can lose: up to
+   * HITS_WRITE_MS of this key's sync submits from its rolling window.
    */
   #unwrittenHits: number[] = [];
   #hitsTimer: ReturnType<typeof setTimeout> | undefined;
@@ -95,12 +102,17 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
 
   /** The rate decision, read-only; a refusal is counted here, an accepted hit by #recordHit. */
   #rateCheck(now: number, limit: number): HitResult {
-    this.#writeHits();
     const sql = this.ctx.storage.sql;
     const since = now - this.#cfg.rateWindowMs;
-    const w = sql.exec<{ count: number; oldest: number | null; newest: number | null }>(
+    const written = sql.exec<{ count: number; oldest: number | null; newest: number | null }>(
       "SELECT COUNT(*) AS count, MIN(ts) AS oldest, MAX(ts) AS newest FROM hits WHERE ts > ? AND ts <= ?", since, now).one();
-    const d = windowDecision(w, now, limit, this.#cfg.rateWindowMs, (k) =>
+    const unwritten = this.#unwrittenHits.filter((ts) => ts > since && ts <= now);
+    const w = {
+      count: written.count + unwritten.length,
+      oldest: written.oldest ?? unwritten[0] ?? null,
+      newest: unwritten.at(-1) ?? written.newest,
+    };
+    const d = windowDecision(w, now, limit, this.#cfg.rateWindowMs, (k) => k >= written.count ? unwritten[k - written.count]! :
       sql.exec<{ ts: number }>("SELECT ts FROM hits WHERE ts > ? AND ts <= ? ORDER BY ts LIMIT 1 OFFSET ?", since, now, k).one().ts);
     const rate: RateInfo = { limit, remaining: d.remaining, reset_secs: d.resetSecs };
     if (!d.allowed) {
@@ -111,6 +123,13 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   }
 
   #recordHit(now: number): void {
+    this.#writeHits();
+    this.#insertHit(now);
+    this.#count("requests");
+    this.#writeCounts();
+  }
+
+  #insertHit(now: number): void {
     // Every count reads only the window, so what left it is deleted now and then, not every time.
     if (++this.#hitsSincePrune >= PRUNE_EVERY) {
       this.#hitsSincePrune = 0;
@@ -119,8 +138,6 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
       this.ctx.storage.sql.exec("DELETE FROM live WHERE id NOT IN (SELECT id FROM inflight)");
     }
     this.ctx.storage.sql.exec("INSERT INTO hits (ts) VALUES (?)", now);
-    this.#count("requests");
-    this.#writeCounts();
   }
 
   async submit(req: SubmitRequest): Promise<SubmitOutcome> {
@@ -163,8 +180,12 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     const call = submissionObject(this.env, id).create({ ...rest, id });
     const sync = req.wait_ms > 0;
     if (sync && ik === null) {
-      this.#unwrittenHits.push(now);
-      this.#hitsTimer ??= setTimeout(() => this.#writeHits(), 2);
+      if (this.#unwrittenHits.push(now) >= HITS_UNWRITTEN_MAX) this.#writeHits();
+      this.#countLater("requests");
+      this.#hitsTimer ??= setTimeout(() => {
+        this.#writeHits();
+        this.#writeCounts();
+      }, HITS_WRITE_MS);
       this.#countLater("submissions");
     } else {
       this.#recordHit(now);
@@ -275,7 +296,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     const hits = this.#unwrittenHits;
     if (hits.length === 0) return;
     this.#unwrittenHits = [];
-    for (const ts of hits) this.#recordHit(ts);
+    for (const ts of hits) this.#insertHit(ts);
   }
 
   #writeCounts(): void {
@@ -295,7 +316,8 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   /** Usage to the dashboard; and again when the oldest counted request leaves the rolling window. */
   async #report(): Promise<void> {
     await dashboard(this.env).changed({ source: "key", hash: this.#keyHash, usage: this.usage() });
-    const oldest = this.ctx.storage.sql.exec<{ t: number | null }>("SELECT MIN(ts) AS t FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().t;
+    const oldest = this.ctx.storage.sql.exec<{ t: number | null }>("SELECT MIN(ts) AS t FROM hits WHERE ts > ?", Date.now() - this.#cfg.rateWindowMs).one().t ??
+      this.#unwrittenHits[0] ?? null;
     if (oldest !== null) this.#reporter.changesAt(oldest + this.#cfg.rateWindowMs + 10);
   }
 }
