@@ -14,9 +14,9 @@ import { dashboard, submissionObject } from "../stubs.ts";
 
 /** Requests between two deletions of what left the rate window (and of stale concurrency units). */
 const PRUNE_EVERY = 64;
-/** How long a synchronous submit's hit may stay in memory only (see #unwrittenHits). */
-const HITS_WRITE_MS = 1_000;
-/** …and how many of them at most (each rate decision reads them all). */
+/** How long a count, or a synchronous submit's hit, may stay in memory only (#unwrittenCounts, #unwrittenHits). */
+const WRITE_LATER_MS = 1_000;
+/** How many such hits at most (each rate decision reads them all). */
 const HITS_UNWRITTEN_MAX = 256;
 
 export class KeyDO extends DurableObject<Env> implements KeyRpc {
@@ -39,14 +39,13 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #countsTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Hits of synchronous submits not written yet (oldest first, all newer than every written one):
-   * every rate decision counts them with the written ones, so none is missed. They are written at
-   * most HITS_WRITE_MS later (sooner when HITS_UNWRITTEN_MAX wait, or with the next written hit),
-   * so that a busy key's object commits once per interval instead of once per submit (a commit is
-   * an fsync locally, where every object shares one thread). What a crash can lose: up to
-   * HITS_WRITE_MS of this key's sync submits from its rolling window.
+   * every rate decision counts them with the written ones, so none is missed. They are written
+   * with the counts, at most WRITE_LATER_MS later (sooner when HITS_UNWRITTEN_MAX wait, or with the
+   * next written hit), so that a busy key's object commits once per interval instead of once per
+   * submit (a commit is an fsync locally, where every object shares one thread). What a crash can
+   * lose: up to WRITE_LATER_MS of this key's sync submits from its rolling window.
    */
   #unwrittenHits: number[] = [];
-  #hitsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -182,10 +181,6 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     if (sync && ik === null) {
       if (this.#unwrittenHits.push(now) >= HITS_UNWRITTEN_MAX) this.#writeHits();
       this.#countLater("requests");
-      this.#hitsTimer ??= setTimeout(() => {
-        this.#writeHits();
-        this.#writeCounts();
-      }, HITS_WRITE_MS);
       this.#countLater("submissions");
     } else {
       this.#recordHit(now);
@@ -287,12 +282,13 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   #countLater(name: string): void {
     this.#unwrittenCounts.set(name, (this.#unwrittenCounts.get(name) ?? 0) + 1);
     this.#reporter.changed();
-    this.#countsTimer ??= setTimeout(() => this.#writeCounts(), 1_000);
+    this.#countsTimer ??= setTimeout(() => {
+      this.#writeHits();
+      this.#writeCounts();
+    }, WRITE_LATER_MS);
   }
 
   #writeHits(): void {
-    if (this.#hitsTimer !== undefined) clearTimeout(this.#hitsTimer);
-    this.#hitsTimer = undefined;
     const hits = this.#unwrittenHits;
     if (hits.length === 0) return;
     this.#unwrittenHits = [];
