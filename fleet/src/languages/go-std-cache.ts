@@ -9,15 +9,15 @@
 // moment sees one whole time or the other.
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DetectedLanguage } from "./toolchains.ts";
+import type { Toolchain } from "./language-spec.ts";
 
 /** Where compiles see the cache. */
 export const GO_STD_CACHE_PATH = "/opt/go-cache";
 /** Well within Go's day, and no load to speak of. */
 const REFRESH_MS = 60 * 60 * 1000;
 
-/** The host directories of the detected Go versions' standard-library caches. */
-export function goStdCacheDirs(go: DetectedLanguage | undefined): string[] {
+/** The host directories of the detected Go versions' standard-library caches (`go`: toolchains.ts's DetectedLanguage). */
+export function goStdCacheDirs(go: { versions: { toolchain: Toolchain }[] } | undefined): string[] {
   return (go?.versions ?? []).flatMap(({ toolchain }) => toolchain.binds.filter((bind) => bind.sandboxPath === GO_STD_CACHE_PATH).map((bind) => bind.hostPath));
 }
 
