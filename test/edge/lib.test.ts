@@ -169,6 +169,17 @@ describe("the per-isolate cache of KV reads", () => {
     assert.equal(await cache.through("k", async () => null, (v) => v !== null), null);
     assert.equal(cache.get("k"), undefined, "a refused value is not kept");
   });
+  it("does not keep a value read across a forget (a write made while the read was under way)", async () => {
+    const cache = new IsolateCache<string>(60_000, 10);
+    let release = () => {};
+    const reading = cache.through("a", () => new Promise<string>((resolve) => (release = () => resolve("before the write"))));
+    cache.forget("a");
+    release();
+    assert.equal(await reading, "before the write");
+    assert.equal(cache.get("a"), undefined);
+    assert.equal(await cache.through("a", async () => "after"), "after");
+    assert.equal(cache.get("a"), "after");
+  });
   it("starts over when full instead of growing", () => {
     const cache = new IsolateCache<number>(60_000, 3);
     for (let i = 0; i < 3; i++) cache.set(`k${i}`, i);

@@ -5,6 +5,8 @@ export class IsolateCache<V> {
   readonly #entries = new Map<string, { value: V; until: number }>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
+  /** Forgets so far: a read that was under way across one is answered but not kept. */
+  #forgets = 0;
 
   constructor(ttlMs: number, maxEntries: number) {
     this.#ttlMs = ttlMs;
@@ -24,14 +26,16 @@ export class IsolateCache<V> {
 
   forget(key: string): void {
     this.#entries.delete(key);
+    this.#forgets++;
   }
 
-  /** The cached value, else `load()`'s (cached unless `keep` refuses it). */
+  /** The cached value, else `load()`'s (kept unless `keep` refuses it, or a write was forgotten meanwhile). */
   async through(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
+    const forgets = this.#forgets;
     const value = await load();
-    if (keep(value)) this.set(key, value);
+    if (keep(value) && forgets === this.#forgets) this.set(key, value);
     return value;
   }
 }
