@@ -19,6 +19,7 @@ import { parsePoolRoutes, poolFor, poolOrder } from "../../edge/src/scheduling/p
 import { enqueueInPools } from "../../edge/src/submission/queue-pool.ts";
 import type { EnqueueResult } from "../../edge/src/contracts/scheduler.ts";
 import type { PoolNode } from "../../edge/src/scheduling/pick.ts";
+import { WaitingLine } from "../../edge/src/scheduling/waiting-line.ts";
 
 const rule = { heartbeatMs: 1000, heartbeatMisses: 3 };
 const NOW = 1_000_000;
@@ -91,6 +92,53 @@ describe("scheduling: which node gets a run", () => {
     assert.equal(pickNode([old, both], new Map(), runKey("go", { version: "1.19.8", named_version: false })), old, "a default version is not a named one");
     assert.equal(unsupported([old], key) !== null, true);
     assert.equal(unsupported([old, both], key), null);
+  });
+});
+
+describe("scheduling: the queue held in memory", () => {
+  const w = (seq: number, id: string) => ({ seq, sub_id: id, language: "c" });
+  const ids = (line: WaitingLine) => [...line.inOrder()].map((x) => x.sub_id);
+
+  it("stored rows come back in seq order; sent-back runs go first, the latest first", () => {
+    const line = WaitingLine.of([w(7, "c"), w(3, "a"), w(5, "b")]);
+    assert.deepEqual(ids(line), ["a", "b", "c"]);
+    assert.equal(line.headSeq, 3);
+    line.append(w(8, "d"));
+    line.prepend(w(2, "r1"));
+    line.prepend(w(1, "r2"));
+    assert.deepEqual(ids(line), ["r2", "r1", "a", "b", "c", "d"]);
+    assert.equal(line.headSeq, 1);
+    assert.deepEqual(["r2", "r1", "a", "d", "nobody"].map((id) => line.position(id)), [1, 2, 3, 6, 0]);
+  });
+
+  it("removal from either part; the place of the last one in stays right after removals", () => {
+    const line = WaitingLine.of([w(3, "a"), w(4, "b")]);
+    line.prepend(w(2, "r"));
+    line.append(w(5, "z"));
+    assert.equal(line.remove("nobody"), false);
+    assert.equal(line.remove("r"), true);
+    assert.equal(line.remove("a"), true);
+    assert.equal(line.has("a"), false);
+    assert.equal(line.size, 2);
+    assert.equal(line.position("z"), 2);
+    assert.equal(line.remove("z"), true);
+    assert.equal(line.position("z"), 0);
+    assert.equal(line.position("b"), 1);
+    assert.equal(new WaitingLine().headSeq, undefined);
+  });
+
+  it("the entry just yielded may be taken out while walking the line", () => {
+    const line = WaitingLine.of([w(1, "a"), w(2, "b"), w(3, "c")]);
+    line.prepend(w(0, "r"));
+    const taken: string[] = [];
+    for (const x of line.inOrder()) {
+      if (x.sub_id !== "b") {
+        line.remove(x.sub_id);
+        taken.push(x.sub_id);
+      }
+    }
+    assert.deepEqual(taken, ["r", "a", "c"]);
+    assert.deepEqual(ids(line), ["b"]);
   });
 });
 

@@ -11,9 +11,10 @@ import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
 import { capacity, offered, pickNode, takesWork, unsupported, waitingAtNodes } from "../scheduling/pick.ts";
 import type { PoolNode } from "../scheduling/pick.ts";
+import { WaitingLine, type Waiting } from "../scheduling/waiting-line.ts";
+import { RecentRuns } from "../scheduling/recent-runs.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
 
-type QueueRow = { seq: number; sub_id: string; language: string };
 interface NodeRow extends Record<string, SqlStorageValue> {
   id: string; pool: string; url: string; token: string; run_slots: number; waiting_room: number; languages: string; ready: number; refused: string | null;
 }
@@ -21,19 +22,22 @@ interface NodeRow extends Record<string, SqlStorageValue> {
 /** How long an Execute call may still be on its way to a node after the run slot was assigned. */
 const JUST_ASSIGNED_MS = 2_000;
 const SWEEP_MS = 60_000;
-/** Queue rows read at a time while run slots are free (#pump). */
-const PUMP_PAGE = 32;
 
 export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #cfg: Config;
   #sweepArmed = false;
-  #recentSincePrune = 0;
+  #recent: RecentRuns;
   /** Turned on every assignment: equally free nodes take runs in turn (pickNode). */
   #turn = 0;
   /** The nodes table as read last (every write to it clears this). */
   #nodesCache: PoolNode[] | null = null;
   /** The assigned table mirrored, sub_id → node_id (null: read it again). */
   #assigned: Map<string, string> | null = null;
+  /** The queue table mirrored (read once: only this object writes it). */
+  #line: WaitingLine;
+  /** The stored "pool" and "pools" (only this object writes them). */
+  #poolName: string | undefined;
+  #pools: string[] | undefined;
   #reporter: ChangeReporter;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -45,15 +49,17 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     sql.exec(`CREATE TABLE IF NOT EXISTS queue (
       seq INTEGER PRIMARY KEY AUTOINCREMENT, sub_id TEXT UNIQUE NOT NULL, language TEXT NOT NULL, enqueued_at INTEGER NOT NULL)`);
     sql.exec("CREATE TABLE IF NOT EXISTS assigned (sub_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, at INTEGER NOT NULL)");
-    sql.exec(`CREATE TABLE IF NOT EXISTS recent (sub_id TEXT PRIMARY KEY, at INTEGER NOT NULL, language TEXT NOT NULL,
-      job_status TEXT NOT NULL, verdict TEXT, latency_ms INTEGER NOT NULL, wall_ms INTEGER)`);
+    this.#recent = new RecentRuns(sql);
+    this.#line = WaitingLine.of(this.#sql<Waiting & Record<string, SqlStorageValue>>("SELECT seq, sub_id, language FROM queue"));
+    this.#poolName = ctx.storage.kv.get<string>("pool");
+    this.#pools = ctx.storage.kv.get<string[]>("pools");
     this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "pool", pool: this.#pool() }));
   }
 
   // ---- the submission path ----
 
   enqueue(subId: string, language: string, offer?: { pool: string; mayDecline: boolean }): EnqueueResult {
-    if (offer && this.ctx.storage.kv.get("pool") === undefined) this.ctx.storage.kv.put("pool", offer.pool);
+    if (offer && this.#poolName === undefined) this.#setPool(offer.pool);
     const mayDecline = !!offer?.mayDecline && this.#others().length + (this.#pool() === DEFAULT_POOL ? 0 : 1) > 0;
     const nodes = this.#nodes();
     const available = unsupported(nodes, language);
@@ -62,8 +68,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     const already = this.#assignedTo().get(subId);
     const known = already !== undefined && nodes.find((n) => n.id === already);
     if (known) return { kind: "dispatched", node: target(known), queue_depth: this.#queueDepth() };
-    const queued = this.#queueRows();
-    const inQueue = queued > 0 && this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0;
+    const queued = this.#line.size;
+    const inQueue = this.#line.has(subId);
     const inFlight = this.#inFlight();
     const waiting = waitingAtNodes(nodes, inFlight);
     if (!inQueue && queued === 0) {
@@ -82,7 +88,9 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       if (depth >= this.#cfg.queueCapacity && !(depth === 0 && pickNode(nodes, inFlight, language, this.#turn))) {
         return mayDecline ? this.#decline(offered(nodes)) : { kind: "queue_full", queue_depth: depth };
       }
-      this.ctx.storage.sql.exec("INSERT INTO queue (sub_id, language, enqueued_at) VALUES (?, ?, ?)", subId, language, Date.now());
+      const { seq } = this.ctx.storage.sql.exec<{ seq: number }>(
+        "INSERT INTO queue (sub_id, language, enqueued_at) VALUES (?, ?, ?) RETURNING seq", subId, language, Date.now()).one();
+      this.#line.append({ seq, sub_id: subId, language });
     }
     return this.#afterQueueing(subId);
   }
@@ -91,15 +99,18 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.#unassign(subId);
     this.ctx.storage.sql.exec("UPDATE nodes SET refused = ? WHERE id = ?", reason, nodeId);
     this.#nodesCache = null;
-    const head = this.#sql<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM queue")[0]?.seq ?? 1;
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", head - 1, subId, language, Date.now());
+    if (!this.#line.has(subId)) {
+      const seq = (this.#line.headSeq ?? 1) - 1;
+      this.ctx.storage.sql.exec("INSERT INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", seq, subId, language, Date.now());
+      this.#line.prepend({ seq, sub_id: subId, language });
+    }
     return this.#afterQueueing(subId);
   }
 
   release(subId: string, summary?: RunSummary): void {
     this.#unassign(subId);
     this.#dequeue(subId);
-    if (summary) this.#recordRun(subId, summary);
+    if (summary) this.#recent.record(subId, summary, Date.now());
     this.#pump();
     this.#reporter.changed();
   }
@@ -110,7 +121,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
       const node = this.#nodes().find((n) => n.id === a);
       return node ? { state: "assigned", node: target(node) } : { state: "unknown" };
     }
-    if (this.#sql("SELECT 1 FROM queue WHERE sub_id = ?", subId).length > 0) return { state: "queued", position: this.#position(subId) };
+    if (this.#line.has(subId)) return { state: "queued", position: this.#position(subId) };
     return { state: "unknown" };
   }
 
@@ -135,12 +146,11 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   recent(limit: number): RecentRun[] {
-    return this.#sql<RecentRun & Record<string, SqlStorageValue>>(
-      "SELECT at, verdict, job_status, language, latency_ms, wall_ms FROM recent ORDER BY at DESC LIMIT ?", limit).reverse();
+    return this.#recent.last(limit);
   }
 
   putNode(node: SchedulableNode): void {
-    this.ctx.storage.kv.put("pool", node.pool);
+    this.#setPool(node.pool);
     this.ctx.storage.sql.exec(
       "INSERT OR REPLACE INTO nodes (id, pool, url, token, run_slots, waiting_room, languages, ready, refused) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
       node.id, node.pool, node.url, node.token, node.run_slots, node.waiting_room ?? 0, JSON.stringify(node.languages), node.ready ? 1 : 0);
@@ -151,6 +161,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   setPools(pools: string[]): void {
     this.ctx.storage.kv.put("pools", pools);
+    this.#pools = pools;
   }
 
   removeNode(nodeId: string): void {
@@ -173,7 +184,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.ctx.storage.sql.exec("DELETE FROM assigned WHERE at < ?", Date.now() - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
     this.#assigned = null;
     this.#pump();
-    if (this.#queueRows() > 0 || this.#assignedTo().size > 0) this.#armSweep();
+    if (this.#line.size > 0 || this.#assignedTo().size > 0) this.#armSweep();
   }
 
   // ---- internals ----
@@ -183,7 +194,13 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   #pool(): string {
-    return this.ctx.storage.kv.get<string>("pool") ?? DEFAULT_POOL;
+    return this.#poolName ?? DEFAULT_POOL;
+  }
+
+  #setPool(pool: string): void {
+    if (pool === this.#poolName) return;
+    this.ctx.storage.kv.put("pool", pool);
+    this.#poolName = pool;
   }
 
   #nodes(): PoolNode[] {
@@ -212,28 +229,25 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   /** Takes a submission off the queue; whether it was there. */
   #dequeue(subId: string): boolean {
-    return this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId).rowsWritten > 0;
+    if (!this.#line.remove(subId)) return false;
+    this.ctx.storage.sql.exec("DELETE FROM queue WHERE sub_id = ?", subId);
+    return true;
   }
 
   /** Submissions waiting: here, and in the nodes' own queues (dispatched beyond their run slots). */
   #queueDepth(): number {
-    return this.#queueRows() + waitingAtNodes(this.#nodes(), this.#inFlight());
-  }
-
-  #queueRows(): number {
-    return this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue")[0]?.n ?? 0;
+    return this.#line.size + waitingAtNodes(this.#nodes(), this.#inFlight());
   }
 
   /** Place in line: those waiting at nodes come first. */
   #position(subId: string): number {
-    const here = this.#sql<{ n: number }>("SELECT COUNT(*) AS n FROM queue WHERE seq <= (SELECT seq FROM queue WHERE sub_id = ?)", subId)[0]?.n ?? 0;
-    return here + waitingAtNodes(this.#nodes(), this.#inFlight());
+    return this.#line.position(subId) + waitingAtNodes(this.#nodes(), this.#inFlight());
   }
 
   /** Pools that may take a run this one declines (a pool no node ever joined knows none: the default pool is asked). */
   #others(): string[] {
     const pool = this.#pool();
-    return (this.ctx.storage.kv.get<string[]>("pools") ?? []).filter((p) => p !== pool);
+    return (this.#pools ?? []).filter((p) => p !== pool);
   }
 
   #decline(available: string[]): EnqueueResult {
@@ -263,47 +277,26 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #pump(own?: string): NodeTarget | null {
     const nodes = this.#nodes();
     const inFlight = this.#inFlight();
-    // Read the queue lazily and stop once every run slot is taken: a deep queue costs a release
-    // what the free slots cost, not what the queue's length costs (bench:scheduler).
+    // Walk the line and stop once every run slot is taken: a deep queue costs a release what the
+    // free slots cost, not what the queue's length costs (bench:scheduler).
     let free = nodes.filter(takesWork).reduce((sum, n) => sum + Math.max(0, capacity(n) - (inFlight.get(n.id) ?? 0)), 0);
     let mine: NodeTarget | null = null;
-    for (let after = Number.MIN_SAFE_INTEGER; free > 0;) {
-      const page = this.#queuePage(after);
-      for (const q of page) {
-        after = q.seq;
-        if (free <= 0) break;
-        const node = pickNode(nodes, inFlight, q.language, this.#turn);
-        if (!node) continue;
-        free--;
-        this.#dequeue(q.sub_id);
-        this.#assign(q.sub_id, node.id);
-        inFlight.set(node.id, (inFlight.get(node.id) ?? 0) + 1);
-        if (q.sub_id === own) mine = target(node);
-        else {
-          // If this RPC is lost, the SubmissionDO's watchdog polls and finds the assignment.
-          this.ctx.waitUntil(submissionObject(this.env, q.sub_id).dispatch(q.sub_id, target(node))
-            .catch((e: unknown) => console.warn("dispatch notify failed", q.sub_id, String(e))));
-        }
+    for (const q of this.#line.inOrder()) {
+      if (free <= 0) break;
+      const node = pickNode(nodes, inFlight, q.language, this.#turn);
+      if (!node) continue;
+      free--;
+      this.#dequeue(q.sub_id);
+      this.#assign(q.sub_id, node.id);
+      inFlight.set(node.id, (inFlight.get(node.id) ?? 0) + 1);
+      if (q.sub_id === own) mine = target(node);
+      else {
+        // If this RPC is lost, the SubmissionDO's watchdog polls and finds the assignment.
+        this.ctx.waitUntil(submissionObject(this.env, q.sub_id).dispatch(q.sub_id, target(node))
+          .catch((e: unknown) => console.warn("dispatch notify failed", q.sub_id, String(e))));
       }
-      if (page.length < PUMP_PAGE) break;
     }
     return mine;
-  }
-
-  /** The queue after `seq`, oldest first, a page read whole (an unfinished cursor blocks SQLite's log restart). */
-  #queuePage(after: number): QueueRow[] {
-    return this.#sql<QueueRow>("SELECT seq, sub_id, language FROM queue WHERE seq > ? ORDER BY seq LIMIT ?", after, PUMP_PAGE);
-  }
-
-  #recordRun(subId: string, s: RunSummary): void {
-    this.ctx.storage.sql.exec(
-      "INSERT OR IGNORE INTO recent (sub_id, at, language, job_status, verdict, latency_ms, wall_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      subId, Date.now(), s.language, s.job_status, s.verdict, Math.max(0, Math.round(s.latency_ms)), s.wall_ms === null ? null : Math.round(s.wall_ms));
-    // Keep the last 500 (pruned every 50 runs: the statement reads the whole table).
-    if (++this.#recentSincePrune >= 50) {
-      this.#recentSincePrune = 0;
-      this.ctx.storage.sql.exec("DELETE FROM recent WHERE sub_id NOT IN (SELECT sub_id FROM recent ORDER BY at DESC LIMIT 500)");
-    }
   }
 
   #armSweep(): void {

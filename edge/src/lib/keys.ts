@@ -25,9 +25,13 @@ export function randomId(prefix: string): string {
   return prefix + randomBase62(16);
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const b of new Uint8Array(digest)) hex += HEX[b];
+  return hex;
 }
 
 /**

@@ -25,6 +25,8 @@ export class ScopedKv implements SyncKv {
   readonly #cache = new Map<string, unknown>();
   /** Writes not made yet (buffer()); null: every write is made at once. */
   #pending: Map<string, unknown> | null = null;
+  /** The scope is known to have been empty (a new submission): a key not in #cache is absent, unread. */
+  #empty = false;
 
   constructor(kv: ListableKv, scope: string) {
     this.#kv = kv;
@@ -32,7 +34,7 @@ export class ScopedKv implements SyncKv {
   }
 
   get<T = unknown>(key: string): T | undefined {
-    if (this.#cache.has(key)) return this.#cache.get(key) as T | undefined;
+    if (this.#cache.has(key) || this.#empty) return this.#cache.get(key) as T | undefined;
     const value = this.#kv.get<T>(this.#prefix + key);
     this.#cache.set(key, value);
     return value;
@@ -49,6 +51,11 @@ export class ScopedKv implements SyncKv {
     // A buffered scope is new: a key it deletes was never written to storage.
     if (this.#pending) return this.#pending.delete(key);
     return this.#kv.delete(this.#prefix + key);
+  }
+
+  /** The caller knows that nothing is stored under the scope (nor written since, but through this instance). */
+  knownEmpty(): void {
+    this.#empty = true;
   }
 
   /** Holds the writes of this (new, empty) scope in memory from now on. */
@@ -72,6 +79,7 @@ export class ScopedKv implements SyncKv {
   forget(): void {
     this.#cache.clear();
     this.#pending = null;
+    this.#empty = false;
   }
 
   /** Deletes every key of the scope (of the whole object when unscoped). */

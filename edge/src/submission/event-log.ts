@@ -21,7 +21,8 @@ export class EventLog {
   #pending: [number, string][] = [];
   /** Characters of the frames in #pending. */
   #pendingChars = 0;
-  #last: number;
+  /** Read when first needed (a new submission's scope is known empty by then: no read). */
+  #last: number | undefined;
   #eager = false;
   /** Makes room when the frames held pass EVENT_MEMORY_CHARS (the submission writes itself, then flush()). */
   readonly #spill: () => void;
@@ -30,12 +31,11 @@ export class EventLog {
     this.#kv = kv;
     this.#spill = spill ?? (() => this.flush());
     this.#big = new KvBlobs(kv);
-    this.#last = kv.get<number>(LAST) ?? 0;
   }
 
   /** The last event's id (0: none yet). */
   get last(): number {
-    return this.#last;
+    return (this.#last ??= this.#kv.get<number>(LAST) ?? 0);
   }
 
   /** The id of the `completed` event, once there is one. */
@@ -55,7 +55,7 @@ export class EventLog {
 
   /** Stores the frame `make(id)` under the next id and returns it. */
   append(make: (id: number) => string, output = false): { id: number; frame: string } {
-    const id = ++this.#last;
+    const id = (this.#last = this.last + 1);
     const frame = make(id);
     this.#pending.push([id, frame]);
     this.#pendingChars += frame.length;
@@ -86,12 +86,12 @@ export class EventLog {
     }
     this.#pending = [];
     this.#pendingChars = 0;
-    this.#kv.put(LAST, this.#last);
+    this.#kv.put(LAST, this.last);
   }
 
   markCompleted(): number {
     this.flush();
-    const id = ++this.#last;
+    const id = (this.#last = this.last + 1);
     this.#kv.put(COMPLETED, id);
     this.#kv.put(LAST, id);
     return id;

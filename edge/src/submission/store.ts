@@ -26,6 +26,11 @@ export class SubmissionStore {
     return this.#kv;
   }
 
+  /** Nothing is stored under this id: what is not written through this store is absent, unread. */
+  knownNew(): void {
+    this.#kv.knownEmpty();
+  }
+
   /** A new submission's writes are held in memory until persist() (a synchronous submit: submission.ts). */
   buffer(): void {
     this.#kv.buffer();

@@ -84,6 +84,8 @@ export class Submission {
   async create(input: CreateInput): Promise<CreateResult> {
     const cfg = this.#host.cfg;
     if (!this.absent) return { kind: "created", queue_depth: 0 };
+    // Nothing is stored under this id (a record is always written with the rest): nothing to read.
+    this.#store.knownNew();
     const now = Date.now();
     this.#hops = {};
     this.#creating = true;
