@@ -36,7 +36,7 @@ function sqlStorage(db: DatabaseSync) {
   return {
     exec(query: string, ...bindings: unknown[]) {
       const stmt = db.prepare(query);
-      const reads = /^\s*(select|pragma)/i.test(query);
+      const reads = /^\s*(select|pragma)|\breturning\b/i.test(query);
       if (!reads) {
         const rowsWritten = Number(stmt.run(...(bindings as never[])).changes);
         return { toArray: () => [], one: () => undefined, rowsWritten, [Symbol.iterator]: () => [][Symbol.iterator]() };

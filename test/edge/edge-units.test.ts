@@ -20,6 +20,8 @@ import { enqueueInPools } from "../../edge/src/submission/queue-pool.ts";
 import type { EnqueueResult } from "../../edge/src/contracts/scheduler.ts";
 import type { PoolNode } from "../../edge/src/scheduling/pick.ts";
 import { WaitingLine } from "../../edge/src/scheduling/waiting-line.ts";
+import { RECENT_KEPT, RecentRuns, type RowsSql } from "../../edge/src/scheduling/recent-runs.ts";
+import { DatabaseSync } from "node:sqlite";
 
 const rule = { heartbeatMs: 1000, heartbeatMisses: 3 };
 const NOW = 1_000_000;
@@ -139,6 +141,46 @@ describe("scheduling: the queue held in memory", () => {
     }
     assert.deepEqual(taken, ["r", "a", "c"]);
     assert.deepEqual(ids(line), ["b"]);
+  });
+});
+
+/** node:sqlite behind the part of a Durable Object's `sql` that RecentRuns uses. */
+function sqlOver(db: DatabaseSync): RowsSql {
+  return {
+    exec(query: string, ...bindings: unknown[]) {
+      const stmt = db.prepare(query);
+      const rows = /^\s*select/i.test(query) ? stmt.all(...(bindings as never[])) : (stmt.run(...(bindings as never[])), []);
+      return { toArray: () => rows };
+    },
+  };
+}
+
+describe("scheduling: the recent runs", () => {
+  const run = { job_status: "completed", verdict: "AC", language: "c", latency_ms: 12.4, wall_ms: 3.6 };
+  const stored = (db: DatabaseSync) => (db.prepare("SELECT COUNT(*) AS n FROM recent").get() as { n: number }).n;
+
+  it("answered from memory at once, written together later, read back in order by a new instance", () => {
+    const db = new DatabaseSync(":memory:");
+    const recent = new RecentRuns(sqlOver(db));
+    recent.record("a", run, 1_000);
+    recent.record("b", { ...run, verdict: "WA" }, 2_000);
+    recent.record("a", run, 3_000);
+    assert.deepEqual(recent.last(5).map((r) => [r.at, r.verdict, r.latency_ms, r.wall_ms]), [[1_000, "AC", 12, 4], [2_000, "WA", 12, 4]]);
+    assert.equal(stored(db), 0, "nothing written before the batch");
+    recent.write();
+    assert.equal(stored(db), 2);
+    assert.deepEqual(new RecentRuns(sqlOver(db)).last(1).map((r) => r.at), [2_000]);
+  });
+
+  it("keeps the last RECENT_KEPT, in memory and stored", () => {
+    const db = new DatabaseSync(":memory:");
+    const recent = new RecentRuns(sqlOver(db));
+    for (let i = 0; i < RECENT_KEPT + 60; i++) recent.record(`s${i}`, run, i);
+    recent.write();
+    const kept = recent.last(RECENT_KEPT * 2);
+    assert.equal(kept.length, RECENT_KEPT);
+    assert.equal(kept[0]!.at, 60);
+    assert.ok(stored(db) <= RECENT_KEPT + 50, `the table is pruned (${stored(db)} rows)`);
   });
 });
 

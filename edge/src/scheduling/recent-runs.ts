@@ -14,8 +14,13 @@ interface Row extends RecentRun {
   sub_id: string;
 }
 
+/** The part of a Durable Object's `sql` used here. */
+export interface RowsSql {
+  exec(query: string, ...bindings: unknown[]): { toArray(): unknown[] };
+}
+
 export class RecentRuns {
-  readonly #sql: SqlStorage;
+  readonly #sql: RowsSql;
   /** Oldest first, at most RECENT_KEPT. */
   #rows: Row[];
   #ids: Set<string>;
@@ -23,12 +28,12 @@ export class RecentRuns {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sincePrune = 0;
 
-  constructor(sql: SqlStorage) {
+  constructor(sql: RowsSql) {
     this.#sql = sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS recent (sub_id TEXT PRIMARY KEY, at INTEGER NOT NULL, language TEXT NOT NULL,
       job_status TEXT NOT NULL, verdict TEXT, latency_ms INTEGER NOT NULL, wall_ms INTEGER)`);
-    this.#rows = sql.exec<Row & Record<string, SqlStorageValue>>(
-      "SELECT sub_id, at, verdict, job_status, language, latency_ms, wall_ms FROM recent ORDER BY at DESC LIMIT ?", RECENT_KEPT).toArray().reverse();
+    this.#rows = (sql.exec("SELECT sub_id, at, verdict, job_status, language, latency_ms, wall_ms FROM recent ORDER BY at DESC LIMIT ?", RECENT_KEPT)
+      .toArray() as Row[]).reverse();
     this.#ids = new Set(this.#rows.map((r) => r.sub_id));
   }
 
