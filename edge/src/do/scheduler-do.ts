@@ -1,8 +1,9 @@
 // SchedulerDO: one per pool. It owns the pool's bounded FIFO queue and its run slots (which
 // submission holds a run slot on which node). Run slot accounting is its own (assignments it made),
 // not a node's momentary free slots, so two submissions are never promised the same slot. Every decision
-// is synchronous SQLite with no await inside, and it never calls back to the registry: the
-// registry pushes each node change of the pool here (putNode/removeNode).
+// is synchronous, with no await inside, and written to SQLite in the same block; what it reads is
+// held in memory beside the tables (this object is their only writer). It never calls back to the
+// registry: the registry pushes each node change of the pool here (putNode/removeNode).
 import { DurableObject } from "cloudflare:workers";
 import type { EnqueueResult, NodeTarget, PollResult, PoolLoad, RecentRun, RunSummary, SchedulableNode, SchedulerRpc } from "../contracts/scheduler.ts";
 import { DEFAULT_POOL } from "../contracts/scheduler.ts";
