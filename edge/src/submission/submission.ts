@@ -84,8 +84,7 @@ export class Submission {
   async create(input: CreateInput): Promise<CreateResult> {
     const cfg = this.#host.cfg;
     if (!this.absent) return { kind: "created", queue_depth: 0 };
-    // Nothing is stored under this id (a record is always written with the rest): nothing to read.
-    this.#store.knownNew();
+    this.#store.knownNew(); // no record: nothing (a record is written with the rest)
     const now = Date.now();
     this.#hops = {};
     this.#creating = true;
