@@ -38,7 +38,7 @@ log="$work/console.log"
 timeout_secs=${CGROUP2_VM_TIMEOUT_SECS:-2700}
 start=$(date +%s)
 set +e
-timeout --kill-after=10 "$timeout_secs" qemu-system-x86_64 -accel tcg -cpu max -m 4096 -smp 2 -nic none -nographic -no-reboot \
+timeout --kill-after=10 "$timeout_secs" qemu-system-x86_64 -accel tcg -cpu "${CGROUP2_VM_CPU:-max,pku=off}" -m 4096 -smp 2 -nic none -nographic -no-reboot \
   -kernel "$kernel" -initrd "$work/initramfs.gz" \
   -append "console=ttyS0 quiet panic=-1 rdinit=/init codecell.cmd=$encoded" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \

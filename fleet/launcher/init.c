@@ -236,6 +236,11 @@ __attribute__((noreturn)) void init_main(struct config *c)
 	evidence_report(c, st, &t_go, &t_end, fsize_attempts, leftover);
 	copyouts_run(c);
 	status_flush();
-	close(c->init_end_fd); /* the report is whole: the launcher may say "done" */
+	/* the report is whole: the launcher may say "done" without waiting for init's exit. A close
+	 * without this byte is init's death (killed, or a failed set-up). */
+	if (write(c->init_end_fd, "r", 1) != 1) {
+		/* the launcher then waits for init's exit: only slower */
+	}
+	close(c->init_end_fd);
 	_exit(0);
 }

@@ -83,12 +83,13 @@ static void kill_init(int pidfd)
 		write_now("killed");
 }
 
-/* Until init has reported (it closes its end of END, or exits): a 'k' or EOF (or any error) on the
- * control fd kills it; 'i' and 't' are SIGINT and SIGTERM for the program, 'K' SIGKILL for it alone
- * (forward.c). Meanwhile, and until the program's output pipes reach EOF, the output is drained
- * (drain.c). */
-static void supervise(pid_t init, int pidfd, int end)
+/* Until init has reported (it writes a byte to END and closes it) or died (END closes without
+ * the byte): a 'k' or EOF (or any error) on the control fd kills it; 'i' and 't' are SIGINT and
+ * SIGTERM for the program, 'K' SIGKILL for it alone (forward.c). Meanwhile, and until the
+ * program's output pipes reach EOF, the output is drained (drain.c). Returns 1 when init reported. */
+static int supervise(pid_t init, int pidfd, int end)
 {
+	int reported = 0;
 	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = end, .events = POLLIN}};
 	for (;;) {
 		drain_pollfds(&p[2]);
@@ -100,12 +101,17 @@ static void supervise(pid_t init, int pidfd, int end)
 				continue;
 			if (p[0].fd >= 0)
 				kill_init(pidfd); /* cannot watch the control fd: fail closed */
-			break;
+			return 0;
 		}
 		drain_events(&p[2]);
 		if (p[1].revents) {
 			/* init has reported: the program and everything it left are dead and reaped, so
 			 * the pipes end too; init's own exit is not waited for */
+			char byte;
+			ssize_t r = read(end, &byte, 1);
+			if (r < 0 && errno == EINTR)
+				continue;
+			reported = r == 1;
 			p[0].fd = p[1].fd = -1;
 			continue;
 		}
@@ -122,6 +128,7 @@ static void supervise(pid_t init, int pidfd, int end)
 			}
 		}
 	}
+	return reported;
 }
 
 /* The run's mount namespace, held from just after clone until the launcher exits (after "done";
@@ -149,6 +156,13 @@ static void close_above_control_except(int keep)
 	if (keep > CONTROL_FD + 1)
 		syscall(SYS_close_range, CONTROL_FD + 1, keep - 1, 0);
 	syscall(SYS_close_range, keep + 1, ~0U, 0);
+}
+
+static void reap(long pid)
+{
+	int st;
+	while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR)
+		;
 }
 
 static int early_fail(void)
@@ -213,13 +227,18 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 		status_fail(&g_failure); /* the run does not count: kill it before the program starts */
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 	}
-	supervise((pid_t)pid, pidfd, end[0]);
+	int reported = supervise((pid_t)pid, pidfd, end[0]);
+	/* init died without its report (killed, or its set-up failed): the kernel kills the rest of
+	 * its pid namespace in init's exit, and init is reaped only once all of it is. Until then a
+	 * dying program may still be listed in the run's cgroup, which the supervisor empties on
+	 * "done"; so "done" waits for that reap. */
+	if (!reported)
+		reap(pid);
 	drain_report();
 	write_now("done");
 	if (g_run_over_fd >= 0)
 		close(g_run_over_fd); /* the zygote may fork the next spare now (earlier, it competes with "done") */
-	int st;
-	while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR)
-		;
+	if (reported)
+		reap(pid);
 	return 0;
 }
