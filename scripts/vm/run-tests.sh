@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs inside the cgroup v2 VM: the given test files with node's test runner. Under software
 # emulation a Node process has been seen to die of a V8 internal check ("Fatal error … Check
-# failed") while loading a test file, a crash of the emulated CPU rather than of a test; such a
+# failed") while loading a test file, a crash of the emulated CPU rather than of a test (with one
+# host thread per emulated CPU; cgroup2-vm.sh now emulates both on one, and none has died since). Such a
 # file (a failure at <file>:1:1 and nothing else failing) is run again on its own (below), and the
 # run fails if every retry fails. Any assertion failure fails the run at once.
 out=/tmp/codecell-vm-tests.log
