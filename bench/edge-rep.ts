@@ -131,7 +131,12 @@ export async function repetition(s: RepSetup): Promise<Repetition> {
   const hops = new Map<string, number[]>();
   const py = await series(s, "python", PY, bareRun("/usr/bin/python3", ["-c", PY]), hops);
   const c = await series(s, "c", C, bareRun(s.cBin, []), null);
+  return { py, c, hops, ...(await throughputPair(s)) };
+}
+
+/** Saturation straight to the node, then through the edge. */
+export async function throughputPair(s: RepSetup): Promise<Pick<Repetition, "nodeOnly" | "throughEdge">> {
   const nodeOnly = await saturate(s, () => direct(s.fleet, "c", C));
   const throughEdge = await saturate(s, (i) => viaEdge(s.clients[i]!, "c", C, null));
-  return { py, c, hops, nodeOnly, throughEdge };
+  return { nodeOnly, throughEdge };
 }

@@ -19,6 +19,9 @@ export interface Report {
   loadReport: LoadReport;
   stateBefore: number;
   stateAfter: number;
+  /** Where the measured edge kept its state, and the throughput pairs of an edge whose state was on disk. */
+  stateDir: string;
+  onDisk: { nodeOnly: Throughput; throughEdge: Throughput }[];
 }
 
 function quantile(samples: number[], q: number): number {
@@ -70,6 +73,13 @@ function throughputRows(r: Report): string {
   return [`  fresh stack:`, nodeFresh, edgeFresh, ratioRow(r.fresh), `  after the load:`, nodeLoaded, edgeLoaded, ratioRow(r.loaded)].join("\n");
 }
 
+/** For reference: the same pairs through an edge whose state is on this machine's disk. */
+function diskRows(r: Report): string {
+  if (r.onDisk.length === 0) return "    (not measured: BENCH_DISK_REPS=0)";
+  const each = r.onDisk.map((p) => `${((100 * p.throughEdge.perSec) / p.nodeOnly.perSec).toFixed(0)} % (${p.throughEdge.perSec.toFixed(0)} of ${p.nodeOnly.perSec.toFixed(0)} runs/s, workerd ${p.throughEdge.cpu.workerd!.toFixed(2)} ms per run)`);
+  return `    edge / node-only, each pair: ${each.join("; ")}`;
+}
+
 export function printReport(r: Report): void {
   const py: Pick = (x) => x.py;
   const c: Pick = (x) => x.c;
@@ -111,7 +121,11 @@ ${hopRows(r)}
   throughput at saturation, ${r.clients} concurrent synchronous cached-C runs for ${r.secs} s each:
 ${throughputRows(r)}
     (CPU: workerd runs the Worker, its Durable Objects and the TLS termination; "launcher" is
-     scripts/edge-dev.ts's Node process; "fleet node" its service, launcher and sandboxes)
+     scripts/edge-dev.ts's Node process; "fleet node" its service, launcher and sandboxes;
+     the edge's state was in ${r.stateDir.split("/").slice(0, -1).join("/") || "/"})
+  the same, through a fresh edge whose state is on this machine's disk (${r.onDisk.length} pairs; workerd then
+  fsyncs each Durable Object commit on its one thread):
+${diskRows(r)}
 
   load phase: ${r.loadClients} clients for ${l.seconds.toFixed(0)} s: ${l.submissions} submissions, ${l.reads} reads, unexpected answers: ${odd};
   the edge's stored state ${mb(r.stateBefore)} before it, ${mb(r.stateAfter)} after

@@ -4,7 +4,7 @@ export { edgeCommand, startEdge, type Edge, type EdgeCommand, type EdgeOptions }
 export { fleetCommand, startFleet, type Fleet, type FleetCommand, type FleetOptions } from "./fleet-node.ts";
 export { Client, request, type RequestOptions, type Res } from "./http.ts";
 export { admin } from "./operator.ts";
-export { NODE, ROOT, cleanup, freePort, killGroup, portOpen, sleep, stopGroup, tempDir, waitExit } from "./processes.ts";
+export { NODE, ROOT, cleanup, freePort, killGroup, memoryTempDir, portOpen, sleep, stopGroup, tempDir, waitExit } from "./processes.ts";
 
 /**
  * Short timers for a stack on one machine (tests, benchmarks): a sick node is noticed within

@@ -2,7 +2,7 @@
 // benchmarks). Children run in their own process group and are stopped by PID only.
 import type { ChildProcess } from "node:child_process";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,17 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 export function tempDir(name: string): string {
   return mkdtempSync(join(tmpdir(), `codecell-${name}-`));
+}
+
+/** Where a throwaway stack's files go when they should live in memory: /dev/shm (tmpfs), else the temp dir. */
+export const MEMORY_TMP = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+
+/**
+ * A temp dir in memory, for state no one keeps: a benchmark's edge. Its Durable Objects' SQLite
+ * then commits without an fsync on this machine's disk (see bench/edge.bench.ts).
+ */
+export function memoryTempDir(name: string): string {
+  return mkdtempSync(join(MEMORY_TMP, `codecell-${name}-`));
 }
 
 export function freePort(): Promise<number> {
@@ -89,7 +100,7 @@ export async function killGroup(proc: ChildProcess): Promise<void> {
  * its state dir; those (and only mounts below `dir`) are lazily unmounted first.
  */
 export function cleanup(dir: string): void {
-  if (!dir.startsWith(tmpdir())) return;
+  if (!dir.startsWith(tmpdir() + "/") && !dir.startsWith(MEMORY_TMP + "/")) return;
   try {
     const mounts = readFileSync("/proc/mounts", "utf8").split("\n").map((line) => line.split(" ")[1] ?? "").filter((m) => m.startsWith(dir + "/"));
     for (const mount of mounts.reverse()) spawnSync("umount", ["-l", mount]);
