@@ -7,9 +7,10 @@
 #
 # The VM's two CPUs are emulated by one host thread (`-accel tcg,thread=single`). With one host
 # thread per CPU (QEMU's default, MTTCG), Node processes in the VM died of a V8 internal check
-# ("Check failed: it->second.Size() > offset") or SIGSEGV while loading a test file: 3 runs in 16
-# of test/sandbox/isolation.test.ts alone, with or without the emulated AVX and PKU; none in 16
-# single-threaded, at about the same speed. CGROUP2_VM_ACCEL and CGROUP2_VM_CPU override both.
+# ("Check failed: it->second.Size() > offset") or SIGSEGV while loading a test file: 7 runs in 34
+# of test/sandbox/isolation.test.ts alone, with or without the emulated AVX and PKU; none in 15
+# single-threaded, nor in whole suites since, which take about a minute longer.
+# CGROUP2_VM_ACCEL and CGROUP2_VM_CPU override both.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
