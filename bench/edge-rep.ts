@@ -134,8 +134,10 @@ export async function repetition(s: RepSetup): Promise<Repetition> {
   return { py, c, hops, ...(await throughputPair(s)) };
 }
 
+export type ThroughputPair = Pick<Repetition, "nodeOnly" | "throughEdge">;
+
 /** Saturation straight to the node, then through the edge. */
-export async function throughputPair(s: RepSetup): Promise<Pick<Repetition, "nodeOnly" | "throughEdge">> {
+export async function throughputPair(s: RepSetup): Promise<ThroughputPair> {
   const nodeOnly = await saturate(s, () => direct(s.fleet, "c", C));
   const throughEdge = await saturate(s, (i) => viaEdge(s.clients[i]!, "c", C, null));
   return { nodeOnly, throughEdge };

@@ -2,7 +2,7 @@
 // (or p95), the fresh stack beside the same stack after the load phase.
 import { cpus } from "node:os";
 import type { LoadReport } from "./edge-load.ts";
-import type { Repetition, Series, Throughput } from "./edge-rep.ts";
+import type { Repetition, Series, Throughput, ThroughputPair } from "./edge-rep.ts";
 
 export interface Report {
   /** The machine's 1-minute load average at the end of the fresh and the loaded measurement. */
@@ -19,9 +19,9 @@ export interface Report {
   loadReport: LoadReport;
   stateBefore: number;
   stateAfter: number;
-  /** Where the measured edge kept its state, and the throughput pairs of an edge whose state was on disk. */
-  stateDir: string;
-  onDisk: { nodeOnly: Throughput; throughEdge: Throughput }[];
+  /** The directory the measured edge's state was in, and the throughput pairs of an edge whose state was on disk. */
+  stateParent: string;
+  onDisk: ThroughputPair[];
 }
 
 function quantile(samples: number[], q: number): number {
@@ -122,7 +122,7 @@ ${hopRows(r)}
 ${throughputRows(r)}
     (CPU: workerd runs the Worker, its Durable Objects and the TLS termination; "launcher" is
      scripts/edge-dev.ts's Node process; "fleet node" its service, launcher and sandboxes;
-     the edge's state was in ${r.stateDir.split("/").slice(0, -1).join("/") || "/"})
+     the edge's state was in ${r.stateParent})
   the same, through a fresh edge whose state is on this machine's disk (${r.onDisk.length} pairs; workerd then
   fsyncs each Durable Object commit on its one thread):
 ${diskRows(r)}

@@ -23,12 +23,12 @@
 // BENCH_DISK_REPS (3) the throughput pairs with the state on disk (0 skips them).
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
-import { join } from "node:path";
-import { Client, admin, cleanup, memoryTempDir, startEdge, startFleet, tempDir, type Fleet } from "../scripts/stack/index.ts";
+import { dirname, join } from "node:path";
+import { Client, admin, cleanup, memoryTempDir, startEdge, startFleet, tempDir, type Edge, type Fleet } from "../scripts/stack/index.ts";
 import { diskBytes, stackProcesses } from "./edge-processes.ts";
 import { load } from "./edge-load.ts";
 import { printReport } from "./edge-report.ts";
-import { C, repetition, throughputPair, type RepSetup, type Repetition } from "./edge-rep.ts";
+import { C, repetition, throughputPair, type RepSetup, type Repetition, type ThroughputPair } from "./edge-rep.ts";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const REPS = env("BENCH_REPS", 5);
@@ -52,14 +52,7 @@ execFileSync("bash", ["-c", `cat > ${cFile} <<'EOF'\n${C}EOF\ncc -O2 -o ${cBin} 
 const fleet = await startFleet();
 const edge = await startEdge({ persistDir: memoryTempDir("edge"), vars: VARS });
 try {
-  const ops = admin(edge);
-  await ops.mustRegisterNode(fleet);
-  const keys = await Promise.all(Array.from({ length: Math.max(CLIENTS, LOAD_CLIENTS) }, () => ops.newKey()));
-  const clients = keys.map((k) => new Client(edge.base, k.key));
-  const setup: RepSetup = {
-    fleet, base: edge.base, key: keys[0]!.key, clients: clients.slice(0, CLIENTS), n: N, secs: SECS, cBin,
-    procs: stackProcesses(edge.proc.pid, fleet.proc.pid),
-  };
+  const { setup, clients } = await ready(edge, fleet, Math.max(CLIENTS, LOAD_CLIENTS));
   /** The machine's load average over each phase's last minute, as it ends (other work shares the cores). */
   const load1: number[] = [];
   const phase = async (label: string): Promise<Repetition[]> => {
@@ -79,7 +72,7 @@ try {
   const loaded = await phase(`after ${LOAD_SECS} s of load`);
   const slots = (await clients[0]!.call("GET", "/api/health")).json.workers as number;
   const onDisk = DISK_REPS > 0 ? await stateOnDisk(fleet) : [];
-  printReport({ load1, reps: REPS, n: N, secs: SECS, clients: CLIENTS, slots, loadSecs: LOAD_SECS, loadClients: LOAD_CLIENTS, fresh, loaded, loadReport, stateBefore, stateAfter, onDisk, stateDir: edge.persistDir });
+  printReport({ load1, reps: REPS, n: N, secs: SECS, clients: CLIENTS, slots, loadSecs: LOAD_SECS, loadClients: LOAD_CLIENTS, fresh, loaded, loadReport, stateBefore, stateAfter, onDisk, stateParent: dirname(edge.persistDir) });
 } finally {
   await edge.stop();
   await fleet.stop();
@@ -88,19 +81,26 @@ try {
   cleanup(tmp);
 }
 
+/** The node registered with `edge`, and `keyCount` keys' clients (the first CLIENTS of them saturate). */
+async function ready(edge: Edge, node: Fleet, keyCount: number): Promise<{ setup: RepSetup; clients: Client[] }> {
+  const ops = admin(edge);
+  await ops.mustRegisterNode(node);
+  const keys = await Promise.all(Array.from({ length: keyCount }, () => ops.newKey()));
+  const clients = keys.map((k) => new Client(edge.base, k.key));
+  const setup: RepSetup = {
+    fleet: node, base: edge.base, key: keys[0]!.key, clients: clients.slice(0, CLIENTS), n: N, secs: SECS, cBin,
+    procs: stackProcesses(edge.proc.pid, node.proc.pid),
+  };
+  return { setup, clients };
+}
+
 /** The throughput pairs again, through a fresh edge whose state is in the temp dir on disk. */
-async function stateOnDisk(node: Fleet): Promise<Awaited<ReturnType<typeof throughputPair>>[]> {
+async function stateOnDisk(node: Fleet): Promise<ThroughputPair[]> {
   const diskEdge = await startEdge({ vars: VARS });
   try {
-    const ops = admin(diskEdge);
-    await ops.mustRegisterNode(node);
-    const keys = await Promise.all(Array.from({ length: CLIENTS }, () => ops.newKey()));
-    const setup: RepSetup = {
-      fleet: node, base: diskEdge.base, key: keys[0]!.key, clients: keys.map((k) => new Client(diskEdge.base, k.key)), n: N, secs: SECS, cBin,
-      procs: stackProcesses(diskEdge.proc.pid, node.proc.pid),
-    };
+    const { setup } = await ready(diskEdge, node, CLIENTS);
     for (let i = 0; i < 20; i++) await setup.clients[0]!.submit({ language: "c", code: C }, { wait: true });
-    const pairs = [];
+    const pairs: ThroughputPair[] = [];
     for (let r = 1; r <= DISK_REPS; r++) {
       console.error(`[bench:edge] state on disk: throughput pair ${r} of ${DISK_REPS}`);
       pairs.push(await throughputPair(setup));
