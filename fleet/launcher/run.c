@@ -101,7 +101,7 @@ static int supervise(pid_t init, int pidfd, int end)
 				continue;
 			if (p[0].fd >= 0)
 				kill_init(pidfd); /* cannot watch the control fd: fail closed */
-			return 0;
+			break;
 		}
 		drain_events(&p[2]);
 		if (p[1].revents) {
