@@ -204,24 +204,31 @@ static int add_env(struct config *c, const struct option *o, char *v)
 	return 0;
 }
 
-/* --cpus: a kernel CPU list ("0", "0-3,8"), every CPU below CPU_SETSIZE. */
-static int set_cpus(struct config *c, const struct option *o, char *v)
+/* A kernel CPU list ("0", "0-3,8"), every CPU below CPU_SETSIZE, at least one; V is cut up.
+ * -1 (no failure recorded) when it is not one. */
+int parse_cpu_list(char *v, cpu_set_t *set)
 {
-	CPU_ZERO(&c->cpus);
+	CPU_ZERO(set);
 	for (char *part; (part = strsep(&v, ","));) {
 		char *dash = strchr(part, '-');
 		uint64_t from, to;
 		if (dash)
 			*dash = '\0';
 		if (parse_u64(part, 10, &from) < 0)
-			return fail(o->control, EINVAL, "bad --cpus");
+			return -1;
 		to = from;
 		if ((dash && parse_u64(dash + 1, 10, &to) < 0) || from > to || to >= CPU_SETSIZE)
-			return fail(o->control, EINVAL, "bad --cpus");
+			return -1;
 		for (uint64_t cpu = from; cpu <= to; cpu++)
-			CPU_SET(cpu, &c->cpus);
+			CPU_SET(cpu, set);
 	}
-	if (CPU_COUNT(&c->cpus) == 0)
+	return CPU_COUNT(set) == 0 ? -1 : 0;
+}
+
+/* --cpus: the run's CPUs. */
+static int set_cpus(struct config *c, const struct option *o, char *v)
+{
+	if (parse_cpu_list(v, &c->cpus) < 0)
 		return fail(o->control, EINVAL, "bad --cpus");
 	c->has_cpus = 1;
 	return 0;

@@ -259,6 +259,15 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end);
 extern int g_run_over_fd;
 int zygote_main(const char *socket_path, char *args_start, char *args_end);
 
+/* args.c: a kernel CPU list ("0-3,8") into SET; -1 when it is not one (LIST is cut up). */
+int parse_cpu_list(char *list, cpu_set_t *set);
+
+/* housekeeping.c: the zygote's --housekeeping-cpus (-1: not a CPU list); the zygote keeps off
+ * them, a run's launcher moves there once "done" is written (nothing moves without them). */
+int housekeeping_set(const char *list);
+void housekeeping_move(void);
+void housekeeping_avoid(void);
+
 /* probe.c */
 int probe_ia32(void);
 

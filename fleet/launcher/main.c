@@ -59,5 +59,12 @@ int main(int argc, char **argv)
 		return seccomp_print_policy();
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
 		return zygote_main(argv[2], args_start, args_end);
+	if (argc == 5 && !strcmp(argv[1], "--serve") && !strcmp(argv[3], "--housekeeping-cpus")) {
+		if (housekeeping_set(argv[4]) < 0) {
+			fprintf(stderr, "codecell-launcher: bad --housekeeping-cpus %s\n", argv[4]);
+			return 2;
+		}
+		return zygote_main(argv[2], args_start, args_end);
+	}
 	return launcher_main(argc, argv, args_start, args_end);
 }

@@ -238,6 +238,7 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	write_now("done");
 	if (g_run_over_fd >= 0)
 		close(g_run_over_fd); /* the zygote may fork the next spare now (earlier, it competes with "done") */
+	housekeeping_move(); /* the teardown is not the slot's next run's to wait for */
 	if (reported)
 		reap(pid);
 	return 0;

@@ -16,13 +16,14 @@
  * A live stdin: STDIN_PATH "|stream". The child connects a fourth time ("NONCE in \n"), shuts its
  * writing side and makes that connection fd 0: what the supervisor writes is the program's stdin.
  *
- * A spare child: a fork and the new process's first turn on a CPU take about a millisecond on a
+ * Spare children: a fork and the new process's first turn on a CPU take about a millisecond on a
  * small VM, so the zygote forks a run's child ahead of time. The spare waits on a pipe of its own
- * for its request. The next spare is forked once the run that took the last one is over (its
- * launcher closes a pipe to the zygote after "done", before its own exit and the teardown of its
- * mount namespace), so the fork never competes with a run's set-up for the CPU. A pair's runs
- * need the pair's pipes, made at their request: they are forked then, as is a request that finds
- * no spare. */
+ * for its request, on the CPUs its run will take: there is one for each --cpus value the requests
+ * name (one per slot with dedicated cores). The next spare of a set is forked once the run that
+ * took the last one is over (its launcher closes a pipe to the zygote after "done", before its own
+ * exit and the teardown of its mount namespace), so the fork never competes with a run's set-up
+ * for the CPU. A pair's runs need the pair's pipes, made at their request: they are forked then,
+ * as is a request whose set the table cannot hold. */
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
@@ -39,8 +40,8 @@
 #include <unistd.h>
 
 #include "launcher.h"
+#include "zygote.h"
 
-#define MAX_REQUEST (1u << 20)
 #define NONCE_LEN 32
 #define PAIR_A "|pair-a"
 #define PAIR_B "|pair-b"
@@ -50,7 +51,7 @@
  * the zygote for run b's request. -1 when unused. */
 static int a_to_b[2] = {-1, -1}, b_to_a[2] = {-1, -1};
 
-static void close_pair(void)
+void close_pair(void)
 {
 	for (int i = 0; i < 2; i++) {
 		if (a_to_b[i] >= 0)
@@ -61,7 +62,7 @@ static void close_pair(void)
 	}
 }
 
-static int read_full(int fd, void *buf, size_t len)
+int read_full(int fd, void *buf, size_t len)
 {
 	size_t got = 0;
 	while (got < len) {
@@ -76,7 +77,7 @@ static int read_full(int fd, void *buf, size_t len)
 }
 
 /* Moves a new fd above 0-4, so wiring the run's fds cannot clobber it (0 is still the request pipe). */
-static int high(int fd)
+int high(int fd)
 {
 	if (fd < 0)
 		return -1;
@@ -160,7 +161,7 @@ static void linger(void)
 }
 
 /* In the forked child: wire fds 0-4 for one run, then become that run's launcher. */
-static int child_run(const char *socket_path, char *request, size_t len, char *args_start, char *args_end)
+int child_run(const char *socket_path, char *request, size_t len, char *args_start, char *args_end)
 {
 	signal(SIGCHLD, SIG_DFL);
 	setsid(); /* out of the node's session and process group */
@@ -240,89 +241,20 @@ static int pair_role(const char *request, size_t len)
 	return 0;
 }
 
-/* The spare's end: its request, read from its own pipe, and then the run. */
-static int spare_main(int requests, int run_over, const char *socket_path, char *args_start, char *args_end)
-{
-	g_run_over_fd = high(run_over); /* above 0-4, which child_run wires */
-	close_pair(); /* a pair's pipe ends waiting in the zygote are not the spare's to hold */
-	char comm[16] = {0};
-	prctl(PR_GET_NAME, comm, 0, 0, 0);
-	prctl(PR_SET_NAME, "codecell-spare", 0, 0, 0); /* what ps shows while it waits */
-	uint32_t len;
-	if (read_full(requests, &len, sizeof len) < 0 || len == 0 || len > MAX_REQUEST)
-		return 1; /* the zygote is gone or closing */
-	char *request = malloc(len);
-	if (!request || read_full(requests, request, len) < 0)
-		return 1;
-	close(requests);
-	prctl(PR_SET_NAME, comm, 0, 0, 0);
-	return child_run(socket_path, request, len, args_start, args_end);
-}
-
-struct spare {
-	int requests; /* the write end of its request pipe; -1: no spare */
-	int run_over; /* the read end of its run-over pipe: readable (EOF) once its run is over */
-};
-
-/* A new spare child (none when it cannot be made: requests are then forked for). */
-static struct spare fork_spare(const char *socket_path, char *args_start, char *args_end)
-{
-	struct spare s = {-1, -1};
-	int p[2], over[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return s;
-	if (pipe2(over, O_CLOEXEC) < 0) {
-		close(p[0]);
-		close(p[1]);
-		return s;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[1]);
-		close(over[0]);
-		_exit(spare_main(p[0], over[1], socket_path, args_start, args_end));
-	}
-	close(p[0]);
-	close(over[1]);
-	if (pid < 0) {
-		close(p[1]);
-		close(over[0]);
-		return s;
-	}
-	s.requests = p[1];
-	s.run_over = over[0];
-	return s;
-}
-
-/* Hands a request to the spare; 0 once it has it. */
-static int hand_to_spare(int spare, const char *request, uint32_t len)
-{
-	if (spare < 0)
-		return -1;
-	int sent = write_full(spare, (const char *)&len, sizeof len) == 0 && write_full(spare, request, len) == 0;
-	close(spare);
-	return sent ? 0 : -1;
-}
-
 int zygote_main(const char *socket_path, char *args_start, char *args_end)
 {
 	pid_t parent = getppid();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
 		return 1;
 	signal(SIGCHLD, SIG_IGN); /* children are reaped by the kernel */
+	housekeeping_avoid();
 	procfs_prepare();
-	struct spare spare = {-1, -1};
-	int busy = -1; /* run-over pipe of the run that took the last spare, until that run is over */
 	for (;;) {
-		if (spare.requests < 0 && busy < 0)
-			spare = fork_spare(socket_path, args_start, args_end);
-		struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = busy, .events = POLLIN}};
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		struct pollfd p[1 + MAX_CPU_SETS] = {{.fd = STDIN_FILENO, .events = POLLIN}};
+		size_t sets = spares_refill(&p[1], socket_path, args_start, args_end);
+		if (poll(p, 1 + sets, -1) < 0 && errno != EINTR)
 			return 1;
-		if (p[1].revents) {
-			close(busy);
-			busy = -1;
-		}
+		spares_runs_over(&p[1]);
 		if (!p[0].revents)
 			continue;
 		uint32_t len;
@@ -334,16 +266,9 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 		if (!request || read_full(STDIN_FILENO, request, len) < 0)
 			return 1;
 		int pair = pair_role(request, len);
-		if (!pair && spare.requests >= 0) {
-			int handed = hand_to_spare(spare.requests, request, len);
-			spare.requests = -1;
-			if (busy >= 0)
-				close(busy);
-			busy = spare.run_over;
-			if (handed == 0) {
-				free(request);
-				continue;
-			}
+		if (!pair && spares_take(request, len, socket_path, args_start, args_end) == 0) {
+			free(request);
+			continue;
 		}
 		if (pair == 'a') {
 			close_pair(); /* an earlier pair whose b never came */

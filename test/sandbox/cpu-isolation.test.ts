@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
-import { CPU_PERIOD_USEC, CPU_SHARES_V1, CPU_WEIGHT_V2, pairShare, parseCpuList, planCpuShares } from "../../fleet/src/sandbox/cgroup/cpu-policy.ts";
+import { CPU_PERIOD_USEC, CPU_SHARES_V1, CPU_WEIGHT_V2, housekeepingCpus, pairShare, parseCpuList, planCpuShares } from "../../fleet/src/sandbox/cgroup/cpu-policy.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
@@ -32,6 +32,16 @@ describe("cpu policy planning", () => {
     assert.deepEqual(pairShare(dedicated), dedicated);
     assert.deepEqual(pairShare({ mode: "shared", cpus: [0, 1], quotaCores: 0.5 }), { mode: "shared", cpus: [0, 1], quotaCores: 0.25 });
     assert.equal(pairShare(undefined), undefined);
+  });
+  it("leaves the node the cores no slot has to itself, and none when the slots share them", () => {
+    const cpus = [0, 1, 2, 3];
+    const oneSlot = planCpuShares("dedicated", 1, cpus);
+    const allSlots = planCpuShares("dedicated", 4, cpus);
+    const shared = planCpuShares("shared", 2, cpus);
+    assert.ok(Array.isArray(oneSlot) && Array.isArray(allSlots) && Array.isArray(shared));
+    assert.deepEqual(housekeepingCpus(oneSlot, cpus), [1, 2, 3]);
+    assert.deepEqual(housekeepingCpus(allSlots, cpus), []);
+    assert.deepEqual(housekeepingCpus(shared, cpus), []);
   });
   it("parses kernel cpu lists", () => {
     assert.deepEqual(parseCpuList("0-2,5,7-8\n"), [0, 1, 2, 5, 7, 8]);
@@ -257,6 +267,72 @@ for (const policy of ["dedicated", "shared"] as const) describe(`a neighbour wit
         assert.deepEqual(controls.cpus, cpus);
         assert.equal(controls.quotaUsec, Math.round((cpus.length / slots) * CPU_PERIOD_USEC));
       }
+    }
+  });
+});
+
+/** The pids of `parent`'s children named `comm`, with their command lines. */
+function childrenNamed(parent: number, comm: string): { pid: number; cmdline: string[] }[] {
+  const found: { pid: number; cmdline: string[] }[] = [];
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    const stat = readIfPresent(`/proc/${entry}/stat`);
+    const close = stat.lastIndexOf(")");
+    if (close < 0 || stat.slice(stat.indexOf("(") + 1, close) !== comm) continue;
+    if (Number(stat.slice(close + 2).split(" ")[1]) !== parent) continue;
+    found.push({ pid: Number(entry), cmdline: readIfPresent(`/proc/${entry}/cmdline`).split("\0").filter(Boolean) });
+  }
+  return found;
+}
+
+function allowedCpus(pid: number): number[] {
+  const line = readIfPresent(`/proc/${pid}/status`).split("\n").find((l) => l.startsWith("Cpus_allowed_list:"));
+  return line ? parseCpuList(line.split(":")[1]!.trim()) : [];
+}
+
+describe("where the launcher's processes wait (dedicated cores)", () => {
+  const stateDir = tempStateDir();
+  after(() => rmSync(stateDir, { recursive: true, force: true }));
+  const cores = allowedCpus(process.pid);
+
+  /** The zygote of the sandbox whose state is under `dir`, and its spares once they have settled. */
+  async function zygoteAndSpares(dir: string): Promise<{ zygote: { pid: number; cmdline: string[] }; spares: number[][] }> {
+    const zygote = childrenNamed(process.pid, "codecell-launch").find((child) => child.cmdline.some((arg) => arg.startsWith(dir)));
+    assert.ok(zygote, "the zygote was not found");
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the spares of the runs just over
+    const spares = childrenNamed(zygote.pid, "codecell-spare").map(({ pid }) => allowedCpus(pid));
+    return { zygote, spares: spares.sort((a, b) => a[0]! - b[0]!) };
+  }
+
+  it("each slot's spare waits on the slot's own core; with every core a slot's, the node keeps none", async (t) => {
+    if (!requireKernel(t)) return;
+    const dir = join(stateDir, "every-core");
+    const sandbox = await Sandbox.create({ stateDir: dir, slots: cores.length, cgroupParent: PARENT, cpuPolicy: "dedicated" });
+    try {
+      assert.equal(sandbox.health().ready, true, sandbox.health().reasons.join("; "));
+      const results = await Promise.all(cores.map(() => sandbox.run(sleeper)));
+      for (const { result } of results) assert.equal(result.verdict, "AC");
+      const { zygote, spares } = await zygoteAndSpares(dir);
+      assert.deepEqual(spares, cores.map((core) => [core]));
+      assert.ok(!zygote.cmdline.includes("--housekeeping-cpus"), zygote.cmdline.join(" "));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("one slot on several cores: its spare waits on its core, the rest are the node's housekeeping cores", async (t) => {
+    if (!requireKernel(t)) return;
+    if (cores.length < 2) return t.skip("one core: no core is left to the node");
+    const dir = join(stateDir, "one-slot");
+    const sandbox = await Sandbox.create({ stateDir: dir, slots: 1, cgroupParent: PARENT, cpuPolicy: "dedicated" });
+    try {
+      assert.equal((await sandbox.run(sleeper)).result.verdict, "AC");
+      const { zygote, spares } = await zygoteAndSpares(dir);
+      assert.deepEqual(spares, [[cores[0]]]);
+      const flag = zygote.cmdline.indexOf("--housekeeping-cpus");
+      assert.ok(flag > 0, zygote.cmdline.join(" "));
+      assert.deepEqual(parseCpuList(zygote.cmdline[flag + 1]!), cores.slice(1));
+    } finally {
+      await sandbox.close();
     }
   });
 });

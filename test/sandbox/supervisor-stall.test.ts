@@ -199,6 +199,11 @@ describe("the zygote's next spare", () => {
     // launcher has written "done" and waits (linger) for the supervisor to close the connection,
     // which it cannot while stalled. The next spare must not wait for that launcher's exit.
     await withZygote(async (zygote, dir, socketPath) => {
+      // a first run of these CPUs, so that a spare for them waits (the zygote keeps one per CPU set)
+      const first = zygote.launch(launcherConfig(dir, ["/bin/true"]), undefined);
+      first.stdout.resume();
+      first.stderr.resume();
+      await first.finished;
       while (zygoteChildren(socketPath).spares === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       const launched = zygote.launch(launcherConfig(dir, ["/bin/sh", "-c", "sleep 0.2"]), undefined);
       launched.stdout.resume();

@@ -146,14 +146,16 @@ export class LauncherZygote {
     child.stdin?.on("error", () => {}); // reported through "exit"
   }
 
-  static async start(socketPath: string, launcherPath = LAUNCHER_PATH): Promise<LauncherZygote> {
+  /** `housekeepingCpus`: where the zygote waits and each run's teardown is done (housekeeping.c); none: nothing moves. */
+  static async start(socketPath: string, launcherPath = LAUNCHER_PATH, housekeepingCpus: number[] = []): Promise<LauncherZygote> {
     rmSync(socketPath, { force: true });
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(socketPath, () => resolve());
     });
-    const child = spawn(launcherPath, ["--serve", socketPath], { stdio: ["pipe", "ignore", "inherit"], env: {} });
+    const housekeeping = housekeepingCpus.length > 0 ? ["--housekeeping-cpus", housekeepingCpus.join(",")] : [];
+    const child = spawn(launcherPath, ["--serve", socketPath, ...housekeeping], { stdio: ["pipe", "ignore", "inherit"], env: {} });
     return new LauncherZygote(server, socketPath, child);
   }
 

@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
-import { pairShare, planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
+import { housekeepingCpus, pairShare, planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { CGROUP_CONTROLS, REQUIRED_CONTROLS } from "./controls.ts";
@@ -85,6 +85,8 @@ export class Sandbox {
   readonly #kernelControls: string[] = [];
   #closed = false;
   #cpuMode = "none";
+  /** The node's CPUs no slot has to itself: the launcher zygote's, and every run's teardown's. */
+  #housekeepingCpus: number[] = [];
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
     this.slots = options.slots;
@@ -105,7 +107,7 @@ export class Sandbox {
     if (sandbox.#notReady.has("launcher")) return sandbox;
     sandbox.#socketPath = join(runDir, "launcher.sock");
     try {
-      sandbox.#zygote = await LauncherZygote.start(sandbox.#socketPath, sandbox.#launcherPath);
+      sandbox.#zygote = await LauncherZygote.start(sandbox.#socketPath, sandbox.#launcherPath, sandbox.#housekeepingCpus);
     } catch (error) {
       sandbox.#markNotReady("launcher", `cannot start the launcher: ${(error as Error).message}`);
     }
@@ -156,8 +158,10 @@ export class Sandbox {
   #planCpu(policy: CpuPolicyName): CpuShare[] | undefined {
     if (!this.#driver || this.#notReady.has("cgroup")) return undefined;
     let plan: CpuShare[] | string;
+    let cpus: number[] = [];
     try {
-      plan = planCpuShares(policy, this.slots, this.#driver.cpus());
+      cpus = this.#driver.cpus();
+      plan = planCpuShares(policy, this.slots, cpus);
     } catch (error) {
       plan = `cannot read the usable CPUs: ${(error as Error).message}`;
     }
@@ -166,6 +170,7 @@ export class Sandbox {
       return undefined;
     }
     this.#cpuMode = plan[0]?.mode ?? "none";
+    this.#housekeepingCpus = housekeepingCpus(plan, cpus);
     return plan;
   }
 
@@ -219,7 +224,7 @@ export class Sandbox {
     if (!this.#zygote || this.#zygote.problem) {
       await this.#zygote?.close().catch(() => {});
       try {
-        this.#zygote = await LauncherZygote.start(this.#socketPath, this.#launcherPath);
+        this.#zygote = await LauncherZygote.start(this.#socketPath, this.#launcherPath, this.#housekeepingCpus);
       } catch (error) {
         this.#notReady.set("launcher", `cannot restart the launcher: ${(error as Error).message}`);
         return false;

@@ -41,6 +41,17 @@ export function planCpuShares(policy: CpuPolicyName, slots: number, cpus: number
 }
 
 /**
+ * The node's CPUs that no slot has to itself: dedicated cores leave the others to the node, whose
+ * launcher zygote waits there and does each run's teardown there (docs/sandbox.md, "CPU
+ * isolation"). None under a shared plan, where every slot may use every core.
+ */
+export function housekeepingCpus(plan: CpuShare[], cpus: number[]): number[] {
+  if (plan.some((share) => share.mode !== "dedicated")) return [];
+  const dedicated = new Set(plan.flatMap((share) => share.cpus));
+  return cpus.filter((cpu) => !dedicated.has(cpu));
+}
+
+/**
  * The CPU controls of each side of an interactive pair run in one slot and its partner at once:
  * a dedicated core is shared as it is (both sides are pinned to it); a quota is split in two, so
  * the pair together takes no more than its slot's share from the neighbours.
