@@ -216,6 +216,8 @@ int rlimits_apply(const struct config *c);
 rlim_t rlimits_fsize(const struct config *c); /* RLIM_INFINITY when not given */
 
 /* privileges.c (program child) */
+/* The zygote's: its bounding set emptied once for every run it forks (failing, each run's own). */
+void privileges_empty_bounding_set_early(void);
 int privileges_drop_caps_bounding(void);
 int privileges_set_ids(const struct config *c);
 int privileges_clear_caps(void);

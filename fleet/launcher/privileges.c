@@ -11,16 +11,35 @@
 
 #include "launcher.h"
 
+/* Every capability out of the bounding set, up to the kernel's last whatever the headers say;
+ * -1 with errno and *CAP at the first refusal. */
+static int empty_bounding_set(int *cap)
+{
+	for (*cap = 0;; (*cap)++) {
+		if (prctl(PR_CAPBSET_DROP, *cap, 0, 0, 0) == 0)
+			continue;
+		if (errno == EINVAL && *cap > CAP_LAST_CAP / 2)
+			return 0;
+		return -1;
+	}
+}
+
+/* The zygote empties its own bounding set once (each drop is a new set of credentials, about a
+ * microsecond each): every process it forks inherits the empty set. Nothing the zygote forks
+ * executes anything but the program, whose capabilities are cleared anyway. */
+static int g_bounding_set_empty;
+
+void privileges_empty_bounding_set_early(void)
+{
+	int cap;
+	g_bounding_set_empty = empty_bounding_set(&cap) == 0;
+}
+
 int privileges_drop_caps_bounding(void)
 {
-	/* Up to the kernel's last capability, whatever the headers say. */
-	for (int cap = 0;; cap++) {
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
-			continue;
-		if (errno == EINVAL && cap > CAP_LAST_CAP / 2)
-			break;
+	int cap;
+	if (!g_bounding_set_empty && empty_bounding_set(&cap) < 0)
 		return fail(CTL_CAPABILITIES, errno, "PR_CAPBSET_DROP %d", cap);
-	}
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
 		return fail(CTL_CAPABILITIES, errno, "PR_CAP_AMBIENT_CLEAR_ALL");
 	return 0;

@@ -6,7 +6,8 @@
  * file each, over the /proc files. That tmpfs is mounted over the staging directory before the
  * root is (procfs_masks_mount), so the root hides it and pivot_root's detach of the old root
  * takes its mount away: no unmount of its own (each one waits for an RCU grace period).
- * /proc/pressure, a directory, is covered by an empty read-only tmpfs. A file this kernel does not
+ * The empty masks are one file bound several times, and /proc/pressure, a directory, is covered
+ * by an empty directory of the same tmpfs (no superblock of its own). A file this kernel does not
  * have is left alone.
  */
 #include <errno.h>
@@ -24,7 +25,6 @@
 
 #define PROC STAGE "/proc"
 #define MASKS_TMPFS_OPTS "size=256k,nr_inodes=32,mode=0755"
-#define EMPTY_TMPFS_OPTS "size=4k,nr_inodes=2,mode=0555"
 #define MS_LOCKED_DOWN (MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 int procfs_mount(struct config *c)
@@ -183,13 +183,16 @@ void procfs_prepare(void)
 		g_kernel.ready = 0; /* each run's init reads them instead, and fails if it cannot either */
 }
 
+/* An empty mask is one file shared by every empty one ("empty"), made once. */
 static int write_mask(int masks_fd, const struct mask *m)
 {
+	size_t len = strlen(m->content);
 	int fd = openat(masks_fd, m->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+	if (fd < 0 && len == 0 && errno == EEXIST)
+		return 0;
 	if (fd < 0)
 		return fail(CTL_PROC_MASKS, errno, "create the mask of %s", m->path);
-	size_t len = strlen(m->content);
-	ssize_t w = write(fd, m->content, len);
+	ssize_t w = len == 0 ? 0 : write(fd, m->content, len);
 	int err = errno;
 	close(fd);
 	if (w != (ssize_t)len)
@@ -230,16 +233,23 @@ static int bind_mask(int masks_fd, const struct mask *m)
 	return r < 0 ? fail(CTL_PROC_MASKS, err, "mask %s", m->path) : 0;
 }
 
+/* The masks: written, sealed, bound. /proc/pressure (the host's whole pressure stall figures)
+ * gets an empty directory of the masks' tmpfs, as on a kernel without them. */
 static int mask_files(int masks_fd, struct mask *masks, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (write_mask(masks_fd, &masks[i]) < 0)
 			return -1;
+	int pressure = access(PROC "/pressure", F_OK) == 0;
+	if (pressure && mkdirat(masks_fd, "pressure", 0555) < 0)
+		return fail(CTL_PROC_MASKS, errno, "create the mask of /proc/pressure");
 	if (seal_masks(masks_fd) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (bind_mask(masks_fd, &masks[i]) < 0)
 			return -1;
+	if (pressure && bind_mask(masks_fd, &(struct mask){"/proc/pressure", "pressure", ""}) < 0)
+		return -1;
 	return 0;
 }
 
@@ -259,15 +269,9 @@ int procfs_mask(struct config *c)
 	size_t n = 0;
 	for (int i = 0; i < N_MASKS; i++)
 		if (g_kernel.present[i])
-			masks[n++] = (struct mask){MASK_PATHS[i], strrchr(MASK_PATHS[i], '/') + 1, contents[i]};
+			masks[n++] = (struct mask){MASK_PATHS[i], contents[i][0] ? strrchr(MASK_PATHS[i], '/') + 1 : "empty", contents[i]};
 	int r = mask_files(c->masks_fd, masks, n);
 	close(c->masks_fd);
 	c->masks_fd = -1;
-	if (r < 0)
-		return -1;
-	/* Pressure stall figures are the host's whole: an empty directory, as on a kernel without them. */
-	if (access(PROC "/pressure", F_OK) == 0 &&
-	    mount("tmpfs", PROC "/pressure", "tmpfs", MS_RDONLY | MS_LOCKED_DOWN, EMPTY_TMPFS_OPTS) < 0)
-		return fail(CTL_PROC_MASKS, errno, "mask /proc/pressure");
-	return 0;
+	return r;
 }

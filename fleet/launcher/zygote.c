@@ -249,6 +249,7 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 	signal(SIGCHLD, SIG_IGN); /* children are reaped by the kernel */
 	housekeeping_avoid();
 	procfs_prepare();
+	privileges_empty_bounding_set_early();
 	for (;;) {
 		struct pollfd p[1 + MAX_CPU_SETS] = {{.fd = STDIN_FILENO, .events = POLLIN}};
 		size_t sets = spares_refill(&p[1], socket_path, args_start, args_end);
