@@ -169,22 +169,65 @@ static int copy_file_into(int in, int parent_fd, const char *leaf, const char *s
 	return r;
 }
 
+/* The parent directory of the last --file-ro copy, kept for the next one in the same directory
+ * (the /etc files come in a row); a bind may shadow it, so one drops it. */
+struct kept_parent {
+	char dir[PATH_MAX];
+	int fd; /* -1: none */
+};
+
+static void drop_kept(struct kept_parent *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+}
+
+static int kept_leaf(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 0 && n <= NAME_MAX && strcmp(name, ".") && strcmp(name, "..");
+}
+
+/* PATH's parent, from K when it is the kept one (not to be closed: K owns it), else walked. */
+static int parent_of(struct config *c, struct kept_parent *k, const struct bind_ro *b, char leaf[NAME_MAX + 1])
+{
+	const char *slash = strrchr(b->path, '/');
+	size_t dir_len = slash ? (size_t)(slash - b->path) : 0;
+	if (k->fd >= 0 && dir_len > 0 && dir_len == strlen(k->dir) && !memcmp(k->dir, b->path, dir_len) && kept_leaf(slash + 1)) {
+		strcpy(leaf, slash + 1);
+		return k->fd;
+	}
+	drop_kept(k);
+	int parent = walk_parent(c->root_fd, b->path, leaf, CTL_ROOT_FILESYSTEM);
+	if (parent >= 0 && parent != c->root_fd && b->copy && dir_len < sizeof k->dir) {
+		memcpy(k->dir, b->path, dir_len);
+		k->dir[dir_len] = '\0';
+		k->fd = parent;
+	}
+	return parent;
+}
+
 int mounts_binds(struct config *c)
 {
 	char leaf[NAME_MAX + 1];
+	struct kept_parent kept = {.fd = -1};
 	for (size_t i = 0; i < c->n_binds; i++) {
 		struct bind_ro *b = &c->binds[i];
-		int parent = walk_parent(c->root_fd, b->path, leaf, CTL_ROOT_FILESYSTEM);
+		int parent = parent_of(c, &kept, b, leaf);
 		if (parent < 0)
 			return -1;
 		int r = b->copy ? copy_file_into(b->tree_fd, parent, leaf, b->path)
 				: attach_tree(b->tree_fd, b->is_dir, parent, leaf, b->path, CTL_ROOT_FILESYSTEM);
-		if (parent != c->root_fd)
+		if (parent != c->root_fd && parent != kept.fd)
 			close(parent);
-		if (r < 0)
+		if (r < 0) {
+			drop_kept(&kept);
 			return -1;
+		}
 		b->tree_fd = -1;
 	}
+	drop_kept(&kept);
 	return 0;
 }
 

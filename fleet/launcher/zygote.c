@@ -16,14 +16,11 @@
  * A live stdin: STDIN_PATH "|stream". The child connects a fourth time ("NONCE in \n"), shuts its
  * writing side and makes that connection fd 0: what the supervisor writes is the program's stdin.
  *
- * Spare children: a fork and the new process's first turn on a CPU take about a millisecond on a
- * small VM, so the zygote forks a run's child ahead of time. The spare waits on a pipe of its own
- * for its request, on the CPUs its run will take: there is one for each --cpus value the requests
- * name (one per slot with dedicated cores). The next spare of a set is forked once the run that
- * took the last one is over (its launcher closes a pipe to the zygote after "done", before its own
- * exit and the teardown of its mount namespace), so the fork never competes with a run's set-up
- * for the CPU. A pair's runs need the pair's pipes, made at their request: they are forked then,
- * as is a request whose set the table cannot hold. */
+ * Spare children (spares.c): a fork and the new process's first turn on a CPU take about a
+ * millisecond on a small VM, so the zygote forks runs' children ahead of time: two for each CPU
+ * set the requests name, each waiting on those CPUs, already connected to the supervisor, for a
+ * request the supervisor writes to it directly. A request that reaches the zygote (no spare was
+ * waiting, or a pair's) is forked for at once, and its CPU set gets its spares. */
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
@@ -42,7 +39,6 @@
 #include "launcher.h"
 #include "zygote.h"
 
-#define NONCE_LEN 32
 #define PAIR_A "|pair-a"
 #define PAIR_B "|pair-b"
 #define STREAM "|stream"
@@ -86,7 +82,7 @@ int high(int fd)
 	return moved;
 }
 
-static int connect_stream(const char *path, const char *nonce, const char *kind)
+int connect_stream(const char *path, const char *nonce, const char *kind)
 {
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
 	if (strlen(path) >= sizeof addr.sun_path)
@@ -160,8 +156,10 @@ static void linger(void)
 		;
 }
 
-/* In the forked child: wire fds 0-4 for one run, then become that run's launcher. */
-int child_run(const char *socket_path, char *request, size_t len, char *args_start, char *args_end)
+/* In the forked child: wire fds 0-4 for one run, then become that run's launcher. CONNECTED: a
+ * spare's out, err and ctl connections, made before its request came; NULL: connected now, under
+ * the request's nonce. */
+int child_run(const char *socket_path, char *request, size_t len, const int *connected, char *args_start, char *args_end)
 {
 	signal(SIGCHLD, SIG_DFL);
 	setsid(); /* out of the node's session and process group */
@@ -184,9 +182,9 @@ int child_run(const char *socket_path, char *request, size_t len, char *args_sta
 	const char *nonce = fields[0];
 	const char *stdin_path = fields[1];
 
-	int out = connect_stream(socket_path, nonce, "out");
-	int err = out < 0 ? -1 : connect_stream(socket_path, nonce, "err");
-	int ctl = err < 0 ? -1 : connect_stream(socket_path, nonce, "ctl");
+	int out = connected ? connected[0] : connect_stream(socket_path, nonce, "out");
+	int err = connected ? connected[1] : out < 0 ? -1 : connect_stream(socket_path, nonce, "err");
+	int ctl = connected ? connected[2] : err < 0 ? -1 : connect_stream(socket_path, nonce, "ctl");
 	if (ctl < 0)
 		return 1; /* the supervisor sees the missing connections and reports it */
 	int in, to_peer = -1;
@@ -251,11 +249,11 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 	procfs_prepare();
 	privileges_empty_bounding_set_early();
 	for (;;) {
-		struct pollfd p[1 + MAX_CPU_SETS] = {{.fd = STDIN_FILENO, .events = POLLIN}};
-		size_t sets = spares_refill(&p[1], socket_path, args_start, args_end);
-		if (poll(p, 1 + sets, -1) < 0 && errno != EINTR)
+		struct pollfd p[1 + SPARES_POLLED] = {{.fd = STDIN_FILENO, .events = POLLIN}};
+		size_t polled = spares_refill(&p[1], socket_path, args_start, args_end);
+		if (poll(p, 1 + polled, -1) < 0 && errno != EINTR)
 			return 1;
-		spares_runs_over(&p[1]);
+		spares_events(&p[1]);
 		if (!p[0].revents)
 			continue;
 		uint32_t len;
@@ -267,10 +265,8 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 		if (!request || read_full(STDIN_FILENO, request, len) < 0)
 			return 1;
 		int pair = pair_role(request, len);
-		if (!pair && spares_take(request, len, socket_path, args_start, args_end) == 0) {
-			free(request);
-			continue;
-		}
+		if (!pair)
+			spares_want(request, len); /* the next ones of its CPUs go to a spare */
 		if (pair == 'a') {
 			close_pair(); /* an earlier pair whose b never came */
 			if (open_pair() < 0)
@@ -278,7 +274,7 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 		}
 		pid_t pid = fork();
 		if (pid == 0)
-			_exit(child_run(socket_path, request, len, args_start, args_end));
+			_exit(child_run(socket_path, request, len, NULL, args_start, args_end));
 		free(request);
 		if (pair == 'a') {
 			close(a_to_b[1]);

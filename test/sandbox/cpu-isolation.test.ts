@@ -303,7 +303,7 @@ describe("where the launcher's processes wait (dedicated cores)", () => {
     return { zygote, spares: spares.sort((a, b) => a[0]! - b[0]!) };
   }
 
-  it("each slot's spare waits on the slot's own core; with every core a slot's, the node keeps none", async (t) => {
+  it("each slot's spares wait on the slot's own core; with every core a slot's, the node keeps none", async (t) => {
     if (!requireKernel(t)) return;
     const dir = join(stateDir, "every-core");
     const sandbox = await Sandbox.create({ stateDir: dir, slots: cores.length, cgroupParent: PARENT, cpuPolicy: "dedicated" });
@@ -312,14 +312,14 @@ describe("where the launcher's processes wait (dedicated cores)", () => {
       const results = await Promise.all(cores.map(() => sandbox.run(sleeper)));
       for (const { result } of results) assert.equal(result.verdict, "AC");
       const { zygote, spares } = await zygoteAndSpares(dir);
-      assert.deepEqual(spares, cores.map((core) => [core]));
+      assert.deepEqual(spares, cores.flatMap((core) => [[core], [core]]));
       assert.ok(!zygote.cmdline.includes("--housekeeping-cpus"), zygote.cmdline.join(" "));
     } finally {
       await sandbox.close();
     }
   });
 
-  it("one slot on several cores: its spare waits on its core, the rest are the node's housekeeping cores", async (t) => {
+  it("one slot on several cores: its spares wait on its core, the rest are the node's housekeeping cores", async (t) => {
     if (!requireKernel(t)) return;
     if (cores.length < 2) return t.skip("one core: no core is left to the node");
     const dir = join(stateDir, "one-slot");
@@ -327,7 +327,7 @@ describe("where the launcher's processes wait (dedicated cores)", () => {
     try {
       assert.equal((await sandbox.run(sleeper)).result.verdict, "AC");
       const { zygote, spares } = await zygoteAndSpares(dir);
-      assert.deepEqual(spares, [[cores[0]]]);
+      assert.deepEqual(spares, [[cores[0]], [cores[0]]]);
       const flag = zygote.cmdline.indexOf("--housekeeping-cpus");
       assert.ok(flag > 0, zygote.cmdline.join(" "));
       assert.deepEqual(parseCpuList(zygote.cmdline[flag + 1]!), cores.slice(1));

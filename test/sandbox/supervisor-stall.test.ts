@@ -199,12 +199,14 @@ describe("the zygote's next spare", () => {
     // launcher has written "done" and waits (linger) for the supervisor to close the connection,
     // which it cannot while stalled. The next spare must not wait for that launcher's exit.
     await withZygote(async (zygote, dir, socketPath) => {
-      // a first run of these CPUs, so that a spare for them waits (the zygote keeps one per CPU set)
+      // a first run of these CPUs, so that their spares wait (the zygote keeps two per CPU set,
+      // connected to the supervisor ahead of their requests)
       const first = zygote.launch(launcherConfig(dir, ["/bin/true"]), undefined);
       first.stdout.resume();
       first.stderr.resume();
       await first.finished;
-      while (zygoteChildren(socketPath).spares === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (zygoteChildren(socketPath).spares < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // their connections accepted
       const launched = zygote.launch(launcherConfig(dir, ["/bin/sh", "-c", "sleep 0.2"]), undefined);
       launched.stdout.resume();
       launched.stderr.resume();
@@ -212,14 +214,15 @@ describe("the zygote's next spare", () => {
       launched.onStarted(() => {
         stallUntil(() => launcherFinished(socketPath));
         try {
-          stallUntil(() => (seen = zygoteChildren(socketPath)).spares === 1, 20_000);
+          stallUntil(() => (seen = zygoteChildren(socketPath)).spares === 2, 20_000);
         } catch {
           // seen says what there was instead
         }
       });
       await launched.finished;
       assert.equal(launched.report.done, true);
-      assert.deepEqual(seen, { spares: 1, launchers: 1 }, "a new spare beside the lingering launcher");
+      // the run took one of the two spares: the new one beside the other, while the launcher lingers
+      assert.deepEqual(seen, { spares: 2, launchers: 1 }, "a new spare beside the lingering launcher");
     });
   });
 });

@@ -7,6 +7,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { emptyReport, statusLineReader, type LauncherReport } from "./launcher-report.ts";
+import { ReadySpares } from "./ready-spares.ts";
 
 export const LAUNCHER_PATH = join(import.meta.dirname, "..", "..", "launcher", "build", "codecell-launcher");
 
@@ -117,6 +118,7 @@ const NONCE_BYTES = 16;
 const HEADER_LENGTH = NONCE_BYTES * 2 + 5; // "<32 hex> out\n"
 
 type StreamKind = "out" | "err" | "ctl" | "in";
+const EMPTY = Buffer.alloc(0);
 
 interface PendingRun {
   attach(kind: StreamKind, socket: Socket, rest: Buffer): void;
@@ -127,13 +129,16 @@ interface PendingRun {
  * The launcher as a zygote (zygote.c): spawned once, it forks one small static process per run
  * instead of this large Node process forking for every run. Each run's launcher connects back to
  * a unix socket in the node's private run directory with its stdout, stderr and status/control
- * streams, introduced by the run's random nonce.
+ * streams, introduced by the run's random nonce. Most runs take a spare instead: a child forked
+ * ahead, already connected under a token of its own (ready-spares.ts), to which the request is
+ * written directly.
  */
 export class LauncherZygote {
   readonly #server: Server;
   readonly #socketPath: string;
   readonly #child: ChildProcess;
   readonly #pending = new Map<string, PendingRun>();
+  readonly #spares = new ReadySpares();
   #exitReason: string | undefined;
 
   private constructor(server: Server, socketPath: string, child: ChildProcess) {
@@ -166,6 +171,7 @@ export class LauncherZygote {
 
   #lost(reason: string): void {
     this.#exitReason ??= reason;
+    this.#spares.closeAll();
     for (const run of this.#pending.values()) run.fail(reason);
     this.#pending.clear();
   }
@@ -179,7 +185,8 @@ export class LauncherZygote {
       const line = header.subarray(0, HEADER_LENGTH).toString("latin1");
       const [nonce = "", kind = ""] = line.trim().split(" ");
       const run = this.#pending.get(nonce);
-      if (!run || (kind !== "out" && kind !== "err" && kind !== "ctl" && kind !== "in")) return socket.destroy();
+      if (!run) return this.#spares.accept(nonce, kind, socket, header.subarray(HEADER_LENGTH));
+      if (kind !== "out" && kind !== "err" && kind !== "ctl" && kind !== "in") return socket.destroy();
       run.attach(kind, socket, header.subarray(HEADER_LENGTH));
     };
     socket.on("data", onData);
@@ -238,8 +245,16 @@ export class LauncherZygote {
       },
     };
     this.#pending.set(nonce, run);
+    // a pair's runs need the pipes the zygote makes for them; every other run takes a waiting spare
+    const paired = stdinPath === PAIR_STDIN.program || stdinPath === PAIR_STDIN.interactor;
+    const spare = this.#exitReason || paired ? undefined : this.#spares.take(config.cpus?.join(",") ?? "");
     if (this.#exitReason) run.fail(this.#exitReason);
-    else this.#child.stdin!.write(launchFrame(nonce, stdinPath, config));
+    else if (!spare) this.#child.stdin!.write(launchFrame(nonce, stdinPath, config));
+    else {
+      spare.ctl.write(launchFrame(nonce, stdinPath, config)); // before any control byte attach may write
+      for (const kind of ["out", "err", "ctl"] as const) run.attach(kind, spare[kind], EMPTY);
+      spare.ctl.resume();
+    }
     return {
       stdout,
       stderr,
@@ -267,6 +282,7 @@ export class LauncherZygote {
 
   async close(): Promise<void> {
     this.#exitReason ??= "closed";
+    this.#spares.closeAll();
     this.#child.stdin?.end();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     rmSync(this.#socketPath, { force: true });
