@@ -169,8 +169,9 @@ static int copy_file_into(int in, int parent_fd, const char *leaf, const char *s
 	return r;
 }
 
-/* The parent directory of the last --file-ro copy, kept for the next one in the same directory
- * (the /etc files come in a row); a bind may shadow it, so one drops it. */
+/* The parent directory of the last --file-ro copy, kept while the entries that follow are in the
+ * same directory (the /etc files come in a row): one there cannot cover it, and the first entry
+ * elsewhere (a bind there may) drops it. */
 struct kept_parent {
 	char dir[PATH_MAX];
 	int fd; /* -1: none */

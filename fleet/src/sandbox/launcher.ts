@@ -151,7 +151,7 @@ export class LauncherZygote {
     child.stdin?.on("error", () => {}); // reported through "exit"
   }
 
-  /** `housekeepingCpus`: where the zygote waits and each run's teardown is done (housekeeping.c); none: nothing moves. */
+  /** `housekeepingCpus`: the node's own cores, where each run's teardown is done and the zygote is not (housekeeping.c); none: nothing moves. */
   static async start(socketPath: string, launcherPath = LAUNCHER_PATH, housekeepingCpus: number[] = []): Promise<LauncherZygote> {
     rmSync(socketPath, { force: true });
     const server = createServer();

@@ -85,7 +85,7 @@ export class Sandbox {
   readonly #kernelControls: string[] = [];
   #closed = false;
   #cpuMode = "none";
-  /** The node's CPUs no slot has to itself: the launcher zygote's, and every run's teardown's. */
+  /** The node's CPUs no slot has to itself: every run's teardown goes there. */
   #housekeepingCpus: number[] = [];
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {

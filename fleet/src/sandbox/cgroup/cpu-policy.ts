@@ -41,9 +41,9 @@ export function planCpuShares(policy: CpuPolicyName, slots: number, cpus: number
 }
 
 /**
- * The node's CPUs that no slot has to itself: dedicated cores leave the others to the node, whose
- * launcher zygote waits there and does each run's teardown there (docs/sandbox.md, "CPU
- * isolation"). None under a shared plan, where every slot may use every core.
+ * The node's CPUs that no slot has to itself: dedicated cores leave the others to the node, and
+ * each run's launcher does its teardown there (docs/sandbox.md, "CPU isolation"). None under a
+ * shared plan, where every slot may use every core.
  */
 export function housekeepingCpus(plan: CpuShare[], cpus: number[]): number[] {
   if (plan.some((share) => share.mode !== "dedicated")) return [];
