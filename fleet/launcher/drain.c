@@ -84,7 +84,7 @@ int drain_prepare(struct config *c)
 	if (!d.return_fds)
 		return fail(CTL_OUTPUT_DRAIN, ENOMEM, "calloc");
 	for (; d.n_returns < c->n_drainer_returns; d.n_returns++) {
-		d.return_fds[d.n_returns] = open(c->drainer_return_paths[d.n_returns], O_WRONLY | O_CLOEXEC);
+		d.return_fds[d.n_returns] = kept_open(c->drainer_return_paths[d.n_returns]);
 		if (d.return_fds[d.n_returns] < 0)
 			return fail(CTL_OUTPUT_DRAIN, errno, "open %s", c->drainer_return_paths[d.n_returns]);
 	}

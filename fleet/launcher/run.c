@@ -33,7 +33,7 @@ static int open_host_fds(struct config *c)
 			return fail(CTL_CGROUP, errno, "open %s", c->cgroup_paths[i]);
 	}
 	for (size_t i = 0; i < c->n_init_returns; i++) {
-		c->init_return_fds[i] = open(c->init_return_paths[i], O_WRONLY | O_CLOEXEC);
+		c->init_return_fds[i] = kept_open(c->init_return_paths[i]);
 		if (c->init_return_fds[i] < 0)
 			return fail(CTL_CGROUP, errno, "open %s", c->init_return_paths[i]);
 	}
@@ -147,15 +147,30 @@ static void hold_mount_namespace(long init)
 
 int g_run_over_fd = -1;
 
-static void close_above_control_except(int keep)
+/* Nothing beyond fds 0-4 is part of the contract, but the zygote's run-over pipe and the files it
+ * keeps for every run (kept.c): whatever else the spawner leaked is dropped, so it can never reach
+ * init or the program. */
+static void close_inherited(void)
 {
-	if (keep <= CONTROL_FD) {
-		syscall(SYS_close_range, CONTROL_FD + 1, ~0U, 0);
-		return;
+	int keep[KEPT_MAX + 1];
+	size_t n = kept_list(keep, KEPT_MAX);
+	if (g_run_over_fd >= 0)
+		keep[n++] = g_run_over_fd;
+	for (size_t i = 1; i < n; i++) /* a few fds: insertion sort */
+		for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	unsigned from = CONTROL_FD + 1;
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < (int)from)
+			continue;
+		if ((unsigned)keep[i] > from)
+			syscall(SYS_close_range, from, (unsigned)keep[i] - 1, 0);
+		from = (unsigned)keep[i] + 1;
 	}
-	if (keep > CONTROL_FD + 1)
-		syscall(SYS_close_range, CONTROL_FD + 1, keep - 1, 0);
-	syscall(SYS_close_range, keep + 1, ~0U, 0);
+	syscall(SYS_close_range, from, ~0U, 0);
 }
 
 static void reap(long pid)
@@ -189,15 +204,14 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 		fail(CTL_EXEC, errno, "control fd 4 is not open");
 		return early_fail();
 	}
-	/* Nothing beyond fds 0-4 (and the zygote's run-over pipe) is part of the contract:
-	 * drop whatever the spawner leaked so it can never reach init or the program. */
-	close_above_control_except(g_run_over_fd);
+	close_inherited();
 	c->args_start = args_start;
 	c->args_end = args_end;
 	if (parse_args(argc, argv, c) < 0 || take_cpus(c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
 	if (c->has_output_cap && drain_prepare(c) < 0)
 		return early_fail();
+	kept_close_all(); /* the copies taken are all this run needs */
 
 	int end[2];
 	if (pipe2(end, O_CLOEXEC) < 0) {

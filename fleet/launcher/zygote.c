@@ -264,6 +264,7 @@ int zygote_main(const char *socket_path, char *args_start, char *args_end)
 		char *request = malloc(len);
 		if (!request || read_full(STDIN_FILENO, request, len) < 0)
 			return 1;
+		kept_from_request(request, len); /* before the fork: this child and every later one inherit them */
 		int pair = pair_role(request, len);
 		if (!pair)
 			spares_want(request, len); /* the next ones of its CPUs go to a spare */

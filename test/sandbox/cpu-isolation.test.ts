@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
-import { CPU_PERIOD_USEC, CPU_SHARES_V1, CPU_WEIGHT_V2, housekeepingCpus, pairShare, parseCpuList, planCpuShares } from "../../fleet/src/sandbox/cgroup/cpu-policy.ts";
+import { CPU_PERIOD_USEC, CPU_SHARES_V1, CPU_WEIGHT_V2, housekeepingCpus, pairShare, parseCpuList, planCpuShares, planCpus } from "../../fleet/src/sandbox/cgroup/cpu-policy.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import { Sandbox } from "../../fleet/src/sandbox/sandbox.ts";
 import { requireKernel, tempStateDir } from "../helpers.ts";
@@ -42,6 +42,8 @@ describe("cpu policy planning", () => {
     assert.deepEqual(housekeepingCpus(oneSlot, cpus), [1, 2, 3]);
     assert.deepEqual(housekeepingCpus(allSlots, cpus), []);
     assert.deepEqual(housekeepingCpus(shared, cpus), []);
+    assert.deepEqual(planCpus("auto", 1, () => [2, 5]), { shares: [{ mode: "dedicated", cpus: [2], quotaCores: undefined }], housekeeping: [5] });
+    assert.match(String(planCpus("auto", 1, () => { throw new Error("no cpuset file"); })), /cannot read the usable CPUs: no cpuset file/);
   });
   it("parses kernel cpu lists", () => {
     assert.deepEqual(parseCpuList("0-2,5,7-8\n"), [0, 1, 2, 5, 7, 8]);

@@ -245,16 +245,8 @@ export class LauncherZygote {
       },
     };
     this.#pending.set(nonce, run);
-    // a pair's runs need the pipes the zygote makes for them; every other run takes a waiting spare
-    const paired = stdinPath === PAIR_STDIN.program || stdinPath === PAIR_STDIN.interactor;
-    const spare = this.#exitReason || paired ? undefined : this.#spares.take(config.cpus?.join(",") ?? "");
     if (this.#exitReason) run.fail(this.#exitReason);
-    else if (!spare) this.#child.stdin!.write(launchFrame(nonce, stdinPath, config));
-    else {
-      spare.ctl.write(launchFrame(nonce, stdinPath, config)); // before any control byte attach may write
-      for (const kind of ["out", "err", "ctl"] as const) run.attach(kind, spare[kind], EMPTY);
-      spare.ctl.resume();
-    }
+    else this.#send(run, launchFrame(nonce, stdinPath, config), stdinPath, config);
     return {
       stdout,
       stderr,
@@ -278,6 +270,16 @@ export class LauncherZygote {
         else if (!control.destroyed) control.write("k");
       },
     };
+  }
+
+  /** The request to a waiting spare of its CPUs, else to the zygote (a pair's runs need the pipes it makes). */
+  #send(run: PendingRun, frame: Buffer, stdinPath: string | undefined, config: LauncherConfig): void {
+    const paired = stdinPath === PAIR_STDIN.program || stdinPath === PAIR_STDIN.interactor;
+    const spare = paired ? undefined : this.#spares.take(config.cpus?.join(",") ?? "");
+    if (!spare) return void this.#child.stdin!.write(frame);
+    spare.ctl.write(frame); // before any control byte attach may write
+    for (const kind of ["out", "err", "ctl"] as const) run.attach(kind, spare[kind], EMPTY);
+    spare.ctl.resume();
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { release } from "node:os";
 import { join } from "node:path";
 import type { CgroupDriver, CgroupReadings, RunCgroup } from "./cgroup/driver.ts";
-import { housekeepingCpus, pairShare, planCpuShares, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
+import { pairShare, planCpus, type CpuPolicyName, type CpuShare } from "./cgroup/cpu-policy.ts";
 import { detectCgroupDriver } from "./cgroup/detect.ts";
 import { mountFavorDynmods, unmountFavorDynmods } from "./cgroup/favor-dynmods.ts";
 import { CGROUP_CONTROLS, REQUIRED_CONTROLS } from "./controls.ts";
@@ -84,9 +84,8 @@ export class Sandbox {
   /** Controls that hold for every run on this kernel without a step of the launcher's own. */
   readonly #kernelControls: string[] = [];
   #closed = false;
-  #cpuMode = "none";
-  /** The node's CPUs no slot has to itself: every run's teardown goes there. */
-  #housekeepingCpus: number[] = [];
+  /** How the slots share the CPUs, and the node's CPUs no slot has (every run's teardown goes there). */
+  #cpu: { mode: string; housekeeping: number[] } = { mode: "none", housekeeping: [] };
 
   private constructor(options: SandboxOptions, driver: CgroupDriver | string) {
     this.slots = options.slots;
@@ -107,7 +106,7 @@ export class Sandbox {
     if (sandbox.#notReady.has("launcher")) return sandbox;
     sandbox.#socketPath = join(runDir, "launcher.sock");
     try {
-      sandbox.#zygote = await LauncherZygote.start(sandbox.#socketPath, sandbox.#launcherPath, sandbox.#housekeepingCpus);
+      sandbox.#zygote = await LauncherZygote.start(sandbox.#socketPath, sandbox.#launcherPath, sandbox.#cpu.housekeeping);
     } catch (error) {
       sandbox.#markNotReady("launcher", `cannot start the launcher: ${(error as Error).message}`);
     }
@@ -157,21 +156,13 @@ export class Sandbox {
 
   #planCpu(policy: CpuPolicyName): CpuShare[] | undefined {
     if (!this.#driver || this.#notReady.has("cgroup")) return undefined;
-    let plan: CpuShare[] | string;
-    let cpus: number[] = [];
-    try {
-      cpus = this.#driver.cpus();
-      plan = planCpuShares(policy, this.slots, cpus);
-    } catch (error) {
-      plan = `cannot read the usable CPUs: ${(error as Error).message}`;
-    }
+    const plan = planCpus(policy, this.slots, () => this.#driver!.cpus());
     if (typeof plan === "string") {
       this.#failPermanently("cpu_isolation", plan);
       return undefined;
     }
-    this.#cpuMode = plan[0]?.mode ?? "none";
-    this.#housekeepingCpus = housekeepingCpus(plan, cpus);
-    return plan;
+    this.#cpu = { mode: plan.shares[0]?.mode ?? "none", housekeeping: plan.housekeeping };
+    return plan.shares;
   }
 
   /**
@@ -202,7 +193,7 @@ export class Sandbox {
       warnings: [...this.#warnings],
       cgroupVersion: this.#driver?.version ?? "none",
       kernel: release(),
-      cpuMode: this.#cpuMode,
+      cpuMode: this.#cpu.mode,
     };
   }
 
@@ -224,7 +215,7 @@ export class Sandbox {
     if (!this.#zygote || this.#zygote.problem) {
       await this.#zygote?.close().catch(() => {});
       try {
-        this.#zygote = await LauncherZygote.start(this.#socketPath, this.#launcherPath, this.#housekeepingCpus);
+        this.#zygote = await LauncherZygote.start(this.#socketPath, this.#launcherPath, this.#cpu.housekeeping);
       } catch (error) {
         this.#notReady.set("launcher", `cannot restart the launcher: ${(error as Error).message}`);
         return false;

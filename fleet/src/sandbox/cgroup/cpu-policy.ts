@@ -51,6 +51,18 @@ export function housekeepingCpus(plan: CpuShare[], cpus: number[]): number[] {
   return cpus.filter((cpu) => !dedicated.has(cpu));
 }
 
+/** The plan for the node's usable CPUs (`readCpus`) and the cores it leaves to the node, or why there is none. */
+export function planCpus(policy: CpuPolicyName, slots: number, readCpus: () => number[]): { shares: CpuShare[]; housekeeping: number[] } | string {
+  let cpus: number[];
+  try {
+    cpus = readCpus();
+  } catch (error) {
+    return `cannot read the usable CPUs: ${(error as Error).message}`;
+  }
+  const shares = planCpuShares(policy, slots, cpus);
+  return typeof shares === "string" ? shares : { shares, housekeeping: housekeepingCpus(shares, cpus) };
+}
+
 /**
  * The CPU controls of each side of an interactive pair run in one slot and its partner at once:
  * a dedicated core is shared as it is (both sides are pinned to it); a quota is split in two, so
