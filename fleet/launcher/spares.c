@@ -17,8 +17,9 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "launcher.h"
-#include "zygote.h"
+#include "spares.h"
 
 #define CPUS_MAX 64
 #define SPARES_PER_SET 2
