@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "launcher.h"
 
 static struct {
@@ -45,17 +46,10 @@ static void keep(const char *path)
 
 void kept_from_request(const char *request, size_t len)
 {
-	const char *end = request + len;
-	for (const char *field = request; field < end;) {
-		size_t n = strnlen(field, (size_t)(end - field));
-		const char *next = field + n + 1;
-		if (n == (size_t)(end - field) || next >= end)
-			break; /* an unterminated field, or no value after it */
-		if ((!strcmp(field, "--init-return-procs") || !strcmp(field, "--drainer-return-procs")) &&
-		    strnlen(next, (size_t)(end - next)) < (size_t)(end - next))
-			keep(next);
-		field = next;
-	}
+	static const char *const names[] = {"--init-return-procs", "--drainer-return-procs"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		for (const char *value = NULL; (value = request_value(request, len, names[i], value));)
+			keep(value);
 }
 
 int kept_open(const char *path)

@@ -159,6 +159,7 @@ static struct {
 	char stat[8192];
 	char vmstat[16384];
 	unsigned char present[N_MASKS];
+	unsigned char pressure; /* the kernel has /proc/pressure */
 } g_kernel;
 
 /* -1 with errno when /proc/vmstat cannot be read (no failure recorded: the zygote's would be
@@ -173,6 +174,9 @@ static int read_kernel_constants(const char *proc)
 		snprintf(path, sizeof path, "%s%s", proc, MASK_PATHS[i] + strlen("/proc"));
 		g_kernel.present[i] = access(path, F_OK) == 0 || errno != ENOENT;
 	}
+	char pressure[96];
+	snprintf(pressure, sizeof pressure, "%s/pressure", proc);
+	g_kernel.pressure = access(pressure, F_OK) == 0;
 	g_kernel.ready = 1;
 	return 0;
 }
@@ -240,7 +244,7 @@ static int mask_files(int masks_fd, struct mask *masks, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (write_mask(masks_fd, &masks[i]) < 0)
 			return -1;
-	int pressure = access(PROC "/pressure", F_OK) == 0;
+	int pressure = g_kernel.pressure;
 	if (pressure && mkdirat(masks_fd, "pressure", 0555) < 0)
 		return fail(CTL_PROC_MASKS, errno, "create the mask of /proc/pressure");
 	if (seal_masks(masks_fd) < 0)

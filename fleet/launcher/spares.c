@@ -124,26 +124,13 @@ static int fork_spare(const struct cpu_set_spares *set, const char *socket_path,
 	return over[0];
 }
 
-/* The --cpus value of a request's arguments ("" without one; NULL if too long to be a key). */
-static const char *request_cpus(const char *request, size_t len)
-{
-	const char *end = request + len;
-	const char *field = request;
-	for (int n = 0; field < end; n++) {
-		size_t flen = strnlen(field, (size_t)(end - field));
-		const char *next = field + flen + 1;
-		if (n >= 2 && flen == strlen("--cpus") && !memcmp(field, "--cpus", flen) && next < end)
-			return strnlen(next, (size_t)(end - next)) < CPUS_MAX ? next : NULL;
-		field = next;
-	}
-	return "";
-}
-
 void spares_want(const char *request, size_t len)
 {
-	const char *cpus = request_cpus(request, len);
+	const char *cpus = request_value(request, len, "--cpus", NULL);
 	if (!cpus)
-		return;
+		cpus = ""; /* the set of runs without --cpus */
+	if (strlen(cpus) >= CPUS_MAX)
+		return; /* too long to be a key: forked for at each request */
 	for (size_t i = 0; i < g_n_sets; i++) {
 		if (!strcmp(g_sets[i].cpus, cpus)) {
 			g_sets[i].dormant = 0;
