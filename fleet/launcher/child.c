@@ -238,19 +238,3 @@ void pair_after_fork(int role)
 		close_pair();
 	}
 }
-
-const char *request_value(const char *request, size_t len, const char *name, const char *after)
-{
-	const char *end = request + len;
-	const char *field = after ? after + strlen(after) + 1 : request;
-	for (int n = after ? 2 : 0; field < end; n++) {
-		const char *nul = memchr(field, '\0', (size_t)(end - field));
-		if (!nul)
-			return NULL;
-		const char *value = nul + 1;
-		if (n >= 2 && !strcmp(field, name))
-			return value < end && memchr(value, '\0', (size_t)(end - value)) ? value : NULL;
-		field = value;
-	}
-	return NULL;
-}

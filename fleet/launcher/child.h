@@ -17,10 +17,6 @@ int connect_stream(const char *path, const char *nonce, const char *kind);
  * CONNECTED: a spare's out, err and ctl connections; NULL: they are made now, under the nonce. */
 int child_run(const char *socket_path, char *request, size_t len, const int *connected, char *args_start, char *args_end);
 
-/* The value of the next argument NAME of a request (its fields after NONCE and STDIN_PATH) after
- * the value AFTER (NULL: the first), or NULL; only fields whose NUL is inside the request count. */
-const char *request_value(const char *request, size_t len, const char *name, const char *after);
-
 /* An interactive pair: 'a' or 'b' for its runs' requests, 0 for any other; the pair's pipes made
  * before run a is forked and kept in the zygote only until run b is; a spare drops them. */
 int pair_role(const char *request, size_t len);

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "child.h"
 #include "launcher.h"
 
 static struct {

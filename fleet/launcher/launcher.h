@@ -270,6 +270,11 @@ int housekeeping_set(const char *list);
 void housekeeping_move(void);
 void housekeeping_avoid(void);
 
+/* request.c: the value of the next argument NAME of a request frame (its fields after NONCE and
+ * STDIN_PATH) after the value AFTER (NULL: the first), or NULL; only fields whose NUL is inside the
+ * request count. */
+const char *request_value(const char *request, size_t len, const char *name, const char *after);
+
 /* kept.c: the node's own cgroup.procs files, opened once by the zygote for every run. */
 #define KEPT_MAX 32
 void kept_from_request(const char *request, size_t len); /* the zygote: keep what it names */
