@@ -25,3 +25,11 @@ export const MAX_EXECUTE_REQUEST_BYTES = 4 * 1024 * 1024;
  * a full queue refused, none takes one that is too large.
  */
 export const REQUEST_TOO_LARGE = "request too large";
+
+/**
+ * A submission's output budget: the output bytes (both streams, every test, each byte once) that
+ * a node sends and a record keeps. Past it output is counted and dropped (the record's
+ * `output_budget`). The default is a plan's unless it names one; a node never goes above the cap.
+ */
+export const OUTPUT_BUDGET_DEFAULT_BYTES = 2 * 1024 * 1024;
+export const OUTPUT_BUDGET_MAX_BYTES = 8 * 1024 * 1024;

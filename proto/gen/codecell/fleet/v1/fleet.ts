@@ -200,6 +200,19 @@ export interface ExecuteRequest {
    * of `stdin`. Not with tests or an interactor.
    */
   liveStdin: boolean;
+  /**
+   * The submission's output budget: output bytes (both streams, every test) the node sends in
+   * Output events and keeps in the result, each byte once. Past it output is counted and dropped
+   * (ExecutionResult.output_tally); judging still sees each run's whole capture. 0: the node's
+   * default (docs/fleet-node.md, "Output budget"), which it only narrows.
+   */
+  outputBudgetBytes: number;
+  /**
+   * Output only as raw bytes: ExecutionResult.stdout_bytes/stderr_bytes (each test's too) are set
+   * and the stdout/stderr text is left empty (the caller decodes). The top level of a result with
+   * tests then carries no output of its own: it names the deciding test (output_of_test).
+   */
+  rawOutputOnly: boolean;
 }
 
 export interface SendInputRequest {
@@ -381,7 +394,30 @@ export interface ExecutionResult {
    * test's result, that test's points earned and what it was worth.
    */
   score?: number | undefined;
-  maxScore?: number | undefined;
+  maxScore?:
+    | number
+    | undefined;
+  /**
+   * The submission's output against its budget (ExecuteRequest.output_budget_bytes), over every
+   * test: set in the top level of a Completed or GetResult result.
+   */
+  outputTally:
+    | OutputTally
+    | undefined;
+  /**
+   * raw_output_only with tests: the top level's output is that test's (0-based index in `tests`),
+   * not repeated here.
+   */
+  outputOfTest?: number | undefined;
+}
+
+/** Output bytes kept (sent and reported) and dropped past the submission's output budget, per stream. */
+export interface OutputTally {
+  budgetBytes: number;
+  stdoutKeptBytes: number;
+  stdoutDroppedBytes: number;
+  stderrKeptBytes: number;
+  stderrDroppedBytes: number;
 }
 
 export interface Evidence {
@@ -565,6 +601,8 @@ function createBaseExecuteRequest(): ExecuteRequest {
     testsWallBudgetMs: 0,
     interactor: undefined,
     liveStdin: false,
+    outputBudgetBytes: 0,
+    rawOutputOnly: false,
   };
 }
 
@@ -638,6 +676,12 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
     }
     if (message.liveStdin !== false) {
       writer.uint32(184).bool(message.liveStdin);
+    }
+    if (message.outputBudgetBytes !== 0) {
+      writer.uint32(192).uint64(message.outputBudgetBytes);
+    }
+    if (message.rawOutputOnly !== false) {
+      writer.uint32(200).bool(message.rawOutputOnly);
     }
     return writer;
   },
@@ -839,6 +883,22 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
             message.liveStdin = reader.bool();
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.outputBudgetBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.rawOutputOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -887,6 +947,8 @@ export const ExecuteRequest: MessageFns<ExecuteRequest> = {
       ? Checker.fromPartial(object.interactor)
       : undefined;
     message.liveStdin = object.liveStdin ?? false;
+    message.outputBudgetBytes = object.outputBudgetBytes ?? 0;
+    message.rawOutputOnly = object.rawOutputOnly ?? false;
     return message;
   },
 };
@@ -2125,6 +2187,8 @@ function createBaseExecutionResult(): ExecutionResult {
     version: "",
     score: undefined,
     maxScore: undefined,
+    outputTally: undefined,
+    outputOfTest: undefined,
   };
 }
 
@@ -2195,6 +2259,12 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
     }
     if (message.maxScore !== undefined) {
       writer.uint32(177).double(message.maxScore);
+    }
+    if (message.outputTally !== undefined) {
+      OutputTally.encode(message.outputTally, writer.uint32(186).fork()).join();
+    }
+    if (message.outputOfTest !== undefined) {
+      writer.uint32(192).uint32(message.outputOfTest);
     }
     return writer;
   },
@@ -2388,6 +2458,22 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
             message.maxScore = reader.double();
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.outputTally = OutputTally.decode(reader, reader.uint32());
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.outputOfTest = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2429,6 +2515,113 @@ export const ExecutionResult: MessageFns<ExecutionResult> = {
     message.version = object.version ?? "";
     message.score = object.score ?? undefined;
     message.maxScore = object.maxScore ?? undefined;
+    message.outputTally = (object.outputTally !== undefined && object.outputTally !== null)
+      ? OutputTally.fromPartial(object.outputTally)
+      : undefined;
+    message.outputOfTest = object.outputOfTest ?? undefined;
+    return message;
+  },
+};
+
+function createBaseOutputTally(): OutputTally {
+  return { budgetBytes: 0, stdoutKeptBytes: 0, stdoutDroppedBytes: 0, stderrKeptBytes: 0, stderrDroppedBytes: 0 };
+}
+
+export const OutputTally: MessageFns<OutputTally> = {
+  encode(message: OutputTally, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.budgetBytes !== 0) {
+      writer.uint32(8).uint64(message.budgetBytes);
+    }
+    if (message.stdoutKeptBytes !== 0) {
+      writer.uint32(16).uint64(message.stdoutKeptBytes);
+    }
+    if (message.stdoutDroppedBytes !== 0) {
+      writer.uint32(24).uint64(message.stdoutDroppedBytes);
+    }
+    if (message.stderrKeptBytes !== 0) {
+      writer.uint32(32).uint64(message.stderrKeptBytes);
+    }
+    if (message.stderrDroppedBytes !== 0) {
+      writer.uint32(40).uint64(message.stderrDroppedBytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OutputTally {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOutputTally();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.budgetBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.stdoutKeptBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.stdoutDroppedBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.stderrKeptBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.stderrDroppedBytes = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OutputTally>): OutputTally {
+    return OutputTally.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OutputTally>): OutputTally {
+    const message = createBaseOutputTally();
+    message.budgetBytes = object.budgetBytes ?? 0;
+    message.stdoutKeptBytes = object.stdoutKeptBytes ?? 0;
+    message.stdoutDroppedBytes = object.stdoutDroppedBytes ?? 0;
+    message.stderrKeptBytes = object.stderrKeptBytes ?? 0;
+    message.stderrDroppedBytes = object.stderrDroppedBytes ?? 0;
     return message;
   },
 };
