@@ -6,8 +6,8 @@ import {
   type Evidence as WireEvidence,
   type ExecutionResult as WireResult,
 } from "./gen/codecell/fleet/v1/fleet.ts";
-import type { AppliedLimits, CheckerEvidence, Encoding, Evidence, ExecutionRecord, OutputIntegrity, OutputMismatch, TestRecord, Verdict } from "./record.ts";
-import type { CheckerEvidence as WireChecker, Mismatch as WireMismatch, RunLimits as WireLimits, TestResult as WireTest } from "./gen/codecell/fleet/v1/fleet.ts";
+import type { AppliedLimits, CheckerEvidence, Encoding, Evidence, ExecutionRecord, OutputBudgetUse, OutputIntegrity, OutputMismatch, TestRecord, Verdict } from "./record.ts";
+import type { CheckerEvidence as WireChecker, Mismatch as WireMismatch, OutputTally as WireTally, RunLimits as WireLimits, TestResult as WireTest } from "./gen/codecell/fleet/v1/fleet.ts";
 import { toBase64 } from "./base64.ts";
 
 const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
@@ -154,10 +154,25 @@ export function executionFromWire(r: WireExecution, encoding: Encoding = "utf8")
   };
 }
 
-/** A stream's output in the record's encoding: the text as is, or the raw bytes in base64. */
+const utf8 = new TextDecoder("utf-8");
+
+/**
+ * A stream's output in the record's encoding: its raw bytes decoded (U+FFFD for what is not
+ * UTF-8, as a node decodes) or in base64; the text as sent when a node sent no raw bytes.
+ */
 export function outputText(text: string, bytes: Uint8Array | undefined, encoding: Encoding): string {
-  if (encoding === "utf8") return text;
+  if (encoding === "utf8") return bytes === undefined ? text : utf8.decode(bytes);
   return toBase64(bytes ?? new TextEncoder().encode(text));
+}
+
+/** The record's `output_budget` from the node's tally; absent when the node sent none. */
+export function budgetUseFromWire(t: WireTally | undefined): OutputBudgetUse | undefined {
+  if (!t) return undefined;
+  return {
+    budget_bytes: t.budgetBytes,
+    stdout: { kept_bytes: t.stdoutKeptBytes, dropped_bytes: t.stdoutDroppedBytes },
+    stderr: { kept_bytes: t.stderrKeptBytes, dropped_bytes: t.stderrDroppedBytes },
+  };
 }
 
 const NO_EVIDENCE: Evidence = evidenceFromWire({

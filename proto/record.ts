@@ -141,6 +141,15 @@ export interface ResultRecord extends Nullable<ExecutionRecord> {
   /** Scored requests (a test with points): the points the tests earned, and the most there were. */
   score?: number;
   max_score?: number;
+  /** Records of schema 1.1: the submission's output against its output budget, every test together. */
+  output_budget?: OutputBudgetUse;
+}
+
+/** Output bytes a record kept and dropped past its submission's output budget, per stream. */
+export interface OutputBudgetUse {
+  budget_bytes: number;
+  stdout: { kept_bytes: number; dropped_bytes: number };
+  stderr: { kept_bytes: number; dropped_bytes: number };
 }
 
 /** One test case's outcome (record schema 1.1). */

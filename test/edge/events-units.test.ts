@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { resumePoint, sseComment, sseFrame } from "../../edge/src/lib/sse.ts";
-import { OutputText } from "../../edge/src/submission/output-text.ts";
+import { OutputText, heldTail } from "../../edge/src/submission/output-text.ts";
 import { fromBase64 } from "../../proto/base64.ts";
-import { EVENT_MEMORY_CHARS, HELD_OUTPUT_BYTES } from "../../edge/src/submission/budgets.ts";
+import { EVENT_MEMORY_BYTES, HELD_OUTPUT_BYTES } from "../../edge/src/submission/budgets.ts";
 import { HeldOutput } from "../../edge/src/submission/held-output.ts";
 import { EventLog } from "../../edge/src/submission/event-log.ts";
 
@@ -33,7 +33,7 @@ describe("OutputText", () => {
   it("utf8: a character split across chunks is sent whole once complete; the chunks join to the whole text", () => {
     for (let cut = 0; cut <= bytes.length; cut++) {
       const t = new OutputText("utf8");
-      const parts = [t.take("stdout:0", bytes.subarray(0, cut)), t.take("stdout:0", bytes.subarray(cut)), t.finish("stdout:0")];
+      const parts = [t.take("stdout:0", bytes.subarray(0, cut)), t.take("stdout:0", bytes.subarray(cut)), t.finish("stdout:0")].map((c) => c.text);
       assert.equal(parts.join(""), "é€😀 ok\n", `cut at ${cut}`);
       for (const p of parts) assert.doesNotMatch(p, /\uFFFD/, `no replacement character at cut ${cut}`);
     }
@@ -42,52 +42,83 @@ describe("OutputText", () => {
   it("utf8: an unfinished character at the end becomes U+FFFD, as the record's text has it; streams decode apart", () => {
     const t = new OutputText("utf8");
     const smile = new TextEncoder().encode("😀");
-    assert.equal(t.take("stdout:0", smile.subarray(0, 2)), "");
-    assert.equal(t.take("stderr:0", new TextEncoder().encode("e")), "e");
-    assert.deepEqual(t.keys().sort(), ["stderr:0", "stdout:0"]);
-    assert.equal(t.finish("stdout:0"), "\uFFFD");
+    assert.equal(t.take("stdout:0", smile.subarray(0, 2)).text, "");
+    assert.equal(t.take("stderr:0", new TextEncoder().encode("e")).text, "e");
+    assert.deepEqual(t.keys(), ["stdout:0"]);
+    assert.equal(t.finish("stdout:0").text, "\uFFFD");
     assert.equal(Buffer.from(smile.subarray(0, 2)).toString("utf8"), "\uFFFD", "the node's decoding agrees");
   });
 
   it("base64: each chunk is its bytes in base64; decoded and joined they are the output's bytes", () => {
     const t = new OutputText("base64");
-    const a = t.take("stdout:0", bytes.subarray(0, 5));
-    const b = t.take("stdout:0", bytes.subarray(5));
-    assert.equal(t.finish("stdout:0"), "");
+    const a = t.take("stdout:0", bytes.subarray(0, 5)).text;
+    const b = t.take("stdout:0", bytes.subarray(5)).text;
+    assert.equal(t.finish("stdout:0").text, "");
     assert.deepEqual(Buffer.concat([fromBase64(a)!, fromBase64(b)!]), Buffer.from(bytes));
+  });
+});
+
+describe("whole ranges of a stream's bytes (heldTail)", () => {
+  it("every chunk is the text of the bytes it keeps, and the chunks join to what a streaming TextDecoder makes, on any bytes cut anywhere", () => {
+    // Bytes chosen to hit every rule of WHATWG's UTF-8 decoder: leads with their own second-byte
+    // ranges (E0, ED, F0, F4), bytes no sequence starts with, continuations alone.
+    const pool = [0x41, 0x01, 0x80, 0xbf, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5, 0xff, 0xc0, 0xe1, 0xf1];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let trial = 0; trial < 20_000; trial++) {
+      const bytes = Uint8Array.from({ length: random(12) }, () => pool[random(pool.length)]!);
+      const cuts = [0, random(bytes.length + 1), random(bytes.length + 1), bytes.length].sort((a, b) => a - b);
+      const t = new OutputText("utf8");
+      const streaming = new TextDecoder();
+      let mine = "";
+      let reference = "";
+      for (let i = 0; i + 1 < cuts.length; i++) {
+        const part = bytes.subarray(cuts[i], cuts[i + 1]);
+        const chunk = t.take("k", part);
+        assert.equal(new TextDecoder().decode(chunk.bytes), chunk.text, "a chunk decodes alone to its text");
+        mine += chunk.text;
+        reference += streaming.decode(part, { stream: true });
+      }
+      mine += t.finish("k").text;
+      reference += streaming.decode();
+      assert.equal(mine, reference, [...bytes].map((b) => b.toString(16)).join(" "));
+    }
+    assert.equal(heldTail(new Uint8Array([0x41, 0xf0, 0x9f, 0x98])), 3);
+    assert.equal(heldTail(new Uint8Array([0xe0, 0x80])), 0, "E0 80 is never valid: not held");
   });
 });
 
 describe("memory budgets of a submission's events (budgets.ts)", () => {
   const mapKv = () => {
     const m = new Map<string, unknown>();
-    return {
+    const kv = {
       get: <T>(k: string) => m.get(k) as T | undefined,
       put: <T>(k: string, v: T) => void m.set(k, v),
       delete: (k: string) => m.delete(k),
     };
+    return { ...kv, getThrough: kv.get, putThrough: kv.put };
   };
 
-  it("frames held in memory past EVENT_MEMORY_CHARS are spilled: the submission is told, the frames are written, memory starts again from zero", () => {
+  it("entries held in memory past EVENT_MEMORY_BYTES are spilled: the submission is told, the entries are written, memory starts again from zero", () => {
     const kv = mapKv();
     let spills = 0;
     const log = new EventLog(kv, () => spills++);
-    // A chunk of control bytes escapes to six characters per byte in its JSON frame.
-    const frame = (id: number) => sseFrame(id, "stdout", { data: "\0".repeat(64 * 1024) });
+    // A chunk of control bytes is stored as its bytes (a JSON frame would take six characters a byte).
+    const chunk = () => ({ o: "stdout" as const, t: 0, b: new Uint8Array(64 * 1024) });
     let held = 0;
     while (spills === 0) {
-      held += log.append(frame, true).frame.length;
-      assert.ok(held <= EVENT_MEMORY_CHARS + frame(1).length * 2, "spilled once past the budget");
+      log.append(chunk());
+      held += 64 * 1024 + 64;
+      assert.ok(held <= EVENT_MEMORY_BYTES + 2 * (64 * 1024 + 64), "spilled once past the budget");
     }
-    assert.ok(held > EVENT_MEMORY_CHARS, "not before the budget");
-    assert.equal(log.pendingChars, 0);
-    assert.equal(kv.get("ev_last"), log.last, "every frame so far was written");
-    for (let i = 0; i < 100; i++) log.append(frame, true);
-    assert.ok(spills >= 30, `spills again and again (${spills})`);
-    assert.ok(log.pendingChars <= EVENT_MEMORY_CHARS);
-    const replayed = [...log.replay(0, () => "")];
+    assert.ok(held > EVENT_MEMORY_BYTES, "not before the budget");
+    assert.equal(log.pendingBytes, 0);
+    assert.equal(kv.get("ev_last"), log.last, "every entry so far was written");
+    for (let i = 0; i < 100; i++) log.append(chunk());
+    assert.ok(spills >= 6, `spills again and again (${spills})`);
+    assert.ok(log.pendingBytes <= EVENT_MEMORY_BYTES);
+    const replayed = [...log.replay(0, (id) => sseFrame(id, "stdout", { data: "" }))];
     assert.equal(replayed.length, log.last);
-    assert.ok(replayed.every((f) => f.includes("event: stdout")));
   });
 
   it("held output is handed back as one piece every HELD_OUTPUT_BYTES; what is left comes with finish(); the pieces join to the whole output", () => {

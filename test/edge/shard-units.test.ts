@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { UUID_PATTERN } from "../../proto/limits.ts";
 import { MAX_SHARDS, newSubmissionId, shardName } from "../../edge/src/contracts/submission-id.ts";
 import { EventLog } from "../../edge/src/submission/event-log.ts";
-import type { SyncKv } from "../../edge/src/lib/scoped-kv.ts";
+import type { BulkKv } from "../../edge/src/lib/scoped-kv.ts";
 
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -38,7 +38,7 @@ describe("submission shards", () => {
   });
 });
 
-class MemoryKv implements SyncKv {
+class MemoryKv implements BulkKv {
   map = new Map<string, unknown>();
   writes = 0;
   get<T>(key: string): T | undefined {
@@ -52,45 +52,78 @@ class MemoryKv implements SyncKv {
     this.writes++;
     return this.map.delete(key);
   }
+  getThrough<T>(key: string): T | undefined {
+    return this.get<T>(key);
+  }
+  putThrough<T>(key: string, value: T): void {
+    this.put(key, value);
+  }
 }
 
+const out = (t: number, text: string) => ({ o: "stdout" as const, t, b: new TextEncoder().encode(text) });
+
 describe("event log writes", () => {
-  it("holds frames in memory until flushed, numbering them at once", () => {
+  it("holds entries in memory until flushed, numbering them at once", () => {
     const kv = new MemoryKv();
     const log = new EventLog(kv);
-    assert.equal(log.append((id) => `f${id}`).id, 1);
-    assert.equal(log.append((id) => `f${id}`, true).id, 2);
+    assert.equal(log.append("f1"), 1);
+    assert.equal(log.append(out(0, "x")), 2);
     assert.equal(log.last, 2);
     assert.equal(log.outputs, 1);
     assert.equal(kv.writes, 0);
     log.flush();
     assert.equal(kv.get("ev:1"), "f1");
-    assert.equal(kv.get("ev:2"), "f2");
+    assert.deepEqual(kv.get("ev:2"), out(0, "x"));
     assert.equal(kv.get("ev_last"), 2);
     // A later instance (after an eviction) continues from what was written.
     assert.equal(new EventLog(kv).last, 2);
   });
 
-  it("writes each frame at once while a client follows, and the completed mark flushes first", () => {
+  it("writes each entry at once while a client follows, and the completed mark flushes first", () => {
     const kv = new MemoryKv();
     const log = new EventLog(kv);
-    log.append((id) => `f${id}`);
+    log.append("f1");
     log.persistEagerly();
     assert.equal(kv.get("ev:1"), "f1");
-    log.append((id) => `f${id}`);
+    log.append("f2");
     assert.equal(kv.get("ev:2"), "f2");
     const other = new EventLog(new MemoryKv());
-    other.append((id) => `g${id}`);
+    other.append("g1");
     assert.equal(other.markCompleted(), 2);
-    assert.deepEqual([...other.replay(0, (id) => `done${id}`)], ["g1", "done2"]);
+    assert.deepEqual([...other.replay(0, (id, e) => (e === null ? `done${id}` : String(e)))], ["g1", "done2"]);
   });
 
-  it("a replay writes what is held first, so it sees every frame", () => {
+  it("a replay writes what is held first, so it sees every entry", () => {
     const kv = new MemoryKv();
     const log = new EventLog(kv);
-    log.append((id) => `f${id}`);
-    log.append((id) => `f${id}`);
-    assert.deepEqual([...log.replay(1, () => "x")], ["f2"]);
+    log.append("f1");
+    log.append("f2");
+    assert.deepEqual([...log.replay(1, (_id, e) => String(e))], ["f2"]);
     assert.equal(kv.get("ev:2"), "f2");
+  });
+
+  it("compaction: chunks that match the record become ranges of it, tests their index; a stream that does not match keeps its bytes", () => {
+    const kv = new MemoryKv();
+    const log = new EventLog(kv);
+    const enc = (t: string) => new TextEncoder().encode(t);
+    log.append("queued");
+    log.append(out(0, "ab"));
+    log.append(out(0, "cd"));
+    log.append({ o: "stderr", t: 0, b: enc("E") });
+    log.append({ i: 0, r: { name: "t1" } as never, b: [enc("abcd"), enc("X")] });
+    log.append(out(1, "zz"));
+    const record = { tests: [{ stdout: enc("abcd"), stderr: enc("X") }, { stdout: enc("zz"), stderr: enc("") }], topTest: 0 };
+    const left = log.compact(record);
+    assert.deepEqual(kv.get("ev:2"), { o: "stdout", t: 0, p: 0, a: 0, z: 2 });
+    assert.deepEqual(kv.get("ev:3"), { o: "stdout", t: 0, p: 0, a: 2, z: 4 });
+    assert.deepEqual(kv.get("ev:4"), { o: "stderr", t: 0, b: enc("E") }, "E is not the record's stderr X: kept as sent");
+    assert.deepEqual(kv.get("ev:5"), { i: 0 });
+    assert.deepEqual(kv.get("ev:6"), { o: "stdout", t: 1, p: 1, a: 0, z: 2 });
+    assert.equal(left, 1 + 64, "the bytes still stored in entries are counted");
+    assert.equal(kv.get("ev:1"), "queued");
+    // Without a record (an error) nothing is compacted and every chunk is counted.
+    const other = new EventLog(new MemoryKv());
+    other.append(out(0, "abc"));
+    assert.equal(other.compact(null), 3 + 64);
   });
 });

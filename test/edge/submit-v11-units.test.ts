@@ -119,7 +119,7 @@ describe("the 1.1 record", () => {
     timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined,
     limits: { wallTimeMs: 10_000, cpuTimeMs: 10_000, memoryBytes: 268435456, processes: 64, outputBytes: 1048576, fileSizeBytes: 0 }, checker: undefined, interactor: undefined,
   };
-  const result: ExecutionResult = {
+  const result: ExecutionResult = { outputTally: undefined,
     submissionId: "x", language: "python", verdict: Verdict.VERDICT_AC, exitCode: 0, signal: undefined, stdout: "", stderr: "",
     stdoutBytes: Uint8Array.of(0, 255), stderrBytes: new Uint8Array(0),
     outputIntegrity: OutputIntegrity.OUTPUT_INTEGRITY_COMPLETE, errorMessage: undefined, cpuTimeSecs: 0.1, wallTimeSecs: 0.2,

@@ -95,7 +95,7 @@ describe("gRPC-Web frames", () => {
 });
 
 describe("result record mapping", () => {
-  const result: ExecutionResult = {
+  const result: ExecutionResult = { outputTally: undefined,
     submissionId: "x", language: "python", verdict: Verdict.VERDICT_TLE, exitCode: undefined, signal: 9, stdout: "a", stderr: "",
     outputIntegrity: OutputIntegrity.OUTPUT_INTEGRITY_CRASH_MID_WRITE, errorMessage: undefined, cpuTimeSecs: 0.5, wallTimeSecs: 10.01,
     memoryPeakBytes: 1234, tests: [], version: "",

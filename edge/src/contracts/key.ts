@@ -38,6 +38,7 @@ export type SubmitOutcome =
   | { kind: "rate_limited"; retry_after: number; reason: string; rate: RateInfo }
   | { kind: "queue_full"; queue_depth: number; rate: RateInfo }
   | { kind: "unsupported"; available: string[]; rate: RateInfo }
+  | { kind: "storage_full"; used_bytes: number; quota_bytes: number; rate: RateInfo }
   | { kind: "revoked"; rate: RateInfo };
 
 export interface SubmitRequest extends Omit<CreateInput, "id"> {

@@ -19,6 +19,10 @@ export interface CreateInput {
   options?: RunOptions;
   /** Present when the request used any field added in schema 1.1: how its record is written. */
   format?: RecordFormat;
+  /** The submission's output budget (its key's plan; absent: OUTPUT_BUDGET_DEFAULT_BYTES). */
+  output_budget_bytes?: number;
+  /** What its account may store in the submission's shard (its plan); absent: no quota. */
+  storage_quota_bytes?: number;
 }
 
 /** Bytes travel as base64 (RPC, storage as JSON). Limits are already checked against the key's plan. */
@@ -70,7 +74,8 @@ export type HopTimes = Record<string, number>;
 export type CreateResult =
   | { kind: "created"; queue_depth: number; record?: ResultRecord | null; hops?: HopTimes }
   | { kind: "queue_full"; queue_depth: number }
-  | { kind: "unsupported"; available: string[] };
+  | { kind: "unsupported"; available: string[] }
+  | { kind: "storage_full"; used_bytes: number; quota_bytes: number };
 
 export interface SubmissionRpc {
   create(input: CreateInput): Promise<CreateResult>;

@@ -219,7 +219,7 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     }
     if (r.kind !== "created") {
       undo();
-      this.#count(r.kind === "queue_full" ? "rejected_queue_full" : "rejected_language");
+      this.#count(r.kind === "queue_full" ? "rejected_queue_full" : r.kind === "storage_full" ? "rejected_storage" : "rejected_language");
       return { ...r, rate };
     }
     if (sync && this.#heldBySyncCalls.delete(id)) {

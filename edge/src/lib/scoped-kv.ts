@@ -4,7 +4,9 @@
 // Values read or written are kept in memory (write-through): a submission reads its record and
 // meta many times per event, and only the one instance holding it writes. Values are treated as
 // immutable by every caller (they copy, never mutate). A new scope can also hold its writes in
-// memory (buffer()) until persist() writes them at once, inside the caller's transaction.
+// memory (buffer()) until persist() writes them at once, inside the caller's transaction. Bulk
+// values (event entries, output chunks) go through getThrough/putThrough instead: never kept in
+// memory once written, so what a submission holds does not grow with what its program printed.
 
 /** The part of SyncKvStorage the submission code uses. */
 export interface SyncKv {
@@ -13,15 +15,24 @@ export interface SyncKv {
   delete(key: string): boolean;
 }
 
+/** A KV that can also hold bulk values without keeping them in memory (ScopedKv). */
+export interface BulkKv extends SyncKv {
+  getThrough<T = unknown>(key: string): T | undefined;
+  putThrough<T>(key: string, value: T): void;
+}
+
 /** A whole object's KV (SyncKvStorage has this shape). */
 export interface ListableKv extends SyncKv {
   list(options?: { prefix?: string }): Iterable<[string, unknown]>;
 }
 
-export class ScopedKv implements SyncKv {
+/** In #cache: the value was written through (not kept); read it from #pending or storage. */
+const THROUGH = Symbol("written through");
+
+export class ScopedKv implements BulkKv {
   readonly #kv: ListableKv;
   readonly #prefix: string;
-  /** Known values; `undefined` stored for a key known to be absent. */
+  /** Known values; `undefined` stored for a key known to be absent; THROUGH for a bulk value not kept. */
   readonly #cache = new Map<string, unknown>();
   /** Writes not made yet (buffer()); null: every write is made at once. */
   #pending: Map<string, unknown> | null = null;
@@ -34,7 +45,9 @@ export class ScopedKv implements SyncKv {
   }
 
   get<T = unknown>(key: string): T | undefined {
-    if (this.#cache.has(key) || this.#empty) return this.#cache.get(key) as T | undefined;
+    const known = this.#cache.get(key);
+    if (known === THROUGH) return this.getThrough<T>(key);
+    if (this.#cache.has(key) || this.#empty) return known as T | undefined;
     const value = this.#kv.get<T>(this.#prefix + key);
     this.#cache.set(key, value);
     return value;
@@ -44,6 +57,21 @@ export class ScopedKv implements SyncKv {
     if (this.#pending) this.#pending.set(key, value);
     else this.#kv.put(this.#prefix + key, value);
     this.#cache.set(key, value);
+  }
+
+  /** Reads without keeping the value (a bulk value, read once: a replay, a record's output). */
+  getThrough<T = unknown>(key: string): T | undefined {
+    if (this.#pending?.has(key)) return this.#pending.get(key) as T;
+    const known = this.#cache.get(key);
+    if (known !== THROUGH && (this.#cache.has(key) || this.#empty)) return known as T | undefined;
+    return this.#kv.get<T>(this.#prefix + key);
+  }
+
+  /** Writes without keeping the value in memory (held only until persist() in a buffered scope). */
+  putThrough<T>(key: string, value: T): void {
+    if (this.#pending) this.#pending.set(key, value);
+    else this.#kv.put(this.#prefix + key, value);
+    this.#cache.set(key, THROUGH);
   }
 
   delete(key: string): boolean {

@@ -2,7 +2,7 @@
 // rather than prom-client, which needs Node's runtime.
 import type { MetricSample } from "../contracts/metrics.ts";
 import { DURATION, REQUESTS } from "./recorder.ts";
-import { EVENT_BUDGET_METRIC, EVENT_MEMORY_CHARS, HELD_BUDGET_METRIC, HELD_OUTPUT_BYTES, SPILLS_METRIC } from "../submission/budgets.ts";
+import { EVENT_BUDGET_METRIC, EVENT_MEMORY_BYTES, HELD_BUDGET_METRIC, HELD_OUTPUT_BYTES, SPILLS_METRIC } from "../submission/budgets.ts";
 
 export const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -16,13 +16,13 @@ export const FAMILIES: Family[] = [
   { name: REQUESTS, type: "counter", help: "Requests answered by the edge, by route pattern, method and HTTP status." },
   { name: DURATION, type: "histogram", help: "Time from a request's arrival to its response headers, by route pattern." },
   { name: SPILLS_METRIC, type: "counter", help: "Times a submission's event frames reached their memory budget and were written to storage early." },
-  { name: EVENT_BUDGET_METRIC, type: "gauge", help: "Characters of event frames one submission may hold in a shard's memory before they are written." },
+  { name: EVENT_BUDGET_METRIC, type: "gauge", help: "Bytes of event entries one submission may hold in a shard's memory before they are written." },
   { name: HELD_BUDGET_METRIC, type: "gauge", help: "Output bytes held per stream past the output event cap before they are sent as one event." },
 ];
 
 /** The budgets' values, shown beside the totals (constants, not summed). */
 export const BUDGET_SAMPLES: MetricSample[] = [
-  { name: EVENT_BUDGET_METRIC, labels: {}, value: EVENT_MEMORY_CHARS },
+  { name: EVENT_BUDGET_METRIC, labels: {}, value: EVENT_MEMORY_BYTES },
   { name: HELD_BUDGET_METRIC, labels: {}, value: HELD_OUTPUT_BYTES },
 ];
 

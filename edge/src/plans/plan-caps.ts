@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { CHECKER_LIMIT_DEFAULTS } from "../../../proto/checker-rules.ts";
 import { MAX_TESTS, TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";
+import { OUTPUT_BUDGET_DEFAULT_BYTES, OUTPUT_BUDGET_MAX_BYTES } from "../../../proto/limits.ts";
 
 /** What a fleet node allows at most; a plan (and so a request) may only narrow it. */
 export const NODE_MAXIMA = {
@@ -30,7 +31,14 @@ export interface Plan {
   session_max_secs?: number;
   session_idle_secs?: number;
   session_stdin_kb?: number;
+  /** A submission's output budget, every test and both streams (absent: STORAGE_DEFAULTS; docs/api.md, "Output budget"). */
+  output_budget_kb?: number;
+  /** What one account may store in one submission shard (absent: STORAGE_DEFAULTS). */
+  shard_storage_mb?: number;
 }
+
+/** A plan's output budget and storage quota when it names none. */
+export const STORAGE_DEFAULTS = { output_budget_kb: OUTPUT_BUDGET_DEFAULT_BYTES / 1024, shard_storage_mb: 256 } as const;
 
 /** A live session's caps when its plan names none; a node keeps a live program 300 s at most. */
 export const SESSION_DEFAULTS = { max_secs: 300, idle_secs: 60, stdin_kb: 16 * 1024 } as const;
@@ -86,5 +94,7 @@ export const planUpdateSchema = z.strictObject({
   session_max_secs: int(1, SESSION_DEFAULTS.max_secs).optional(),
   session_idle_secs: int(1, 3600).optional(),
   session_stdin_kb: int(1, 1024 * 1024).optional(),
+  output_budget_kb: int(1, OUTPUT_BUDGET_MAX_BYTES / 1024).optional(),
+  shard_storage_mb: int(1, 10 * 1024).optional(),
 });
 export type PlanUpdate = z.infer<typeof planUpdateSchema>;

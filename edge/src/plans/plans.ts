@@ -5,7 +5,7 @@ import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import type { KeyQuota } from "../contracts/key.ts";
 import { IsolateCache } from "../lib/isolate-cache.ts";
-import { DEFAULT_CAPS, NODE_MAXIMA } from "./plan-caps.ts";
+import { DEFAULT_CAPS, NODE_MAXIMA, STORAGE_DEFAULTS } from "./plan-caps.ts";
 import type { Plan } from "./plan-caps.ts";
 
 export type { Plan } from "./plan-caps.ts";
@@ -46,6 +46,14 @@ export async function planOf(env: Env, key: { plan?: string }): Promise<Plan> {
 export async function savePlan(env: Env, plan: Plan): Promise<void> {
   await env.KEYS.put(`plan:${plan.name}`, JSON.stringify(plan));
   cache.forget(plan.name);
+}
+
+/** A submission's output budget and its account's storage quota per shard under `plan`. */
+export function storageOf(plan: Plan): { output_budget_bytes: number; storage_quota_bytes: number } {
+  return {
+    output_budget_bytes: (plan.output_budget_kb ?? STORAGE_DEFAULTS.output_budget_kb) * 1024,
+    storage_quota_bytes: (plan.shard_storage_mb ?? STORAGE_DEFAULTS.shard_storage_mb) * 1024 * 1024,
+  };
 }
 
 export function quotaOf(plan: Plan): KeyQuota {

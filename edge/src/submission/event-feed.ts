@@ -1,22 +1,33 @@
-// Live delivery of a submission's events to the clients streaming them: one byte stream each, fed
-// as events are stored, with an SSE comment as heartbeat while nothing else flows. A client that
-// goes away makes its next write fail, which drops it here (and the heartbeat with the last one).
-// A client that reads too slowly is cut off once too much waits for it; it resumes with Last-Event-ID.
+// Delivery of a submission's events to the clients streaming them: one byte stream each. Its
+// backlog (the stored events after the client's resume point) is read as the client reads, a
+// page at a time, so a long finished run is replayed from storage in constant memory; then the
+// live events follow, with an SSE comment as heartbeat while nothing else flows. A client that
+// goes away cancels its stream, which drops it here (and the heartbeat with the last one). A
+// client that reads too slowly is cut off once too much waits for it; it resumes with Last-Event-ID.
 import { sseComment } from "../lib/sse.ts";
 
 /** Bytes written to one client and not yet read before it is cut off. */
 const MAX_BEHIND_BYTES = 8 * 1024 * 1024;
+/** Backlog bytes read from storage per pull (and the stream's queue's high-water mark). */
+const PAGE_BYTES = 64 * 1024;
 
 interface Sink {
-  writer: WritableStreamDefaultWriter<Uint8Array>;
-  /** Bytes written and not yet taken by the reader. */
-  behind: number;
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Stored events not yet read into the stream; null once drained. */
+  backlog: Iterator<string> | null;
+  /** Live frames that came while the backlog was still being read. */
+  waiting: Uint8Array[];
+  waitingBytes: number;
+  /** No live event will come: close once the backlog and waiting frames are out. */
+  ended: boolean;
+  closed: boolean;
 }
+
+const encoder = new TextEncoder();
 
 export class EventFeed {
   readonly #sinks = new Set<Sink>();
   readonly #heartbeatMs: number;
-  readonly #encoder = new TextEncoder();
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(heartbeatMs: number) {
@@ -27,45 +38,78 @@ export class EventFeed {
     return this.#sinks.size;
   }
 
-  /** A stream that first carries `backlog`, then every event sent here; ended at once when `ended`. */
-  open(backlog: Iterable<string>, ended: boolean): ReadableStream<Uint8Array> {
-    const pipe = new IdentityTransformStream();
-    const sink: Sink = { writer: pipe.writable.getWriter(), behind: 0 };
-    this.#sinks.add(sink);
-    for (const frame of backlog) this.#write(sink, this.#encoder.encode(frame));
-    if (ended) this.#close(sink);
-    else this.#heartbeat();
-    return pipe.readable;
+  /** A stream that first carries `backlog` (read as the client reads), then every event sent here; ended after the backlog when `ended`. */
+  open(backlog: Iterator<string>, ended: boolean): ReadableStream<Uint8Array> {
+    let sink!: Sink;
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        sink = { controller, backlog, waiting: [], waitingBytes: 0, ended, closed: false };
+      },
+      pull: () => this.#pull(sink),
+      cancel: () => this.#drop(sink),
+    }, { highWaterMark: PAGE_BYTES, size: (chunk) => chunk.byteLength });
+    if (!ended) {
+      this.#sinks.add(sink);
+      this.#heartbeat();
+    }
+    return stream;
   }
 
   send(frame: string): void {
     if (this.#sinks.size === 0) return;
-    const bytes = this.#encoder.encode(frame);
+    const bytes = encoder.encode(frame);
     for (const sink of this.#sinks) this.#write(sink, bytes);
   }
 
-  /** Sends the last frame and ends every stream. */
-  end(frame: string): void {
-    this.send(frame);
-    for (const sink of [...this.#sinks]) this.#close(sink);
+  /** Sends the last frame (made only if someone follows) and ends every stream. */
+  end(frame: () => string): void {
+    if (this.#sinks.size > 0) this.send(frame());
+    for (const sink of [...this.#sinks]) {
+      this.#drop(sink);
+      sink.ended = true;
+      if (sink.backlog === null) this.#close(sink);
+    }
+  }
+
+  #pull(sink: Sink): void {
+    if (sink.closed) return;
+    let read = 0;
+    while (sink.backlog !== null && read < PAGE_BYTES) {
+      const next = sink.backlog.next();
+      if (next.done) {
+        sink.backlog = null;
+        break;
+      }
+      const bytes = encoder.encode(next.value);
+      sink.controller.enqueue(bytes);
+      read += bytes.length;
+    }
+    if (sink.backlog !== null) return;
+    for (const bytes of sink.waiting) sink.controller.enqueue(bytes);
+    sink.waiting = [];
+    sink.waitingBytes = 0;
+    if (sink.ended) this.#close(sink);
   }
 
   #write(sink: Sink, bytes: Uint8Array): void {
-    if (sink.behind > MAX_BEHIND_BYTES) {
+    const behind = sink.backlog !== null ? sink.waitingBytes : -(sink.controller.desiredSize ?? 0);
+    if (behind > MAX_BEHIND_BYTES) {
       this.#drop(sink);
-      sink.writer.abort(new Error("the client fell too far behind; resume with Last-Event-ID")).catch(() => {});
+      sink.closed = true;
+      sink.controller.error(new Error("the client fell too far behind; resume with Last-Event-ID"));
       return;
     }
-    sink.behind += bytes.length;
-    sink.writer.write(bytes).then(
-      () => (sink.behind -= bytes.length),
-      () => this.#drop(sink), // the reader is gone (the client disconnected)
-    );
+    if (sink.backlog !== null) {
+      sink.waiting.push(bytes);
+      sink.waitingBytes += bytes.length;
+    } else sink.controller.enqueue(bytes);
   }
 
   #close(sink: Sink): void {
     this.#drop(sink);
-    sink.writer.close().catch(() => {});
+    if (sink.closed) return;
+    sink.closed = true;
+    sink.controller.close();
   }
 
   #drop(sink: Sink): void {

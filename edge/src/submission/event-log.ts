@@ -1,36 +1,54 @@
-// A submission's events as stored in its shard's synchronous KV: each event's finished SSE frame
-// under its sequence number (1, 2, ...). While nobody follows the stream, frames wait in memory and
-// are written with the terminal record (one commit for the whole run); once a client follows, each
-// frame is written as it comes, so a reconnect by Last-Event-ID always finds what it was sent. The
-// `completed` event is only a mark: its data is the record, read when the event is sent.
-import { CHUNK_CHARS } from "../lib/chunks.ts";
-import { KvBlobs } from "../lib/kv-blobs.ts";
-import type { SyncKv } from "../lib/scoped-kv.ts";
-import { EVENT_MEMORY_CHARS } from "./budgets.ts";
+// A submission's events as stored in its shard's synchronous KV, under their sequence numbers
+// (1, 2, ...), compactly: a small event as its SSE frame; an output chunk as the raw bytes it is
+// the text of (output-text.ts), never as JSON (a control byte would take 6); a test's event as its
+// record without output, plus that output's bytes until the run ends. At the end the run's record
+// becomes the output's one home: compact() turns each output chunk into a range of the record's
+// bytes and each test's event into the test's index, so a finished run stores its output once.
+// Entries are written and read through (never kept in memory once written). While nobody follows
+// the stream they wait in memory and are written with the terminal record (one commit); once a
+// client follows, each is written as it comes, so a reconnect by Last-Event-ID finds what it was
+// sent. The `completed` event is only a mark: its data is the record, read when it is sent.
+import type { BulkKv } from "../lib/scoped-kv.ts";
+import type { TestRecord } from "../../../proto/record.ts";
+import { EVENT_MEMORY_BYTES } from "./budgets.ts";
+import { placeOf, sameBytes, type Place, type RecordOutput, type StreamName } from "./output-bytes.ts";
 
 const LAST = "ev_last";
 const COMPLETED = "ev_completed";
 
+/** A test's record without its output (the output is in `bytes`, or in the record once compacted). */
+export type BareTest = Omit<TestRecord, "stdout" | "stderr">;
+
+export type EventEntry =
+  /** queued, started: the frame itself. */
+  | string
+  /** An output chunk: its bytes (while the run goes). */
+  | { o: StreamName; t: number; b: Uint8Array }
+  /** An output chunk once compacted: bytes [a, z) of the record's stream at `p`. */
+  | { o: StreamName; t: number; p: Place; a: number; z: number }
+  /** A test's event: its record without output, and the output's bytes until compacted. */
+  | { i: number; r?: BareTest; b?: [Uint8Array, Uint8Array] };
+
+export const entrySize = (e: EventEntry): number =>
+  typeof e === "string" ? e.length * 2 : "b" in e && e.b ? (e.b instanceof Uint8Array ? e.b.length : e.b[0].length + e.b[1].length) + 64 : 64;
+
 export class EventLog {
-  readonly #kv: SyncKv;
-  /** Frames too big for one value (a test's record with its output) are chunked. */
-  readonly #big: KvBlobs;
+  readonly #kv: BulkKv;
   /** Output events appended by this instance (a run's output reaches only the instance that streams it). */
   #outputs = 0;
-  /** Frames not written yet, in order. */
-  #pending: [number, string][] = [];
-  /** Characters of the frames in #pending. */
-  #pendingChars = 0;
+  /** Entries not written yet, in order. */
+  #pending: [number, EventEntry][] = [];
+  /** Bytes of the entries in #pending. */
+  #pendingBytes = 0;
   /** Read when first needed (a new submission's scope is known empty by then: no read). */
   #last: number | undefined;
   #eager = false;
-  /** Makes room when the frames held pass EVENT_MEMORY_CHARS (the submission writes itself, then flush()). */
+  /** Makes room when the entries held pass EVENT_MEMORY_BYTES (the submission writes itself, then flush()). */
   readonly #spill: () => void;
 
-  constructor(kv: SyncKv, spill?: () => void) {
+  constructor(kv: BulkKv, spill?: () => void) {
     this.#kv = kv;
     this.#spill = spill ?? (() => this.flush());
-    this.#big = new KvBlobs(kv);
   }
 
   /** The last event's id (0: none yet). */
@@ -43,9 +61,9 @@ export class EventLog {
     return this.#kv.get<number>(COMPLETED);
   }
 
-  /** Characters of event frames held in memory, not written yet. */
-  get pendingChars(): number {
-    return this.#pendingChars;
+  /** Bytes of entries held in memory, not written yet. */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
   }
 
   /** Output events stored so far (the cap counts these). */
@@ -53,40 +71,76 @@ export class EventLog {
     return this.#outputs;
   }
 
-  /** Stores the frame `make(id)` under the next id and returns it. */
-  append(make: (id: number) => string, output = false): { id: number; frame: string } {
+  /** Stores `entry` under the next id and returns the id. */
+  append(entry: EventEntry): number {
     const id = (this.#last = this.last + 1);
-    const frame = make(id);
-    this.#pending.push([id, frame]);
-    this.#pendingChars += frame.length;
+    this.#pending.push([id, entry]);
+    this.#pendingBytes += entrySize(entry);
     if (this.#eager) this.flush();
-    else if (this.#pendingChars > EVENT_MEMORY_CHARS) {
+    else if (this.#pendingBytes > EVENT_MEMORY_BYTES) {
       this.#spill();
       this.flush();
     }
-    if (output) this.#outputs++;
-    return { id, frame };
+    if (typeof entry === "object" && "o" in entry) this.#outputs++;
+    return id;
   }
 
-  /** From now on every frame is written as it is appended (a client follows the stream). */
+  /** From now on every entry is written as it is appended (a client follows the stream). */
   persistEagerly(): void {
     this.#eager = true;
     this.flush();
   }
 
-  /** Writes the frames waiting in memory. */
+  /** Writes the entries waiting in memory. */
   flush(): void {
     if (this.#pending.length === 0) return;
-    for (const [id, frame] of this.#pending) {
-      if (frame.length <= CHUNK_CHARS) this.#kv.put(`ev:${id}`, frame);
-      else {
-        this.#big.put(`ev:${id}`, frame);
-        this.#kv.put(`ev:${id}`, null);
-      }
-    }
+    for (const [id, entry] of this.#pending) this.#kv.putThrough(`ev:${id}`, entry);
     this.#pending = [];
-    this.#pendingChars = 0;
+    this.#pendingBytes = 0;
     this.#kv.put(LAST, this.last);
+  }
+
+  /**
+   * The record `out` is the output's home from now on: each output chunk becomes the range of it
+   * that holds the same bytes, each test's event its index. A chunk that does not match (a node
+   * that streamed other bytes than it reported) keeps its own bytes, and so does every later chunk
+   * of its stream; without a record (an error) every chunk keeps its bytes. Reads each entry once;
+   * call inside the terminal commit. Returns the bytes of output still stored in entries.
+   */
+  compact(out: RecordOutput | null): number {
+    this.flush();
+    const offsets = new Map<string, number>();
+    const broken = new Set<string>();
+    let left = 0;
+    for (let id = 1; id <= this.last; id++) {
+      const entry = this.#kv.getThrough<EventEntry>(`ev:${id}`);
+      if (typeof entry !== "object" || entry === null || !("b" in entry) || !entry.b) continue;
+      const compacted = out ? this.#compacted(entry, out, offsets, broken) : null;
+      if (compacted) this.#kv.putThrough(`ev:${id}`, compacted);
+      else left += entrySize(entry);
+    }
+    return left;
+  }
+
+  #compacted(entry: EventEntry & object, out: RecordOutput, offsets: Map<string, number>, broken: Set<string>): EventEntry | null {
+    if (!("o" in entry)) {
+      const test = out.tests[entry.i];
+      const [stdout, stderr] = entry.b ?? [];
+      return test && stdout && stderr && sameBytes(test.stdout, stdout) && sameBytes(test.stderr, stderr) ? { i: entry.i } : null;
+    }
+    if (!("b" in entry)) return null;
+    const place = placeOf(out, entry.t);
+    const key = `${place}:${entry.o}`;
+    if (broken.has(key)) return null;
+    const whole = place === "top" ? out.top?.[entry.o] : out.tests[place]?.[entry.o];
+    const a = offsets.get(key) ?? 0;
+    const z = a + entry.b.length;
+    if (!whole || z > whole.length || !sameBytes(whole.subarray(a, z), entry.b)) {
+      broken.add(key);
+      return null;
+    }
+    offsets.set(key, z);
+    return { o: entry.o, t: entry.t, p: place, a, z };
   }
 
   markCompleted(): number {
@@ -97,14 +151,23 @@ export class EventLog {
     return id;
   }
 
-  /** Every frame after `after`, in order (written first), with the completed event made by `completed(id)`. */
-  *replay(after: number, completed: (id: number) => string): Generator<string> {
+  /**
+   * Every event after `after` in order, as `render` makes its frame from the stored entry (the
+   * completed event's entry is null), read one at a time as the caller pulls: a replay's memory is
+   * one event's, however long the run. Stops early if the submission is wiped meanwhile.
+   */
+  *replay(after: number, render: (id: number, entry: EventEntry | null) => string): Generator<string> {
     this.flush();
     const done = this.completedId;
     const last = this.last;
     for (let id = after + 1; id <= last; id++) {
-      if (id === done) yield completed(id);
-      else yield this.#kv.get<string | null>(`ev:${id}`) ?? this.#big.get(`ev:${id}`);
+      if (id === done) {
+        yield render(id, null);
+        continue;
+      }
+      const entry = this.#kv.getThrough<EventEntry>(`ev:${id}`);
+      if (entry === undefined) return;
+      yield render(id, entry);
     }
   }
 }

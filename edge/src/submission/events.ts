@@ -4,17 +4,19 @@
 // (a test case's record), completed (the whole record, also for job_status error), after which
 // the streams end. Output events are capped: past OUTPUT_EVENT_CAP a stream's chunks are held and
 // sent as one event when their test (or the run) ends, so storage stays bounded and the
-// concatenated chunks still equal the record's output.
+// concatenated chunks still equal the record's output. A frame is built only for a client that
+// follows; a replay builds each from its stored entry as the client reads.
 import { OutputStream } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import type { ExecuteResponse, Output } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+import type { ExecuteResponse, Output, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { testFromWire } from "../../../proto/record-wire.ts";
-import type { Encoding, ResultRecord } from "../../../proto/record.ts";
+import type { Encoding, ResultRecord, TestRecord } from "../../../proto/record.ts";
 import { sseFrame } from "../lib/sse.ts";
 import { EventFeed } from "./event-feed.ts";
-import { EventLog } from "./event-log.ts";
-import type { SyncKv } from "../lib/scoped-kv.ts";
-import { OutputText } from "./output-text.ts";
+import { EventLog, type BareTest, type EventEntry } from "./event-log.ts";
+import type { BulkKv } from "../lib/scoped-kv.ts";
+import { OutputText, outputView, type OutputChunk } from "./output-text.ts";
 import { HeldOutput } from "./held-output.ts";
+import { pairOf, withOutput, type Place, type StreamName } from "./output-bytes.ts";
 
 /** Output events stored at most before chunks are held until their test or run ends. */
 export const OUTPUT_EVENT_CAP = 1000;
@@ -23,6 +25,15 @@ export const OUTPUT_EVENT_CAP = 1000;
 export interface StreamFormat {
   encoding: Encoding;
   tests: boolean;
+}
+
+/** What a replay reads of the finished record (store.ts): the home of a compacted run's output. */
+export interface StoredRecord {
+  /** Bytes [from, to) of the record's stream at `place`. */
+  range(place: Place, stream: StreamName, from: number, to: number): Uint8Array;
+  /** Test `index`'s record with its output. */
+  test(index: number): TestRecord | undefined;
+  record(): ResultRecord | null;
 }
 
 /** SSE comment while nothing else flows (SSE_HEARTBEAT_MS, default 15 s). */
@@ -39,16 +50,26 @@ export function streamFormat(f: Partial<StreamFormat> | undefined): StreamFormat
 /** Live followers of one submission at most (a replay after completion is not counted). */
 export const MAX_LIVE_STREAMS = 16;
 
+const EMPTY = new Uint8Array(0);
+
+/** A test's record without its output, and that output's raw bytes. */
+function splitTest(t: WireTest): { bare: BareTest; bytes: [Uint8Array, Uint8Array] } {
+  const pair = t.result ? pairOf(t.result) : { stdout: EMPTY, stderr: EMPTY };
+  const emptied = t.result ? { ...t, result: { ...t.result, stdout: "", stderr: "", stdoutBytes: EMPTY, stderrBytes: EMPTY } } : t;
+  const { stdout: _o, stderr: _e, ...bare } = testFromWire(emptied);
+  return { bare, bytes: [pair.stdout, pair.stderr] };
+}
+
 export class SubmissionEvents {
   readonly #log: EventLog;
   readonly #feed: EventFeed;
   #text: OutputText | undefined;
-  #tests = false;
+  #format: StreamFormat = streamFormat(undefined);
   /** Chunks past the cap, by `${stream}:${test}`. */
   readonly #held = new HeldOutput();
 
-  /** `spill`: the frames held in memory reached their budget (budgets.ts); the submission writes itself. */
-  constructor(kv: SyncKv, heartbeatMs: number, spill?: () => void) {
+  /** `spill`: the entries held in memory reached their budget (budgets.ts); the submission writes itself. */
+  constructor(kv: BulkKv, heartbeatMs: number, spill?: () => void) {
     this.#log = new EventLog(kv, spill);
     this.#feed = new EventFeed(heartbeatMs);
   }
@@ -68,50 +89,60 @@ export class SubmissionEvents {
     return this.#feed.clients;
   }
 
+  /** The log, for the terminal commit's compaction (store.ts). */
+  get log(): EventLog {
+    return this.#log;
+  }
+
   queued(position: number): void {
-    this.#emit("queued", { position });
+    this.#small("queued", { position });
   }
 
   started(startedAt: string): void {
-    this.#emit("started", { started_at: startedAt });
+    this.#small("started", { started_at: startedAt });
   }
 
   /** The node's queued, output and test events (started and completed go through the record). */
   fromNode(ev: ExecuteResponse, format: StreamFormat): void {
+    this.#format = format;
     if (ev.queued) this.queued(ev.queued.position);
-    else if (ev.output) this.#output(ev.output, format);
+    else if (ev.output) this.#output(ev.output);
     else if (ev.test) {
       const { index, result } = ev.test;
       this.#finish(index);
-      if (result) this.#emit("test", { index, ...testFromWire(result, format.encoding) });
+      if (result) this.#test(index, result);
     }
   }
 
-  /** The terminal record: the last output, then `completed`; every stream ends. */
+  /** The run's last output, before the terminal commit (so that it is compacted with the rest). */
+  finishOutput(): void {
+    this.#finish(null);
+  }
+
+  /** The terminal record (committed): `completed`; every stream ends. */
   completed(rec: ResultRecord): void {
     if (this.#log.completedId !== undefined) return;
     this.#finish(null);
     const id = this.#log.markCompleted();
-    this.#feed.end(sseFrame(id, "completed", rec));
+    this.#feed.end(() => sseFrame(id, "completed", rec));
   }
 
   /**
    * The events after `after`, then (unless already completed) the live ones; "busy" when
    * MAX_LIVE_STREAMS clients are following the run already (each holds the object's memory).
    */
-  stream(after: number, record: () => ResultRecord | null): ReadableStream<Uint8Array> | "busy" {
+  stream(after: number, stored: StoredRecord, format: StreamFormat): ReadableStream<Uint8Array> | "busy" {
     const done = this.#log.completedId !== undefined;
     if (!done && this.#feed.clients >= MAX_LIVE_STREAMS) return "busy";
     if (!done) this.#log.persistEagerly();
-    const backlog = this.#log.replay(after, (id) => sseFrame(id, "completed", record()));
+    const backlog = this.#log.replay(after, (id, entry) => render(id, entry, stored, format));
     return this.#feed.open(backlog, done);
   }
 
-  #output(out: Output, format: StreamFormat): void {
+  #output(out: Output): void {
     const stream = out.stream === OutputStream.OUTPUT_STREAM_STDERR ? "stderr" : out.stream === OutputStream.OUTPUT_STREAM_STDOUT ? "stdout" : null;
     if (!stream || out.data.length === 0) return;
-    this.#text ??= new OutputText(format.encoding);
-    this.#tests = format.tests;
+    this.#text ??= new OutputText(this.#format.encoding);
     const key = `${stream}:${out.testIndex}`;
     if (this.#held.has(key) || this.#log.outputs >= OUTPUT_EVENT_CAP) {
       const full = this.#held.add(key, out.data);
@@ -128,19 +159,50 @@ export class SubmissionEvents {
       for (const key of keys) {
         const index = Number(key.slice(stream.length + 1));
         const bytes = this.#held.finish(key);
-        this.#chunk(stream, index, (bytes.length > 0 ? text.take(key, bytes) : "") + text.finish(key));
+        if (bytes.length > 0) this.#chunk(stream, index, text.take(key, bytes));
+        this.#chunk(stream, index, text.finish(key));
       }
     }
   }
 
-  #chunk(stream: "stdout" | "stderr", test: number, data: string): void {
-    if (data === "") return;
-    this.#emit(stream, this.#tests ? { data, test } : { data }, true);
+  #chunk(stream: StreamName, test: number, chunk: OutputChunk): void {
+    if (chunk.bytes.length === 0 || this.#log.completedId !== undefined) return;
+    const id = this.#log.append({ o: stream, t: test, b: chunk.bytes });
+    this.#send(() => sseFrame(id, stream, this.#format.tests ? { data: chunk.text, test } : { data: chunk.text }));
   }
 
-  #emit(event: string, data: unknown, output = false): void {
+  #test(index: number, result: WireTest): void {
     if (this.#log.completedId !== undefined) return;
-    const { frame } = this.#log.append((id) => sseFrame(id, event, data), output);
-    this.#feed.send(frame);
+    const { bare, bytes } = splitTest(result);
+    const id = this.#log.append({ i: index, r: bare, b: bytes });
+    const encoding = this.#format.encoding;
+    this.#send(() => sseFrame(id, "test", { index, ...withOutput(bare, outputView(bytes[0], encoding), outputView(bytes[1], encoding)) }));
   }
+
+  #small(event: string, data: unknown): void {
+    if (this.#log.completedId !== undefined) return;
+    const frame = sseFrame(this.#log.last + 1, event, data);
+    this.#log.append(frame);
+    this.#send(() => frame);
+  }
+
+  /** A frame for the clients following live (made only when there is one). */
+  #send(frame: () => string): void {
+    if (this.#feed.clients > 0) this.#feed.send(frame());
+  }
+}
+
+/** The frame of a stored event (null: the completed event, whose data is the record). */
+function render(id: number, entry: EventEntry | null, stored: StoredRecord, format: StreamFormat): string {
+  if (entry === null) return sseFrame(id, "completed", stored.record());
+  if (typeof entry === "string") return entry;
+  if ("o" in entry) {
+    const bytes = "b" in entry ? entry.b : stored.range(entry.p, entry.o, entry.a, entry.z);
+    const data = outputView(bytes, format.encoding);
+    return sseFrame(id, entry.o, format.tests ? { data, test: entry.t } : { data });
+  }
+  const test = entry.r && entry.b
+    ? withOutput(entry.r, outputView(entry.b[0], format.encoding), outputView(entry.b[1], format.encoding))
+    : stored.test(entry.i);
+  return sseFrame(id, "test", { index: entry.i, ...test });
 }

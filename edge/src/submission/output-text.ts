@@ -1,13 +1,65 @@
 // A run's streamed output as the record writes it: UTF-8 text, or base64 of the raw bytes. Each
-// stream of each test has its own decoder, so a character split across two chunks is decoded
-// whole, and the concatenated chunks of a stream equal the record's text (utf8) or, decoded, its
-// bytes (base64).
+// stream of each test keeps the bytes of a character split across two chunks (at most 3) until
+// the character is whole, so every chunk is the text of a whole range of the stream's bytes: a
+// chunk is stored as those bytes (event-log.ts) and decodes again to the same text, and the
+// concatenated chunks of a stream equal the record's text (utf8) or, decoded, its bytes (base64).
 import { toBase64 } from "../../../proto/base64.ts";
 import type { Encoding } from "../../../proto/record.ts";
 
+const decoder = new TextDecoder("utf-8");
+
+/** A stream's bytes in the record's encoding (a whole range: see heldTail). */
+export function outputView(bytes: Uint8Array, encoding: Encoding): string {
+  return encoding === "base64" ? toBase64(bytes) : decoder.decode(bytes);
+}
+
+/** Bytes of a UTF-8 sequence begun by `lead` (0: not a lead byte a valid sequence starts with). */
+function sequenceLength(lead: number): number {
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+/** Whether `next` may follow `lead` as its first continuation byte (WHATWG's UTF-8 decoder). */
+function firstContinuationOk(lead: number, next: number): boolean {
+  const [low, high] = lead === 0xe0 ? [0xa0, 0xbf] : lead === 0xed ? [0x80, 0x9f] : lead === 0xf0 ? [0x90, 0xbf] : lead === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+  return next >= low && next <= high;
+}
+
+/**
+ * How many bytes at the end of `bytes` begin a character not yet whole (what a streaming
+ * TextDecoder holds back): 0 to 3. Looks at the last 3 bytes only.
+ */
+export function heldTail(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const at = bytes.length - back;
+    const byte = bytes[at]!;
+    if (byte >= 0x80 && byte <= 0xbf) continue; // a continuation: its lead is further back
+    const need = sequenceLength(byte);
+    if (need <= back) return 0;
+    for (let i = at + 1; i < bytes.length; i++) {
+      const ok = i === at + 1 ? firstContinuationOk(byte, bytes[i]!) : bytes[i]! >= 0x80 && bytes[i]! <= 0xbf;
+      if (!ok) return 0;
+    }
+    return back;
+  }
+  return 0;
+}
+
+export interface OutputChunk {
+  /** The chunk in the record's encoding. */
+  text: string;
+  /** The bytes it is the text of (a whole range of the stream's bytes). */
+  bytes: Uint8Array;
+}
+
+const EMPTY = new Uint8Array(0);
+
 export class OutputText {
   readonly #encoding: Encoding;
-  readonly #decoders = new Map<string, InstanceType<typeof TextDecoder>>();
+  /** Bytes of an unfinished character, by stream key (utf8 only). */
+  readonly #carry = new Map<string, Uint8Array>();
 
   constructor(encoding: Encoding) {
     this.#encoding = encoding;
@@ -17,23 +69,34 @@ export class OutputText {
     return this.#encoding;
   }
 
-  /** The text of `bytes` for the stream `key`; "" when they end inside a character (held for the next chunk). */
-  take(key: string, bytes: Uint8Array): string {
-    if (this.#encoding === "base64") return toBase64(bytes);
-    let decoder = this.#decoders.get(key);
-    if (!decoder) this.#decoders.set(key, (decoder = new TextDecoder("utf-8")));
-    return decoder.decode(bytes, { stream: true });
+  /** The chunk of `bytes` for the stream `key`; empty when they end inside a character (held for the next). */
+  take(key: string, bytes: Uint8Array): OutputChunk {
+    if (this.#encoding === "base64") return { text: toBase64(bytes), bytes };
+    const carry = this.#carry.get(key);
+    const all = carry ? concat(carry, bytes) : bytes;
+    const held = heldTail(all);
+    if (held > 0) this.#carry.set(key, all.slice(all.length - held));
+    else this.#carry.delete(key);
+    const whole = held > 0 ? all.subarray(0, all.length - held) : all;
+    return { text: decoder.decode(whole), bytes: whole };
   }
 
-  /** What a stream's decoder still holds (an unfinished character → U+FFFD, as the record has it). */
-  finish(key: string): string {
-    const decoder = this.#decoders.get(key);
-    this.#decoders.delete(key);
-    return decoder ? decoder.decode() : "";
+  /** What a stream still holds (an unfinished character → U+FFFD, as the record has it). */
+  finish(key: string): OutputChunk {
+    const carry = this.#carry.get(key) ?? EMPTY;
+    this.#carry.delete(key);
+    return { text: carry.length > 0 ? decoder.decode(carry) : "", bytes: carry };
   }
 
-  /** Keys still holding bytes or state, to finish at the end of the run. */
+  /** Keys still holding bytes, to finish at the end of the run. */
   keys(): string[] {
-    return [...this.#decoders.keys()];
+    return [...this.#carry.keys()];
   }
+}
+
+export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
 }

@@ -4,7 +4,7 @@
 import type { ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { SCHEMA_VERSION, SCHEMA_VERSION_EXTENDED } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
-import { executionFromWire, scoreFromWire, testFromWire } from "../../../proto/record-wire.ts";
+import { budgetUseFromWire, executionFromWire, scoreFromWire, testFromWire } from "../../../proto/record-wire.ts";
 import type { RecordFormat } from "../contracts/submission.ts";
 
 /** ISO 8601 UTC with milliseconds, e.g. 2026-11-21T20:36:37.123Z. */
@@ -36,6 +36,11 @@ export function completedRecord(base: ResultRecord, r: ExecutionResult, nowMs: n
     execution.evidence = evidence;
   }
   const version = r.version || format?.version || "";
+  const tests = r.tests.map((t) => testFromWire(t, encoding));
+  // With tests the top level's output is the deciding test's (the node does not repeat it).
+  const deciding = r.outputOfTest !== undefined ? tests[r.outputOfTest] : undefined;
+  if (deciding) Object.assign(execution, { stdout: deciding.stdout, stderr: deciding.stderr });
+  const budget = format ? budgetUseFromWire(r.outputTally) : undefined;
   return {
     ...base,
     ...execution,
@@ -44,8 +49,9 @@ export function completedRecord(base: ResultRecord, r: ExecutionResult, nowMs: n
     completed_at: r.completedAt ? r.completedAt.toISOString() : isoMs(nowMs),
     ...(encoding === "base64" ? { encoding } : {}),
     ...(format && (format.named_version || format.tests) && version ? { version } : {}),
-    ...(format?.tests ? { tests: r.tests.map((t) => testFromWire(t, encoding)) } : {}),
+    ...(format?.tests ? { tests } : {}),
     ...(format?.tests ? scoreFromWire(r) : {}),
+    ...(budget ? { output_budget: budget } : {}),
   };
 }
 

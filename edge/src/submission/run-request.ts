@@ -3,6 +3,7 @@
 import { fromBase64 } from "../../../proto/base64.ts";
 import type { DeepPartial, ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { CheckerOptions, RunOptions } from "../contracts/submission.ts";
+import { OUTPUT_BUDGET_DEFAULT_BYTES } from "../../../proto/limits.ts";
 
 const bytes = (b64: string): Uint8Array => fromBase64(b64) ?? new Uint8Array(0);
 const maybeBytes = (b64: string | undefined): Uint8Array | undefined => (b64 === undefined ? undefined : bytes(b64));
@@ -41,12 +42,16 @@ function checkerFields(c: CheckerOptions): DeepPartial<ExecuteRequest>["checker"
 }
 
 /**
- * The Execute request of a submission. detach_on_disconnect: a severed stream (evicted object)
+ * The Execute request of a submission. Its output comes as raw bytes within its budget (the edge
+ * stores bytes, and makes the record's text from them). detach_on_disconnect: a severed stream (evicted object)
  * must not kill the run, because the watchdog recovers its outcome with GetResult.
  */
-export function executeRequest(meta: { id: string; language: string; project_id: string }, code: string, stdin: string, options: RunOptions | undefined): DeepPartial<ExecuteRequest> {
+export function executeRequest(
+  meta: { id: string; language: string; project_id: string; output_budget_bytes?: number }, code: string, stdin: string, options: RunOptions | undefined,
+): DeepPartial<ExecuteRequest> {
   return {
     submissionId: meta.id, language: meta.language, code, stdin,
     detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(options),
+    outputBudgetBytes: meta.output_budget_bytes ?? OUTPUT_BUDGET_DEFAULT_BYTES, rawOutputOnly: true,
   };
 }

@@ -1,18 +1,32 @@
 // One submission's storage inside its shard, all in the shard's synchronous KV under the
-// submission's prefix (scoped-kv.ts): meta, record, run and release markers; code, stdin and output
-// as chunked blobs (its events: event-log.ts). A lookup of an unknown id writes nothing.
-import type { ResultRecord } from "../../../proto/record.ts";
+// submission's prefix (scoped-kv.ts): meta, record, run and release markers; code and stdin as
+// chunked blobs; a finished record's output as raw bytes (output-store.ts), its tests' records
+// without output one per key, its events compacted to point into them (event-log.ts). What it
+// stores is charged to its account in the shard (account-usage.ts). A lookup of an unknown id
+// writes nothing.
+import type { Encoding, ResultRecord, TestRecord } from "../../../proto/record.ts";
 import { KvBlobs } from "../lib/kv-blobs.ts";
-import type { ScopedKv, SyncKv } from "../lib/scoped-kv.ts";
+import type { BulkKv, ScopedKv } from "../lib/scoped-kv.ts";
 import type { RunOptions } from "../contracts/submission.ts";
 import { newRecord } from "./record.ts";
 import type { HooksPending, Meta, Pending, Run } from "./stored.ts";
 import type { TerminalMarks } from "./terminal-steps.ts";
+import type { BareTest, EventLog } from "./event-log.ts";
+import { keptBytes, withOutput, type Place, type RecordOutput, type StreamName } from "./output-bytes.ts";
+import { OutputStore } from "./output-store.ts";
+import { outputView } from "./output-text.ts";
+import type { StoredRecord } from "./events.ts";
+import { AccountUsage, CHARGED } from "./account-usage.ts";
 
-export class SubmissionStore {
+/** Bytes charged per stored event entry besides its output (its key and framing). */
+const ENTRY_BYTES = 64;
+
+export class SubmissionStore implements StoredRecord {
   #storage: DurableObjectStorage;
   #kv: ScopedKv;
   #blobs: KvBlobs;
+  #output: OutputStore;
+  #usage: AccountUsage;
   /** The run started (the node said so): kept in memory, written with the terminal record. */
   #startedAt: string | null = null;
 
@@ -20,9 +34,11 @@ export class SubmissionStore {
     this.#storage = storage;
     this.#kv = kv;
     this.#blobs = new KvBlobs(kv);
+    this.#output = new OutputStore(kv);
+    this.#usage = new AccountUsage(storage.kv);
   }
 
-  get kv(): SyncKv {
+  get kv(): BulkKv {
     return this.#kv;
   }
 
@@ -58,7 +74,15 @@ export class SubmissionStore {
     this.#blobs.put(name, value);
   }
 
-  /** A new submission: what it is, its record, its input. */
+  /** Bytes the account stores in this shard now. */
+  accountBytes(accountId: string): number {
+    return this.#usage.of(accountId);
+  }
+
+  /**
+   * A new submission: what it is, its record, its input. Its account is charged at its end, in the
+   * terminal commit (a charge now would cost a synchronous submit a commit of its own).
+   */
   accept(meta: Meta, input: { code: string; stdin: string; options?: RunOptions }): void {
     this.kv.put("meta", meta);
     this.kv.put("record", newRecord(meta.id, meta.language, meta.created_ms, meta.format));
@@ -84,14 +108,34 @@ export class SubmissionStore {
     if (persist && rec?.job_status === "pending") this.kv.put("record", { ...rec, job_status: "running", started_at: startedAt });
   }
 
-  /** The record with its output. */
+  /** The record with its output (decoded from the stored bytes as the record's encoding asks). */
   record(): ResultRecord | null {
     const rec = this.bareRecord();
     if (!rec) return null;
     if (rec.job_status !== "completed") return rec;
-    const full = { ...rec, stdout: this.blob("stdout"), stderr: this.blob("stderr") };
-    // Per-test outputs can be large: kept as a blob of their own, like stdout and stderr.
-    return this.#blobs.has("tests") ? { ...full, tests: JSON.parse(this.#blobs.get("tests")) } : full;
+    const encoding = rec.encoding ?? "utf8";
+    const top = this.kv.get<number>("out_top") ?? "top";
+    const full = { ...rec, stdout: this.#view(top, "stdout", encoding), stderr: this.#view(top, "stderr", encoding) };
+    const count = this.kv.get<number>("tests");
+    if (count === undefined) return full;
+    const tests: TestRecord[] = [];
+    for (let i = 0; i < count; i++) tests.push(this.test(i)!);
+    return { ...full, tests };
+  }
+
+  /** Test `index`'s record with its output (a finished record's). */
+  test(index: number): TestRecord | undefined {
+    const bare = this.kv.getThrough<BareTest>(`test:${index}`);
+    const encoding = this.bareRecord()?.encoding ?? "utf8";
+    return bare && withOutput(bare, this.#view(index, "stdout", encoding), this.#view(index, "stderr", encoding));
+  }
+
+  range(place: Place, stream: StreamName, from: number, to: number): Uint8Array {
+    return this.#output.read(place, stream, from, to);
+  }
+
+  #view(place: Place, stream: StreamName, encoding: Encoding): string {
+    return outputView(this.#output.read(place, stream), encoding);
   }
 
   run(): Run | undefined {
@@ -119,22 +163,35 @@ export class SubmissionStore {
    * marked as to do. `unitWithAnswer`: the key's object gets the record as the answer to its create
    * call and frees the concurrency unit itself, so no release is sent to it.
    */
-  commitTerminal(rec: ResultRecord, endedMs: number, expireMs: number, unitWithAnswer: boolean): void {
+  commitTerminal(rec: ResultRecord, output: RecordOutput | null, events: EventLog, endedMs: number, expireMs: number, unitWithAnswer: boolean): void {
     try {
-      this.#write(rec, endedMs, expireMs, unitWithAnswer);
+      this.#write(rec, output, events, endedMs, expireMs, unitWithAnswer);
     } catch (e) {
       this.#kv.forget();
       throw e;
     }
   }
 
-  #write(rec: ResultRecord, endedMs: number, expireMs: number, unitWithAnswer: boolean): void {
+  #write(rec: ResultRecord, output: RecordOutput | null, events: EventLog, endedMs: number, expireMs: number, unitWithAnswer: boolean): void {
     this.#storage.transactionSync(() => {
-      this.#blobs.put("stdout", rec.stdout);
-      this.#blobs.put("stderr", rec.stderr);
-      const { tests, ...bare } = rec;
-      if (tests) this.#blobs.put("tests", JSON.stringify(tests));
-      this.kv.put("record", { ...bare, stdout: null, stderr: null });
+      const { tests, ...rest } = rec;
+      const bare = { ...rest, stdout: null, stderr: null };
+      let stored = JSON.stringify(bare).length;
+      if (output) {
+        if (output.top) for (const s of ["stdout", "stderr"] as const) this.#output.put("top", s, output.top[s]);
+        else this.kv.put("out_top", output.topTest);
+        output.tests.forEach((pair, i) => (["stdout", "stderr"] as const).forEach((s) => this.#output.put(i, s, pair[s])));
+        stored += keptBytes(output);
+      }
+      stored += events.compact(output);
+      if (tests) {
+        tests.forEach(({ stdout: _o, stderr: _e, ...test }, i) => {
+          this.kv.putThrough(`test:${i}`, test);
+          stored += JSON.stringify(test).length;
+        });
+        this.kv.put("tests", tests.length);
+      }
+      this.kv.put("record", bare);
       this.kv.put("expire", expireMs);
       this.kv.put("release", { run_slot: true, concurrency_unit: !unitWithAnswer } satisfies Pending);
       this.kv.put("hooks", { ended_ms: endedMs } satisfies HooksPending);
@@ -142,12 +199,23 @@ export class SubmissionStore {
       this.#blobs.put("code", null);
       this.#blobs.put("stdin", null);
       if (this.#blobs.has("options")) this.#blobs.put("options", null);
+      const meta = this.meta();
+      if (meta) this.#charge(meta.account_id, stored + events.last * ENTRY_BYTES);
       this.#kv.persist();
     });
   }
 
-  /** Deletes everything of this submission. */
+  /** Sets what this submission is charged to its account in the shard (replacing its earlier charge). */
+  #charge(accountId: string, bytes: number): void {
+    const before = this.kv.get<number>(CHARGED) ?? 0;
+    this.#usage.add(accountId, bytes - before);
+    this.kv.put(CHARGED, bytes);
+  }
+
+  /** Deletes everything of this submission, and its charge. */
   wipe(): void {
+    const meta = this.meta();
+    if (meta) this.#usage.add(meta.account_id, -(this.kv.get<number>(CHARGED) ?? 0));
     this.#kv.deleteAll();
   }
 }

@@ -17,6 +17,8 @@ export interface Meta {
   format?: RecordFormat;
   /** A run with tests: the least time from its start it is allowed (run-deadline.ts). */
   tests_run_ms?: number;
+  /** Its output budget (absent in submissions made before budgets: the node's default). */
+  output_budget_bytes?: number;
 }
 
 export interface Run {
@@ -43,7 +45,10 @@ export interface HooksPending {
 
 /** What a new submission is, accepted at `createdMs` into `pool`. */
 export function newMeta(input: CreateInput, createdMs: number, pool: string): Meta {
-  const { id, account_id, project_id, key_hash, language, format } = input;
+  const { id, account_id, project_id, key_hash, language, format, output_budget_bytes } = input;
   const testsRun = testsRunMs(input.options);
-  return { id, account_id, project_id, key_hash, language, created_ms: createdMs, pool, ...(format ? { format } : {}), ...(testsRun ? { tests_run_ms: testsRun } : {}) };
+  return {
+    id, account_id, project_id, key_hash, language, created_ms: createdMs, pool, ...(format ? { format } : {}), ...(testsRun ? { tests_run_ms: testsRun } : {}),
+    ...(output_budget_bytes ? { output_budget_bytes } : {}),
+  };
 }

@@ -32,6 +32,8 @@ import { afterHandOvers, type HandOver } from "./terminal-steps.ts";
 import type { ShardHost } from "./shard-host.ts";
 import { WakeUp } from "./wake-up.ts";
 import { type SessionFeed, sessionFeedFor } from "./session-feed.ts";
+import { recordOutput, type RecordOutput } from "./output-bytes.ts";
+import { storageFull } from "./storage-quota.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
@@ -85,6 +87,8 @@ export class Submission {
     const cfg = this.#host.cfg;
     if (!this.absent) return { kind: "created", queue_depth: 0 };
     this.#store.knownNew(); // no record: nothing (a record is written with the rest)
+    const full = storageFull(this.#store.accountBytes(input.account_id), input);
+    if (full) return full;
     const now = Date.now();
     this.#hops = {};
     this.#creating = true;
@@ -131,7 +135,7 @@ export class Submission {
     const meta = this.#store.meta();
     if (!meta || meta.account_id !== accountId) return null;
     this.#persist();
-    return this.#events.stream(after, () => this.#store.record());
+    return this.#events.stream(after, this.#store, streamFormat(meta.format));
   }
 
   /** Idempotent: a second dispatch of a run already started is ignored. */
@@ -323,7 +327,7 @@ export class Submission {
     const rec = this.#store.bareRecord();
     const attempts = this.#store.kv.get<number>("attempts");
     const retried = attempts ? { attempts, schema_version: "1.1" } : {};
-    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now(), this.#store.meta()?.format), ...retried });
+    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now(), this.#store.meta()?.format), ...retried }, recordOutput(result));
   }
 
   /** Ends it as `error`; a run it had at a node is cancelled there. */
@@ -331,17 +335,18 @@ export class Submission {
     const rec = this.#store.bareRecord();
     if (!rec || isTerminal(rec.job_status)) return;
     const run = this.#store.run();
-    await this.#commit(errorRecord(rec, why, Date.now()));
+    await this.#commit(errorRecord(rec, why, Date.now()), null);
     if (run) this.#host.waitUntil(cancelAtNode(this.#host.env, run, this.id, why));
   }
 
   /** The one place a record becomes terminal: persist, wake waiters, then hand back run slot and concurrency unit. */
-  async #commit(rec: ResultRecord): Promise<void> {
+  async #commit(rec: ResultRecord, output: RecordOutput | null): Promise<void> {
     const meta = this.#store.meta();
     if (!meta) return;
     const [now, answering, session] = [Date.now(), this.#createWaiting, this.#sessionFeed()]; // (the options go with the commit)
     this.#wakeUp.cancel();
-    this.#store.commitTerminal(rec, now, now + this.#host.cfg.retentionMs, answering);
+    this.#events.finishOutput(); // its last chunks, compacted with the rest
+    this.#store.commitTerminal(rec, output, this.#events.log, now, now + this.#host.cfg.retentionMs, answering);
     this.#events.completed(rec);
     session?.result(rec);
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).

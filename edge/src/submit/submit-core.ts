@@ -6,7 +6,7 @@ import { REVOKED, countRequest, planFor, quotaExceeded, rateHeaders } from "./ap
 import type { SubmitOutcome } from "../contracts/key.ts";
 import type { Env } from "../env.ts";
 import { HttpError } from "../lib/http.ts";
-import { quotaOf } from "../plans/plans.ts";
+import { quotaOf, storageOf } from "../plans/plans.ts";
 import type { Plan } from "../plans/plans.ts";
 import type { SubmitInput } from "./validate.ts";
 import { choosePool } from "../scheduling/first-pool.ts";
@@ -14,6 +14,9 @@ import { fleetRegistry, keyObject } from "../stubs.ts";
 import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
 import { asLiveSession, type LiveAdmission } from "../session/live-input.ts";
 import type { StatusOnce } from "./submit-check.ts";
+
+/** When to try again after the storage quota refused a submission (another shard may take the next one). */
+const STORAGE_RETRY_SECS = 60;
 
 /** The fleet's status for one request, asked of the registry at most once (and only if needed). */
 export function fleetStatus(env: Env): StatusOnce {
@@ -68,7 +71,7 @@ async function sendSubmission(pool: string, env: Env, api: ApiContext, plan: Pla
   const outcome = await keyObject(env, api.caller.hash).submit({
     language: input.language, pool, code: input.code, stdin: input.stdin,
     account_id: api.caller.account_id, project_id: api.caller.project_id, key_hash: api.caller.hash,
-    idempotency_key: a.idempotencyKey, wait_ms: a.waitMs, quota: quotaOf(plan),
+    idempotency_key: a.idempotencyKey, wait_ms: a.waitMs, quota: quotaOf(plan), ...storageOf(plan),
     ...(input.options ? { options: input.options } : {}), ...(input.format ? { format: input.format } : {}),
   });
   api.rate = outcome.rate;
@@ -89,6 +92,12 @@ export function refusal(outcome: SubmitOutcome, requestedLanguage: unknown, head
       }, { "retry-after": "1", ...headers });
     case "unsupported":
       return new HttpError(400, unsupportedLanguage(String(requestedLanguage), outcome.available).body, headers);
+    case "storage_full":
+      return new HttpError(429, {
+        error: "storage quota exceeded",
+        message: `this account stores ${outcome.used_bytes} bytes of results in this submission's shard, and a new submission could take it past its quota of ${outcome.quota_bytes}; results are freed when their retention ends`,
+        retry_after: STORAGE_RETRY_SECS,
+      }, { "retry-after": String(STORAGE_RETRY_SECS), ...headers });
     default:
       return null;
   }
