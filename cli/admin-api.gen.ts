@@ -214,6 +214,8 @@ export interface components {
       session_max_secs?: number;
       session_idle_secs?: number;
       session_stdin_kb?: number;
+      output_budget_kb?: number;
+      shard_storage_mb?: number;
     };
     CancelSubmissionRequest: {
       reason?: string;
@@ -462,6 +464,10 @@ export interface components {
       session_idle_secs?: number;
       /** @description Stdin a live session may send in all (KiB); absent: 16384 */
       session_stdin_kb?: number;
+      /** @description A submission's output budget, every test and both streams together (KiB); absent: 2048, at most 8192 */
+      output_budget_kb?: number;
+      /** @description What one account may store in one submission shard (MiB); past it new submissions get 429; absent: 256 */
+      shard_storage_mb?: number;
     };
     Node: {
       id: string;

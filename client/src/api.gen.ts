@@ -339,6 +339,18 @@ export interface components {
       /** @description Scored requests (a test with points): the points this test earned */
       score?: number;
     };
+    OutputBudget: {
+      /** @description The submission's output budget: bytes of output kept for every test and both streams together */
+      budget_bytes: number;
+      stdout: {
+        kept_bytes: number;
+        dropped_bytes: number;
+      };
+      stderr: {
+        kept_bytes: number;
+        dropped_bytes: number;
+      };
+    };
     ResultRecord: {
       /** Format: uuid */
       id: string;
@@ -373,6 +385,8 @@ export interface components {
       score?: number;
       /** @description Scored requests: the sum of every test's points, run or not */
       max_score?: number;
+      /** @description Records of schema 1.1: the output kept and dropped against the submission's output budget */
+      output_budget?: components["schemas"]["OutputBudget"];
     };
     Error: {
       /** @description What went wrong, naming the field */
@@ -497,6 +511,8 @@ export interface components {
       score?: number;
       /** @description Scored requests: the sum of every test's points, run or not */
       max_score?: number;
+      /** @description Records of schema 1.1: the output kept and dropped against the submission's output budget */
+      output_budget?: components["schemas"]["OutputBudget"];
       /**
        * @description Present on a test delivery (POST …/webhooks/{id}/test)
        * @constant

@@ -72,6 +72,12 @@ export const testRecord = named("TestRecord", z.object({
   score: z.number().optional().meta({ description: "Scored requests (a test with points): the points this test earned" }),
 }), "One test case's outcome");
 
+const streamUse = z.object({ kept_bytes: int(), dropped_bytes: int() });
+const outputBudget = named("OutputBudget", z.object({
+  budget_bytes: int().meta({ description: "The submission's output budget: bytes of output kept for every test and both streams together" }),
+  stdout: streamUse, stderr: streamUse,
+}), "Output bytes a record kept and dropped past its output budget, per stream (over every test)");
+
 export const resultRecord = named("ResultRecord", z.object({
   id: uuid(),
   language: z.string(),
@@ -97,6 +103,7 @@ export const resultRecord = named("ResultRecord", z.object({
   tests: z.array(testRecord).optional().meta({ description: "Per-test outcomes; the verdict is the first failing test's, else AC" }),
   score: z.number().optional().meta({ description: "Scored requests (a test with points): the points the tests earned" }),
   max_score: z.number().optional().meta({ description: "Scored requests: the sum of every test's points, run or not" }),
+  output_budget: outputBudget.optional().meta({ description: "Records of schema 1.1: the output kept and dropped against the submission's output budget" }),
 }), "The record of one submission; execution fields are null until it is completed");
 
 export const errorBody = named("Error", z.object({
