@@ -1,0 +1,322 @@
+// bench:bytes's scenarios and one scenario's run against a started stack: the submission, its
+// polling, the events replay, the neighbour's loop meanwhile, and the figures (bench/bytes.bench.ts).
+import https from "node:https";
+import { mem, resetPeak, snapshotStore, type Mem } from "./bytes-measure.ts";
+import type { Stack } from "./bytes-side.ts";
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+export interface Scenario {
+  id: string;
+  label: string;
+  tests: number;
+  /** Bytes of 0x01 each test writes to stdout, to stderr. */
+  out: number;
+  err: number;
+  /** The scenario's time cap: submit to completed (the polling gives up then). */
+  capMs: number;
+}
+
+export const SCENARIOS: Scenario[] = [
+  { id: "1", label: "4 tests × 256 KiB of 0x01 on stdout", tests: 4, out: 256 * KiB, err: 0, capMs: 60_000 },
+  { id: "2", label: "16 tests × 1 MiB of 0x01 on stdout", tests: 16, out: MiB, err: 0, capMs: 120_000 },
+  { id: "3", label: "100 tests × 2 MiB of 0x01 on stdout and on stderr", tests: 100, out: 2 * MiB, err: 2 * MiB, capMs: 200_000 },
+];
+
+/** The default plan's capture cap per stream (edge/src/plans/plan-caps.ts, max_output_kb 1024). */
+export const CAPTURE_CAP = MiB;
+
+/**
+ * Reads "<stdout bytes> <stderr bytes>" from stdin and writes that many bytes of 0x01 to each,
+ * 64 KiB per fwrite, the two streams interleaved; a pipe the node closed at its capture cap does
+ * not kill it (SIGPIPE ignored, the failed writes dropped).
+ */
+export const PROGRAM = `#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+static char block[65536];
+int main(void) {
+  long out = 0, err = 0;
+  if (scanf("%ld %ld", &out, &err) != 2) return 2;
+  signal(SIGPIPE, SIG_IGN);
+  memset(block, 1, sizeof block);
+  while (out > 0 || err > 0) {
+    if (out > 0) { long n = out < (long)sizeof block ? out : (long)sizeof block; fwrite(block, 1, n, stdout); out -= n; }
+    if (err > 0) { long n = err < (long)sizeof block ? err : (long)sizeof block; fwrite(block, 1, n, stderr); err -= n; }
+  }
+  fflush(stdout);
+  return 0;
+}
+`;
+
+export interface Figures {
+  error?: string;
+  /** What the program wrote, what the node could capture of it (cap per stream), what the record carries. */
+  printed: number;
+  captured: number;
+  kept: number;
+  verdict: string;
+  jobStatus: string;
+  /** Submit to completed, ms (null: not completed within the cap). */
+  completedMs: number | null;
+  /** The record's own output budget fields, when it has any (e.g. output_tally, output_budget). */
+  recordBudget: string;
+  trimmed: boolean;
+  recordBytes: number;
+  events: { bytes: number; count: number; last: string; ms: number; error?: string } | null;
+  store: {
+    /** Key + value bytes of the scenario submission's own rows. */
+    own: number;
+    /** Growth over the scenario: pages in use, files on disk, of the whole namespace. */
+    usedGrowth: number;
+    fileGrowth: number;
+    /** Row bytes of the neighbour's submissions made meanwhile (inside the growth above). */
+    neighbourRows: number;
+    databases: number;
+  };
+  /** RSS at the reset, peak since, RSS at the end (or last seen: `gone`, the process died meanwhile). */
+  workerd: { base: number; peak: number; after: number; gone: boolean } | null;
+  node: { base: number; peak: number; after: number; gone: boolean } | null;
+  /** workerd's peak when the completed record had been read, before the events replay (bytes). */
+  workerdPeakAtCompleted: number | null;
+  /** The edge's own output (tail), when its workerd died. */
+  edgeLog?: string;
+  neighbour: { latencies: number[]; verdicts: Map<string, number> };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The program's output in the record: every stdout/stderr string, top level and tests, as UTF-8 (base64 decoded). */
+function keptBytes(rec: Record<string, unknown>): number {
+  const b64 = rec.encoding === "base64";
+  const size = (v: unknown) => (typeof v !== "string" ? 0 : b64 ? Buffer.from(v, "base64").length : Buffer.byteLength(v, "utf8"));
+  let total = size(rec.stdout) + size(rec.stderr);
+  for (const t of (rec.tests as Record<string, unknown>[] | undefined) ?? []) total += size(t.stdout) + size(t.stderr);
+  return total;
+}
+
+/**
+ * The record's own output budget, when it has one (a top-level field named *budget* or *tally*):
+ * its budget and the bytes it says were kept and dropped, summed over the streams.
+ */
+function budgetFields(rec: Record<string, unknown>): string {
+  const sums = { budget: 0, kept: 0, dropped: 0 };
+  const walk = (v: unknown, key: string) => {
+    if (typeof v === "number") {
+      for (const k of ["budget", "kept", "dropped"] as const) if (key.includes(k)) sums[k] += v;
+    } else if (v && typeof v === "object") for (const [k, w] of Object.entries(v)) walk(w, k);
+  };
+  const fields = Object.keys(rec).filter((k) => /budget|tally/i.test(k));
+  for (const k of fields) walk(rec[k], k);
+  const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+  return fields.length ? `${fields.join(",")}: ${mib(sums.budget)}, kept ${mib(sums.kept)}, dropped ${mib(sums.dropped)}` : "";
+}
+
+function wasTrimmed(rec: Record<string, unknown>): boolean {
+  const actions = (rec.evidence as { judge_actions?: string[] } | undefined)?.judge_actions ?? [];
+  return actions.some((a) => /trim/i.test(a));
+}
+
+/**
+ * GET /api/result/{id}/events after completion, read to its end: bytes on the wire (no
+ * Accept-Encoding sent, so identity), events counted, the last event's name.
+ */
+function readEvents(base: string, key: string, id: string, timeoutMs: number): Promise<NonNullable<Figures["events"]>> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    let count = 0;
+    let tail = "";
+    let last = "";
+    const done = (error?: string) => resolve({ bytes, count, last, ms: performance.now() - t0, ...(error ? { error } : {}) });
+    const req = https.get(new URL(`/api/result/${id}/events`, base), { headers: { "x-api-key": key }, rejectUnauthorized: false, agent: false }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        done(`status ${res.statusCode}`);
+        return;
+      }
+      res.setEncoding("latin1");
+      res.on("data", (chunk: string) => {
+        bytes += chunk.length;
+        const text = tail + chunk;
+        for (const m of text.matchAll(/(?:^|\n)event: ?([^\n]*)\n/g)) {
+          // An event line that the tail already held was counted with the chunk before.
+          if (m.index + m[0].length > tail.length) {
+            count++;
+            last = m[1]!;
+          }
+        }
+        tail = text.slice(-256);
+      });
+      res.on("end", () => done());
+      res.on("error", (e) => done(String(e)));
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error("events: timeout")));
+    req.on("error", (e) => done(String(e)));
+  });
+}
+
+/** Synchronous `print(1)` submits in a loop until `stop` resolves: each one's latency and verdict (or status). */
+async function neighbourLoop(stack: Stack, stop: { stopped: boolean }, ids: Set<string>, out: Figures["neighbour"]): Promise<void> {
+  const client = new stack.mod.Client(stack.edge.base, stack.neighbourKey);
+  while (!stop.stopped) {
+    const t0 = performance.now();
+    let verdict: string;
+    try {
+      const r = await client.submit({ language: "python", code: "print(1)" }, { wait: true });
+      if (typeof r.json?.id === "string") ids.add(r.json.id.toLowerCase());
+      verdict = r.status === 200 ? String(r.json?.verdict) : `HTTP ${r.status}`;
+    } catch (e) {
+      verdict = `error ${String(e instanceof Error ? e.message : e).slice(0, 40)}`;
+      await sleep(200);
+    }
+    out.latencies.push(performance.now() - t0);
+    out.verdicts.set(verdict, (out.verdicts.get(verdict) ?? 0) + 1);
+  }
+}
+
+/** A few neighbour submits on the idle stack (warm-up, then the idle latency to compare with). */
+export async function idleNeighbour(stack: Stack, count: number): Promise<Figures["neighbour"]> {
+  const out: Figures["neighbour"] = { latencies: [], verdicts: new Map() };
+  const client = new stack.mod.Client(stack.edge.base, stack.neighbourKey);
+  for (let i = 0; i < count + 3; i++) {
+    const t0 = performance.now();
+    const r = await client.submit({ language: "python", code: "print(1)" }, { wait: true });
+    if (i < 3) continue;
+    out.latencies.push(performance.now() - t0);
+    const verdict = r.status === 200 ? String(r.json?.verdict) : `HTTP ${r.status}`;
+    out.verdicts.set(verdict, (out.verdicts.get(verdict) ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
+ * Watches a process's VmHWM from a reset on (every 200 ms, and once at the end), so that a process
+ * that dies meanwhile still leaves the peak last seen.
+ */
+class PeakWatch {
+  readonly pid: number;
+  readonly #base: Mem | null;
+  #last: Mem | null;
+  #timer: NodeJS.Timeout;
+  gone = false;
+  constructor(pid: number) {
+    this.pid = pid;
+    this.#base = resetPeak(pid);
+    this.#last = this.#base;
+    this.#timer = setInterval(() => this.#sample(), 200);
+  }
+  #sample(): void {
+    const now = mem(this.pid);
+    if (now) this.#last = now;
+    else this.gone = true;
+  }
+  /** The peak so far (VmHWM now), or null once the process is gone. */
+  peakNow(): number | null {
+    return mem(this.pid)?.hwm ?? null;
+  }
+  end(): Figures["workerd"] {
+    clearInterval(this.#timer);
+    this.#sample();
+    return this.#base && this.#last ? { base: this.#base.rss, peak: this.#last.hwm, after: this.#last.rss, gone: this.gone } : null;
+  }
+}
+
+/** Polls the record every 0.5 s until it is completed (or error), or the scenario's cap passes. */
+async function pollRecord(client: InstanceType<Stack["mod"]["Client"]>, id: string, s: Scenario, t0: number, fig: Figures, workerd: PeakWatch): Promise<Record<string, unknown> | null> {
+  const deadline = Date.now() + s.capMs;
+  for (;;) {
+    let last: string;
+    try {
+      const r = await client.result(id);
+      const status = r.status === 200 ? (r.json?.job_status as string) : "";
+      if (status === "completed" || status === "error") {
+        fig.completedMs = performance.now() - t0;
+        fig.recordBytes = Buffer.byteLength(r.text, "utf8");
+        return r.json as Record<string, unknown>;
+      }
+      last = `${r.status} ${status || r.text.slice(0, 120)}`;
+    } catch (e) {
+      // A poll that failed is tried again while workerd lives (a GET of a big record may time out).
+      last = String(e instanceof Error ? e.message : e).slice(0, 120);
+      if (workerd.gone || mem(workerd.pid) === null) throw new Error(`polling: ${last}`);
+    }
+    if (Date.now() > deadline) {
+      fig.error = `not completed within ${s.capMs / 1000} s (last poll: ${last})`;
+      return null;
+    }
+    await sleep(500);
+  }
+}
+
+/** The submission, its record polled to the end, its events replayed; its id. */
+async function submitAndRead(stack: Stack, s: Scenario, fig: Figures, workerd: PeakWatch, log: (msg: string) => void): Promise<string> {
+  const client = new stack.mod.Client(stack.edge.base, stack.key);
+  const stdin = `${s.out} ${s.err}\n`;
+  const t0 = performance.now();
+  const sub = await client.submit({ language: "c", code: PROGRAM, tests: Array.from({ length: s.tests }, () => ({ stdin })) });
+  if (sub.status !== 202 || typeof sub.json?.id !== "string") throw new Error(`submit: ${sub.status} ${sub.text.slice(0, 300)}`);
+  const id = sub.json.id.toLowerCase();
+  log(`scenario ${s.id}: submitted ${id}`);
+  const rec = await pollRecord(client, id, s, t0, fig, workerd);
+  fig.workerdPeakAtCompleted = workerd.peakNow();
+  if (!rec) return id;
+  fig.jobStatus = String(rec.job_status);
+  fig.verdict = String(rec.verdict);
+  fig.kept = keptBytes(rec);
+  fig.recordBudget = budgetFields(rec);
+  fig.trimmed = wasTrimmed(rec);
+  log(`scenario ${s.id}: ${fig.jobStatus} ${fig.verdict} in ${((fig.completedMs ?? 0) / 1000).toFixed(1)} s; reading its events`);
+  fig.events = await readEvents(stack.edge.base, stack.key, id, 60_000);
+  return id;
+}
+
+/** A scenario's figures before anything is measured (and those of a scenario skipped, with its reason). */
+export function noFigures(s: Scenario, error?: string): Figures {
+  return {
+    ...(error ? { error } : {}),
+    printed: s.tests * (s.out + s.err), captured: s.tests * (Math.min(s.out, CAPTURE_CAP) + Math.min(s.err, CAPTURE_CAP)), kept: 0,
+    verdict: "", jobStatus: "", completedMs: null, recordBudget: "", trimmed: false, recordBytes: 0, events: null,
+    store: { own: 0, usedGrowth: 0, fileGrowth: 0, neighbourRows: 0, databases: 0 },
+    workerd: null, workerdPeakAtCompleted: null, node: null, neighbour: { latencies: [], verdicts: new Map() },
+  };
+}
+
+export async function runScenario(stack: Stack, s: Scenario, log: (msg: string) => void): Promise<Figures> {
+  const fig = noFigures(s);
+  await sleep(1_000);
+  const storeBefore = snapshotStore(stack.edge.persistDir);
+  const workerdWatch = new PeakWatch(stack.workerdPid);
+  const nodeWatch = new PeakWatch(stack.nodePid);
+  const stop = { stopped: false };
+  const neighbourIds = new Set<string>();
+  const neighbour = neighbourLoop(stack, stop, neighbourIds, fig.neighbour);
+  let id = "";
+  try {
+    id = await submitAndRead(stack, s, fig, workerdWatch, log);
+  } catch (e) {
+    fig.error = String(e instanceof Error ? e.message : e).slice(0, 300);
+  } finally {
+    stop.stopped = true;
+    await neighbour;
+  }
+  fig.workerd = workerdWatch.end();
+  fig.node = nodeWatch.end();
+  if (workerdWatch.gone) {
+    fig.error = `workerd exited during the scenario${fig.error ? ` (${fig.error})` : ""}`;
+    fig.edgeLog = stack.edge.log().split("\n").filter((l) => l.trim() !== "").slice(-6).map((l) => l.slice(0, 300)).join("\n");
+  }
+  await sleep(1_500);
+  const storeAfter = snapshotStore(stack.edge.persistDir);
+  let neighbourRows = 0;
+  for (const n of neighbourIds) neighbourRows += storeAfter.byOwner.get(n) ?? 0;
+  fig.store = {
+    own: id ? storeAfter.byOwner.get(id) ?? 0 : 0,
+    usedGrowth: storeAfter.usedBytes - storeBefore.usedBytes,
+    fileGrowth: storeAfter.fileBytes - storeBefore.fileBytes,
+    neighbourRows,
+    databases: storeAfter.databases,
+  };
+  return fig;
+}
