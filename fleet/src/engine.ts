@@ -54,7 +54,12 @@ export interface EngineRequest {
   onOutput?: (stream: "stdout" | "stderr", data: Uint8Array, test: number) => void;
   /** The run reached a stage: "compile" (a compiled language), then "run". */
   onStage?: (stage: "compile" | "run") => void;
-  /** A test finished (requests with tests), in order. */
+  /**
+   * What the engine keeps of a finished, judged test from then on (the outcome's `tests`, what
+   * onTest reports): its output cut to what the submission's output budget kept. Absent: all of it.
+   */
+  keepTest?: (index: number, test: TestOutcome) => TestOutcome;
+  /** A test finished (requests with tests), in order, as kept. */
   onTest?: (index: number, test: TestOutcome) => void;
 }
 
@@ -143,6 +148,8 @@ export interface ExecuteOutcome {
   stderrBytes?: Uint8Array;
   /** Per-test outcomes, in order, when the request had tests (absent tests were not run). */
   tests?: TestOutcome[];
+  /** With tests: the index of the test that decided the outcome, whose output the top level's is. */
+  decidingTest?: number;
   /** Scored requests: the points the tests earned and the most there were (judge/score.ts). */
   score?: Score;
 }

@@ -69,7 +69,7 @@ test("the native gRPC stream cap: environment, flag, bounds", () => {
 test("bad numbers are refused with the variable's name", () => {
   assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_SLOTS: "0" }), /FLEET_SLOTS \(--slots\) must be an integer from 1/);
   assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_GRPC_PORT: "http" }), /FLEET_GRPC_PORT/);
-  // Below 16 MiB the budget could not hold the largest result (docs/fleet-node.md, "Result budget").
+  // Below 16 MiB the budget could not hold the largest result (docs/fleet-node.md, "Output budget").
   assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_MAX_RETAINED_RESULT_MIB: "8" }), /FLEET_MAX_RETAINED_RESULT_MIB \(--max-retained-result-mib\) must be an integer from 16/);
   assert.equal(parseConfig(["--max-retained-result-mib", "64"], { FLEET_TOKEN: token }).maxRetainedResultBytes, 64 * 1024 * 1024);
 });

@@ -36,6 +36,8 @@ export function interactiveRunOnce(sandbox: Sandbox, program: Omit<RunSpec, "std
       signal,
     );
     const written = pair.interactor.outputFiles.get(output) ?? new Uint8Array(0);
+    // The record's stdout is output.txt (the program's own goes to the interactor): its output as sent.
+    onOutput?.("stdout", written, test);
     const result = interactiveVerdict(pair);
     return { ...pair.program, result: { ...result, stdout: new TextDecoder().decode(written) }, stdoutBytes: written };
   };

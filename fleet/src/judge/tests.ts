@@ -64,6 +64,8 @@ export interface JudgedTests {
   tests: TestOutcome[];
   stdoutBytes: Uint8Array;
   stderrBytes: Uint8Array;
+  /** The index of the deciding test (whose output and record the overall ones are). */
+  decidingTest: number;
   /** Scored requests (a test with points): judge/score.ts. */
   score?: Score;
 }
@@ -79,19 +81,23 @@ export async function runTests(runOnce: RunOnce, checks: OutputChecks, request: 
   const budgetMs = testsBudgetMs(request);
   const usedUp = budgetClock(budgetMs);
   const score = (result: ExecutionRecord, points = 0) => (scoring ? { score: { score: testScore(result, points), max_score: points } } : {});
+  const report = (index: number, outcome: TestOutcome) => {
+    const kept = request.keepTest?.(index, outcome) ?? outcome;
+    tests.push(kept);
+    request.onTest?.(index, kept);
+  };
   for (const [index, test] of cases.entries()) {
     const name = test.name || `test-${index + 1}`;
     if (usedUp()) {
       const skipped = skippedTest(request, name, budgetMs);
-      tests.push({ ...skipped, ...score(skipped.result, test.points) });
-      request.onTest?.(index, tests.at(-1)!);
+      report(index, { ...skipped, ...score(skipped.result, test.points) });
       continue;
     }
     const ran = await runOnce(test.stdin, index);
     const result = judge ? await judge(ran, test.stdin, test.expected) : await judgeRun(checks, ran.result, ran.stdoutBytes, test.expected, request.check);
     const outcome: TestOutcome = { name, result, ...score(result, test.points), stdoutBytes: ran.stdoutBytes, stderrBytes: ran.stderrBytes };
-    tests.push(outcome);
-    request.onTest?.(index, outcome);
+    // Judged on its whole capture: from here on only what is kept of it.
+    report(index, outcome);
     if (signal?.aborted) break;
     if (request.stopOnFirstFailure && outcome.result.verdict !== "AC") break;
   }
@@ -121,5 +127,6 @@ export function aggregate(tests: readonly TestOutcome[], budgetMs = TESTS_WALL_B
     },
     stdoutBytes: deciding.stdoutBytes,
     stderrBytes: deciding.stderrBytes,
+    decidingTest: tests.indexOf(deciding),
   };
 }

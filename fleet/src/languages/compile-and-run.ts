@@ -112,7 +112,8 @@ export async function compileAndRun(
         ? await withCheckServer(sandbox, checker, tests, signal, (served) => runTests(runOnce, checks, request, signal, served))
         : await runTests(runOnce, checks, request, signal, judge);
       return outcome(judged.result, compileCacheHit, {
-        tests: judged.tests, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes, ...(judged.score ? { score: judged.score } : {}),
+        tests: judged.tests, decidingTest: judged.decidingTest, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes,
+        ...(judged.score ? { score: judged.score } : {}),
       });
     }
     const ran = await runOnce(request.stdin, 0);

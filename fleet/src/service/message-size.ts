@@ -1,6 +1,6 @@
 // The size of a message a node sends, without encoding it: an upper bound of its protobuf encoding
 // (the run registry counts retained results with it), and the guard that keeps every message within
-// the gRPC-Web frame cap (docs/fleet-node.md, "Result budget").
+// the gRPC-Web frame cap (docs/fleet-node.md, "Output budget").
 import { MAX_FRAME_BYTES } from "../../../proto/grpc-web/codec.ts";
 import { ServiceError, Status } from "./errors.ts";
 

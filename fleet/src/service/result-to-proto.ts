@@ -1,68 +1,75 @@
 // The engine's outcome as the wire message: the contract's mapping (proto/record-wire.ts) plus
-// what only the service knows (submission id, times, compile cache), within the result budget
-// (result-budget.ts: the output a record carries is bounded, whatever the tests printed).
-import type { ExecutionResult as WireResult, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+// what only the service knows (submission id, times, compile cache, the output tally). The output
+// is already the kept one (submission-output.ts): each test's and the top level's record carry
+// only what the submission's output budget kept, in the request's record form (output-budget.ts).
+import type { ExecutionResult as WireResult, OutputTally, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { executionToWire } from "../../../proto/record-wire.ts";
 import type { ExecuteOutcome, Score, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord } from "../sandbox/run-spec.ts";
-import { OutputBudget } from "./result-budget.ts";
+import { withTrimmedMark } from "./kept-output.ts";
+import type { OutputMode } from "./output-budget.ts";
 
 export interface RunTimes {
   submissionId: string;
   startedAt: Date;
   completedAt: Date;
-  /** ExecuteRequest.binary_output: raw output bytes beside the text. */
-  binaryOutput?: boolean;
 }
 
-const encoder = new TextEncoder();
+/** What the output budget made of the submission's output. */
+export interface RecordOutput {
+  mode: OutputMode;
+  /** The tests as their TestFinished events carried them, in order. */
+  tests: WireTest[];
+  tally: OutputTally;
+  /** The budget dropped output: the top level carries the OUTPUT_TRIMMED mark. */
+  trimmed: boolean;
+}
 
-/** Raw bytes when asked; a record with no program run behind it (a compile error) has only its text. */
-const rawOutput = (binary: boolean | undefined, result: ExecutionRecord, stdout: Uint8Array | undefined, stderr: Uint8Array | undefined) =>
-  binary ? { stdoutBytes: stdout ?? encoder.encode(result.stdout), stderrBytes: stderr ?? encoder.encode(result.stderr) } : {};
+/** The raw bytes, when the record form carries them (raw only, or binary_output beside the text). */
+const rawOutput = (mode: OutputMode, stdout: Uint8Array | undefined, stderr: Uint8Array | undefined) =>
+  mode.rawOnly || mode.binary ? { stdoutBytes: stdout ?? new Uint8Array(), stderrBytes: stderr ?? new Uint8Array() } : {};
 
 /**
- * The Completed (and GetResult) record: the tests in order through a fresh budget, then the top
- * level. `sent`: the tests as already mapped for their TestFinished events, through `sent.budget`
- * (reused when they are all of them, so that a large result is not mapped twice).
+ * The Completed (and GetResult) record. Raw only with tests: the top level carries no output of
+ * its own and names the deciding test (output_of_test); otherwise it carries its kept output.
  */
-export function resultToProto(outcome: ExecuteOutcome, times: RunTimes, sent?: { budget: OutputBudget; tests: WireTest[] }): WireResult {
-  const reuse = sent !== undefined && sent.tests.length === (outcome.tests ?? []).length;
-  const budget = reuse ? sent.budget : new OutputBudget();
-  const tests = reuse ? sent.tests : (outcome.tests ?? []).map((test) => testToProto(test, times.binaryOutput, budget));
-  return budget.top({
+export function resultToProto(outcome: ExecuteOutcome, times: RunTimes, output: RecordOutput): WireResult {
+  const ofTest = output.mode.rawOnly && output.tests.length > 0 ? outcome.decidingTest : undefined;
+  const record = output.trimmed ? withTrimmedMark(outcome.result) : outcome.result;
+  const own = ofTest === undefined ? rawOutput(output.mode, outcome.stdoutBytes, outcome.stderrBytes) : {};
+  return {
     submissionId: times.submissionId,
     language: outcome.language,
-    ...executionToWire(outcome.result),
-    ...rawOutput(times.binaryOutput, outcome.result, outcome.stdoutBytes, outcome.stderrBytes),
+    ...executionToWire(ofTest === undefined ? record : { ...record, stdout: "", stderr: "" }),
+    ...own,
     startedAt: times.startedAt,
     completedAt: times.completedAt,
     compileCacheHit: outcome.compileCacheHit,
-    tests,
+    tests: output.tests,
     version: outcome.version ?? "",
     ...scoreToWire(outcome.score),
-  });
+    outputTally: output.tally,
+    ...(ofTest === undefined ? {} : { outputOfTest: ofTest }),
+  };
 }
 
-/**
- * One test's run (ids, language and times left empty: the enclosing result has them). `budget` is
- * the submission's: tests go through it in order (TestFinished events and Completed alike).
- */
-export function testToProto(test: TestOutcome, binaryOutput: boolean | undefined, budget: OutputBudget): WireTest {
+/** One test's run, its output already kept (ids, language and times left empty: the enclosing result has them). */
+export function testToProto(test: TestOutcome, mode: OutputMode): WireTest {
   return {
     name: test.name,
-    result: budget.test({
+    result: {
       submissionId: "",
       language: "",
       ...executionToWire(test.result),
-      ...rawOutput(binaryOutput, test.result, test.stdoutBytes, test.stderrBytes),
+      ...rawOutput(mode, test.stdoutBytes, test.stderrBytes),
       startedAt: undefined,
       completedAt: undefined,
       compileCacheHit: false,
       tests: [],
       version: "",
       ...scoreToWire(test.score),
-    }),
+      outputTally: undefined,
+    },
   };
 }
 

@@ -1,14 +1,14 @@
 // Admits a submission to the scheduler and drives it through the engine to a kept outcome,
-// publishing its output (when asked) and test events on the way.
-import type { ExecuteRequest, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
+// publishing its output (when asked) and test events on the way, within its output budget
+// (submission-output.ts).
+import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { Engine, EngineRequest, TestOutcome } from "../engine.ts";
 import { toEngineRequest } from "./engine-request.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { Logger } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
-import { OutputCoalescer } from "./output-coalescer.ts";
-import { OUTPUT_TRIMMED, OutputBudget } from "./result-budget.ts";
-import { internalErrorOutcome, resultToProto, testToProto } from "./result-to-proto.ts";
+import { internalErrorOutcome } from "./result-to-proto.ts";
+import { SubmissionOutput } from "./submission-output.ts";
 import { Run, type RunRegistry } from "./run-registry.ts";
 import { LiveInput } from "./live-input.ts";
 import type { Job, Scheduler } from "./scheduler.ts";
@@ -22,8 +22,6 @@ export interface Submission {
   /** The listed version to run (resolved from request.version); absent: the default. */
   version?: string;
 }
-
-const encoder = new TextEncoder();
 
 export interface RunnerDeps {
   engine: Engine;
@@ -71,23 +69,16 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const queueSecs = (started - admittedAt) / 1000;
   metrics.queueWait.observe(queueSecs);
   run.markStarted(startedAt);
-  const { binaryOutput, streamOutput } = submission.request;
-  const coalescer = new OutputCoalescer((output) => run.output(output));
-  // The tests' events go through the result budget as Completed will (result-budget.ts).
-  const budget = new OutputBudget();
-  const sentTests: WireTest[] = [];
+  // Every chunk goes through the submission's output budget; Output events only when asked.
+  const output = new SubmissionOutput(submission.request, submission.request.streamOutput ? (event) => run.output(event) : undefined);
   const request: EngineRequest = {
     ...toEngineRequest(submission.request, submission.language),
     ...(submission.version ? { version: submission.version } : {}),
-    ...(streamOutput ? { onOutput: coalescer.write.bind(coalescer) } : {}),
+    onOutput: output.write.bind(output),
     // Stages are a live session's (what its client shows); other streams keep their events.
-    ...(run.live ? { liveStdin: run.live.stream, signals: run.live.signals, onStage: (stage: string) => (coalescer.flush(), run.stage(stage)) } : {}),
-    onTest: (index: number, test: TestOutcome) => {
-      coalescer.flush();
-      const wire = testToProto(test, binaryOutput, budget);
-      sentTests.push(wire);
-      run.testFinished(index, wire);
-    },
+    ...(run.live ? { liveStdin: run.live.stream, signals: run.live.signals, onStage: (stage: string) => (output.flush(), run.stage(stage)) } : {}),
+    keepTest: output.keep.bind(output),
+    onTest: (index: number, test: TestOutcome) => run.testFinished(index, output.sent(index, test)),
   };
   let outcome;
   try {
@@ -97,20 +88,14 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
     outcome = internalErrorOutcome(run.language, (performance.now() - started) / 1000);
   }
   const runSecs = (performance.now() - started) / 1000;
-  if (streamOutput && outcome.stdoutBytes === undefined) {
-    // No program ran (a compile error): its diagnostics are the output, so the stream has them too.
-    coalescer.write("stdout", encoder.encode(outcome.result.stdout), 0);
-    coalescer.write("stderr", encoder.encode(outcome.result.stderr), 0);
-  }
-  coalescer.flush();
-  const result = resultToProto(outcome, { submissionId: run.id, startedAt, completedAt: new Date(), binaryOutput }, { budget, tests: sentTests });
-  const trimmed = result.evidence?.judgeActions.includes(OUTPUT_TRIMMED) ?? false;
+  const result = output.result(outcome, { submissionId: run.id, startedAt, completedAt: new Date() });
   run.live?.close();
   run.complete(result);
   deps.registry.retain(run);
   metrics.runs.inc({ language: outcome.language, verdict: outcome.result.verdict });
-  if (trimmed) metrics.resultsTrimmed.inc();
+  if (output.allowance.dropped) metrics.resultsTrimmed.inc();
   metrics.runDuration.observe({ language: outcome.language }, runSecs);
+  const tally = result.outputTally!;
   logger.info(
     {
       submission_id: run.id,
@@ -118,7 +103,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
       verdict: outcome.result.verdict,
       cause: outcome.result.evidence.verdict_cause,
       cache_hit: outcome.compileCacheHit,
-      ...(trimmed ? { output_trimmed: true } : {}),
+      ...(output.allowance.dropped ? { output_trimmed: true, output_dropped_bytes: tally.stdoutDroppedBytes + tally.stderrDroppedBytes } : {}),
       queue_ms: Math.round(queueSecs * 1000),
       run_ms: Math.round(runSecs * 1000),
       cancelled: run.abortController.signal.aborted,
