@@ -21,6 +21,7 @@ test("defaults", () => {
   assert.equal(config.resultRetentionSecs, 600);
   assert.equal(config.maxRetainedResults, 10_000);
   assert.equal(config.maxRetainedResultBytes, 256 * 1024 * 1024);
+  assert.equal(config.inflightBytes, 1024 * 1024 * 1024);
   assert.equal(config.nodeId, hostname().toLowerCase());
   assert.equal(config.tls, undefined);
   assert.equal(config.token, token);
@@ -72,6 +73,9 @@ test("bad numbers are refused with the variable's name", () => {
   // Below 16 MiB the budget could not hold the largest result (docs/fleet-node.md, "Output budget").
   assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_MAX_RETAINED_RESULT_MIB: "8" }), /FLEET_MAX_RETAINED_RESULT_MIB \(--max-retained-result-mib\) must be an integer from 16/);
   assert.equal(parseConfig(["--max-retained-result-mib", "64"], { FLEET_TOKEN: token }).maxRetainedResultBytes, 64 * 1024 * 1024);
+  // Below 64 MiB the largest single submission would not fit an idle node (docs/fleet-node.md, "Memory").
+  assert.throws(() => parseConfig([], { FLEET_TOKEN: token, FLEET_INFLIGHT_MIB: "32" }), /FLEET_INFLIGHT_MIB \(--inflight-mib\) must be an integer from 64/);
+  assert.equal(parseConfig(["--inflight-mib", "512"], { FLEET_TOKEN: token, FLEET_INFLIGHT_MIB: "128" }).inflightBytes, 512 * 1024 * 1024);
 });
 
 test("main refuses plaintext on a public address with a clear message and exit code 2", () => {

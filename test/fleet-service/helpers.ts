@@ -64,7 +64,7 @@ export interface TestNode {
 }
 
 export async function startTestNode(
-  options: { slots?: number; queueCapacity?: number; grpcMaxConcurrentStreams?: number; engine?: Engine } = {},
+  options: { slots?: number; queueCapacity?: number; grpcMaxConcurrentStreams?: number; engine?: Engine; inflightBytes?: number } = {},
 ): Promise<TestNode> {
   const engine = options.engine ? counted(options.engine) : await createTestEngine(options.slots ?? 2);
   const logger = createLogger({ level: process.env.FLEET_TEST_LOG ?? "silent", nodeId: "test-node" });
@@ -82,6 +82,7 @@ export async function startTestNode(
       nodeId: "test-node",
       drainGraceSecs: 5,
       ...(options.grpcMaxConcurrentStreams === undefined ? {} : { grpcMaxConcurrentStreams: options.grpcMaxConcurrentStreams }),
+      ...(options.inflightBytes === undefined ? {} : { inflightBytes: options.inflightBytes }),
     },
     engine,
     logger,

@@ -28,6 +28,7 @@ import {
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import { withoutTrailing } from "../../../proto/trim.ts";
 import { ConfigError, parseConfig } from "../service/config.ts";
+import { heapFlag } from "../service/node-memory.ts";
 import { edgeClient } from "./edge-client.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -127,7 +128,9 @@ if (opts.attach) {
   const host = cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host;
   nodeUrl = `${scheme}://${host === "0.0.0.0" || host === "[::]" ? hostname() : host}:${cfg.grpcWebPort}`;
   // Own process group: a terminal's Ctrl-C reaches only us, and we drain the node exactly once.
-  child = spawn(process.execPath, ["--no-warnings", join(ROOT, "fleet", "src", "main.ts"), ...fleetArgs], {
+  // Its heap limit: ours if we were given one (the systemd unit's ExecStart), else its settings' memory budget.
+  const heap = heapFlag(cfg.inflightBytes / 2 ** 20, cfg.maxRetainedResultBytes / 2 ** 20, process.execArgv);
+  child = spawn(process.execPath, [heap, "--no-warnings", join(ROOT, "fleet", "src", "main.ts"), ...fleetArgs], {
     cwd: ROOT, env: childEnv, stdio: ["ignore", "inherit", "inherit"], detached: true,
   });
   log("info", "fleet node started", { pid: child.pid, node_url: nodeUrl });

@@ -4,6 +4,7 @@ import ipaddr from "ipaddr.js";
 import { readFileSync } from "node:fs";
 import { availableParallelism, hostname } from "node:os";
 import { CPU_POLICIES, parseCpuPolicy, type CpuPolicyName } from "../sandbox/cgroup/cpu-policy.ts";
+import { DEFAULT_INFLIGHT_MIB, DEFAULT_RETAINED_MIB, MIN_INFLIGHT_MIB } from "./node-memory.ts";
 
 export interface FleetConfig {
   host: string;
@@ -18,6 +19,8 @@ export interface FleetConfig {
   maxRetainedResults: number;
   /** FLEET_MAX_RETAINED_RESULT_MIB in bytes. */
   maxRetainedResultBytes: number;
+  /** FLEET_INFLIGHT_MIB in bytes. */
+  inflightBytes: number;
   nodeId: string;
   stateDir: string;
   cgroupParent: string | undefined;
@@ -55,7 +58,8 @@ export const SETTINGS = {
   queueCapacity: ["FLEET_QUEUE_CAPACITY", "runs that may wait for a slot", "64"],
   resultRetentionSecs: ["FLEET_RESULT_RETENTION_SECS", "how long outcomes stay available to GetResult", "600"],
   maxRetainedResults: ["FLEET_MAX_RETAINED_RESULTS", "cap on kept outcomes (least recently used dropped first)", "10000"],
-  maxRetainedResultMib: ["FLEET_MAX_RETAINED_RESULT_MIB", "byte budget of kept outcomes in MiB (least recently used dropped first)", "256"],
+  maxRetainedResultMib: ["FLEET_MAX_RETAINED_RESULT_MIB", "byte budget of kept outcomes in MiB (least recently used dropped first)", String(DEFAULT_RETAINED_MIB)],
+  inflightMib: ["FLEET_INFLIGHT_MIB", "budget in MiB of what admitted submissions may make the node hold; past it new work is refused", String(DEFAULT_INFLIGHT_MIB)],
   nodeId: ["FLEET_NODE_ID", "node identity (default: the host name)", undefined],
   stateDir: ["FLEET_STATE_DIR", "compile cache and staging directory", "/var/lib/codecell/fleet"],
   cgroupParent: ["FLEET_CGROUP_PARENT", "cgroup under which run cgroups are made (engine default if unset)", undefined],
@@ -128,6 +132,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     resultRetentionSecs: integer("resultRetentionSecs", raw.resultRetentionSecs!, 1, 7 * 24 * 3600),
     maxRetainedResults: integer("maxRetainedResults", raw.maxRetainedResults!, 1, 10_000_000),
     maxRetainedResultBytes: integer("maxRetainedResultMib", raw.maxRetainedResultMib!, 16, 1024 * 1024) * 1024 * 1024,
+    inflightBytes: integer("inflightMib", raw.inflightMib!, MIN_INFLIGHT_MIB, 1024 * 1024) * 1024 * 1024,
     nodeId: raw.nodeId ?? hostname().toLowerCase(),
     stateDir: raw.stateDir!,
     cgroupParent: raw.cgroupParent,

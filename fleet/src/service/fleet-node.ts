@@ -1,7 +1,10 @@
-// The state a node's handlers share: engine, its queue (bounded for the service), runs, drain flag.
+// The state a node's handlers share: engine, its queue (bounded for the service), its bytes in
+// flight, runs, drain flag.
 import type { Engine } from "../engine.ts";
+import { InflightBytes } from "./inflight.ts";
 import type { Logger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
+import { DEFAULT_INFLIGHT_MIB, heapLimitBytes } from "./node-memory.ts";
 import { RunRegistry } from "./run-registry.ts";
 import { Scheduler } from "./scheduler.ts";
 
@@ -13,6 +16,8 @@ export interface FleetNodeOptions {
   maxRetainedResults: number;
   /** Byte budget of kept outcomes (run-registry.ts). */
   maxRetainedResultBytes: number;
+  /** Budget of the bytes admitted submissions may make the node hold (inflight.ts); default DEFAULT_INFLIGHT_MIB. */
+  inflightBytes?: number;
 }
 
 export class FleetNode {
@@ -22,6 +27,7 @@ export class FleetNode {
   readonly version: string;
   readonly scheduler: Scheduler;
   readonly registry: RunRegistry;
+  readonly inflight: InflightBytes;
   readonly metrics: Metrics;
   #draining = false;
   readonly #drainListeners: (() => void)[] = [];
@@ -39,6 +45,8 @@ export class FleetNode {
       onEvict: (_run, reason) => this.metrics.resultEvictions.inc({ reason }),
     });
     this.registry = registry;
+    const inflight = new InflightBytes(options.inflightBytes ?? DEFAULT_INFLIGHT_MIB * 1024 * 1024);
+    this.inflight = inflight;
     this.metrics = createMetrics({
       slots: () => this.scheduler.slots,
       slotsInUse: () => this.scheduler.running,
@@ -49,6 +57,9 @@ export class FleetNode {
       resultsRetained: () => registry.retainedRuns,
       resultsRetainedBytes: () => registry.retainedBytes,
       resultRetentionBudgetBytes: () => registry.maxBytes,
+      inflightBytes: () => inflight.reserved,
+      inflightBudgetBytes: () => inflight.budget,
+      heapLimitBytes,
     });
   }
 

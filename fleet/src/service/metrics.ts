@@ -13,6 +13,9 @@ export interface NodeGauges {
   resultsRetained(): number;
   resultsRetainedBytes(): number;
   resultRetentionBudgetBytes(): number;
+  inflightBytes(): number;
+  inflightBudgetBytes(): number;
+  heapLimitBytes(): number;
 }
 
 export function createMetrics(gauges: NodeGauges) {
@@ -38,6 +41,9 @@ export function createMetrics(gauges: NodeGauges) {
   gauge("codecell_fleet_results_retained", "Completed runs whose outcome is kept for GetResult.", gauges.resultsRetained);
   gauge("codecell_fleet_results_retained_bytes", "Size of the kept outcomes (an upper bound of their encoding, plus a fixed overhead each).", gauges.resultsRetainedBytes);
   gauge("codecell_fleet_result_retention_budget_bytes", "Byte budget of the kept outcomes (FLEET_MAX_RETAINED_RESULT_MIB).", gauges.resultRetentionBudgetBytes);
+  gauge("codecell_fleet_inflight_bytes", "Bytes reserved by the submissions queued and running (their worst case).", gauges.inflightBytes);
+  gauge("codecell_fleet_inflight_budget_bytes", "Budget of the bytes in flight (FLEET_INFLIGHT_MIB); past it new work is refused.", gauges.inflightBudgetBytes);
+  gauge("codecell_fleet_heap_limit_bytes", "The node's V8 heap limit (--max-old-space-size plus the young generation).", gauges.heapLimitBytes);
   return {
     registry,
     resultEvictions: new Counter({
@@ -48,7 +54,7 @@ export function createMetrics(gauges: NodeGauges) {
     }),
     resultsTrimmed: new Counter({
       name: "codecell_fleet_results_trimmed_total",
-      help: "Results whose record carries less output than the programs wrote to it: the result output budget cut it.",
+      help: "Results whose record carries less output than the programs wrote: the submission's output budget cut it.",
       registers: [registry],
     }),
     runs: new Counter({

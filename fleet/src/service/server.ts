@@ -8,6 +8,7 @@ import { DEFAULT_GRPC_MAX_CONCURRENT_STREAMS, type FleetConfig } from "./config.
 import { createFleetService } from "./fleet-service.ts";
 import { FleetNode } from "./fleet-node.ts";
 import type { Logger } from "./logger.ts";
+import { memoryFields, warnOnSmallHeap } from "./memory-log.ts";
 import { createPrecheck, fleetMethod, type RefusalListener } from "./precheck.ts";
 import { startGrpcTransport, type GrpcTransport } from "./transport-grpc.ts";
 import { startGrpcWebTransport } from "./transport-grpc-web.ts";
@@ -32,7 +33,7 @@ export type ServerSettings = Pick<
   | "nodeId"
   | "drainGraceSecs"
 > &
-  Partial<Pick<FleetConfig, "grpcMaxConcurrentStreams">>;
+  Partial<Pick<FleetConfig, "grpcMaxConcurrentStreams" | "inflightBytes">>;
 
 export interface FleetServer {
   node: FleetNode;
@@ -52,6 +53,7 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
     resultRetentionSecs: settings.resultRetentionSecs,
     maxRetainedResults: settings.maxRetainedResults,
     maxRetainedResultBytes: settings.maxRetainedResultBytes,
+    ...(settings.inflightBytes === undefined ? {} : { inflightBytes: settings.inflightBytes }),
   });
   const checkCredential = createCredentialCheck(settings.token);
   // The transports check every call before its body (precheck.ts); the service checks again.
@@ -99,9 +101,11 @@ export async function startFleetServer(settings: ServerSettings, engine: Engine,
       slots: node.scheduler.slots,
       queue_capacity: node.scheduler.queueCapacity,
       version: NODE_VERSION,
+      ...memoryFields(node),
     },
     "fleet node listening",
   );
+  warnOnSmallHeap(node, logger);
 
   const closeTransports = async (graceMs: number) => {
     stopHealth();

@@ -1,12 +1,13 @@
-// Admits a submission to the scheduler and drives it through the engine to a kept outcome,
-// publishing its output (when asked) and test events on the way, within its output budget
-// (submission-output.ts).
+// Admits a submission (its bytes in the node's in-flight budget, then the scheduler) and drives it
+// through the engine to a kept outcome, publishing its output (when asked) and test events on the
+// way, within its output budget (submission-output.ts).
 import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { Engine, EngineRequest, TestOutcome } from "../engine.ts";
 import { toEngineRequest } from "./engine-request.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { Logger } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
+import { submissionBytes, type InflightBytes } from "./inflight.ts";
 import { internalErrorOutcome } from "./result-to-proto.ts";
 import { SubmissionOutput } from "./submission-output.ts";
 import { Run, type RunRegistry } from "./run-registry.ts";
@@ -27,18 +28,23 @@ export interface RunnerDeps {
   engine: Engine;
   scheduler: Scheduler;
   registry: RunRegistry;
+  inflight: InflightBytes;
   metrics: Metrics;
   logger: Logger;
 }
 
-/** Registers and schedules a new run; throws RESOURCE_EXHAUSTED when the queue is full. */
+/**
+ * Registers and schedules a new run, its bytes reserved in the node's in-flight budget until it
+ * completes; throws RESOURCE_EXHAUSTED when the budget or the queue is full.
+ */
 export function startRun(deps: RunnerDeps, submission: Submission): Run {
   const { registry, scheduler } = deps;
+  const release = deps.inflight.reserve(submissionBytes(submission.request));
   const run = new Run(submission.id, submission.language, fingerprint(submission.request, submission.language));
   if (submission.request.liveStdin) run.live = new LiveInput();
   const admittedAt = performance.now();
   const job: Job = {
-    run: () => execute(deps, run, submission, admittedAt),
+    run: () => execute(deps, run, submission, admittedAt).finally(release),
     moved: (position) => run.markQueued(position),
   };
   registry.add(run);
@@ -47,12 +53,14 @@ export function startRun(deps: RunnerDeps, submission: Submission): Run {
     position = scheduler.submit(job);
   } catch (error) {
     registry.forget(run.id);
+    release();
     throw error;
   }
   if (position > 0) {
     run.markQueued(position);
     const withdraw = () => {
       if (!scheduler.withdraw(job)) return;
+      release();
       registry.forget(run.id);
       run.discard();
       deps.logger.info({ submission_id: run.id, language: run.language }, "queued run withdrawn");
