@@ -13,6 +13,8 @@ import { ScopedKv } from "../lib/scoped-kv.ts";
 import { Deadlines } from "../submission/deadlines.ts";
 import type { ShardHost } from "../submission/shard-host.ts";
 import { Submission } from "../submission/submission.ts";
+import { AccountUsage } from "../submission/account-usage.ts";
+import { storageFull } from "../submission/storage-quota.ts";
 
 export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #host: ShardHost;
@@ -38,6 +40,9 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
 
   async create(input: CreateInput): Promise<CreateResult> {
     const id = input.id.toLowerCase();
+    // What its account stores in this shard comes first: nothing is queued past the quota.
+    const full = storageFull(new AccountUsage(this.ctx.storage.kv).of(input.account_id), input);
+    if (full) return full;
     const sub = this.#live.get(id) ?? this.#open(id);
     this.#live.set(id, sub);
     try {

@@ -25,9 +25,10 @@ export function newRecord(id: string, language: string, createdAtMs: number, for
 /**
  * The completed record from the node's result. `language` stays the edge's canonical name (the
  * node echoes it; the edge's is authoritative for the API). Without `format` (a request of schema
- * 1.0) the record is exactly 1.0's: evidence without the 1.1 additions.
+ * 1.0) the record is exactly 1.0's: evidence without the 1.1 additions. `attempts`: the run's
+ * dispatches, when more than one was needed.
  */
-export function completedRecord(base: ResultRecord, r: ExecutionResult, nowMs: number, format?: RecordFormat): ResultRecord {
+export function completedRecord(base: ResultRecord, r: ExecutionResult, nowMs: number, format?: RecordFormat, attempts?: number): ResultRecord {
   const startedAt = base.started_at ?? (r.startedAt ? r.startedAt.toISOString() : null);
   const encoding = format?.encoding ?? "utf8";
   const execution = executionFromWire(r, encoding);
@@ -52,6 +53,8 @@ export function completedRecord(base: ResultRecord, r: ExecutionResult, nowMs: n
     ...(format?.tests ? { tests } : {}),
     ...(format?.tests ? scoreFromWire(r) : {}),
     ...(budget ? { output_budget: budget } : {}),
+    // Dispatched more than once (a node lost mid-run): the record says so, in schema 1.1.
+    ...(attempts ? { attempts, schema_version: SCHEMA_VERSION_EXTENDED } : {}),
   };
 }
 

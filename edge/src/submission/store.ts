@@ -74,11 +74,6 @@ export class SubmissionStore implements StoredRecord {
     this.#blobs.put(name, value);
   }
 
-  /** Bytes the account stores in this shard now. */
-  accountBytes(accountId: string): number {
-    return this.#usage.of(accountId);
-  }
-
   /**
    * A new submission: what it is, its record, its input. Its account is charged at its end, in the
    * terminal commit (a charge now would cost a synchronous submit a commit of its own).

@@ -7,8 +7,7 @@
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { GrpcError } from "../../../proto/grpc-web/client.ts";
 import { readRun } from "./run-stream.ts";
-import { isTerminal } from "../../../proto/record.ts";
-import type { ResultRecord } from "../../../proto/record.ts";
+import { isTerminal, type ResultRecord } from "../../../proto/record.ts";
 import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
 import type { CreateInput, CreateResult, HopTimes } from "../contracts/submission.ts";
 import { completedRecord, errorRecord, isoMs } from "./record.ts";
@@ -33,7 +32,6 @@ import type { ShardHost } from "./shard-host.ts";
 import { WakeUp } from "./wake-up.ts";
 import { type SessionFeed, sessionFeedFor } from "./session-feed.ts";
 import { recordOutput, type RecordOutput } from "./output-bytes.ts";
-import { storageFull } from "./storage-quota.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
@@ -87,8 +85,6 @@ export class Submission {
     const cfg = this.#host.cfg;
     if (!this.absent) return { kind: "created", queue_depth: 0 };
     this.#store.knownNew(); // no record: nothing (a record is written with the rest)
-    const full = storageFull(this.#store.accountBytes(input.account_id), input);
-    if (full) return full;
     const now = Date.now();
     this.#hops = {};
     this.#creating = true;
@@ -326,8 +322,7 @@ export class Submission {
   async #complete(result: ExecutionResult): Promise<void> {
     const rec = this.#store.bareRecord();
     const attempts = this.#store.kv.get<number>("attempts");
-    const retried = attempts ? { attempts, schema_version: "1.1" } : {};
-    if (rec && !isTerminal(rec.job_status)) await this.#commit({ ...completedRecord(rec, result, Date.now(), this.#store.meta()?.format), ...retried }, recordOutput(result));
+    if (rec && !isTerminal(rec.job_status)) await this.#commit(completedRecord(rec, result, Date.now(), this.#store.meta()?.format, attempts), recordOutput(result));
   }
 
   /** Ends it as `error`; a run it had at a node is cancelled there. */
