@@ -52,6 +52,8 @@ int main(void) {
 
 export interface Figures {
   error?: string;
+  /** The scenario's submission id, once accepted ("" before). */
+  id: string;
   /** What the program wrote, what the node could capture of it (cap per stream), what the record carries. */
   printed: number;
   captured: number;
@@ -265,18 +267,18 @@ async function pollRecord(client: InstanceType<Stack["mod"]["Client"]>, id: stri
   }
 }
 
-/** The submission, its record polled to the end, its events replayed; its id. */
-async function submitAndRead(stack: Stack, s: Scenario, fig: Figures, workerd: PeakWatch, log: (msg: string) => void): Promise<string> {
+/** The submission (its id into `fig.id` at once), its record polled to the end, its events replayed. */
+async function submitAndRead(stack: Stack, s: Scenario, fig: Figures, workerd: PeakWatch, log: (msg: string) => void): Promise<void> {
   const client = new stack.mod.Client(stack.edge.base, stack.key);
   const stdin = `${s.out} ${s.err}\n`;
   const t0 = performance.now();
   const sub = await client.submit({ language: "c", code: PROGRAM, tests: Array.from({ length: s.tests }, () => ({ stdin })) });
   if (sub.status !== 202 || typeof sub.json?.id !== "string") throw new Error(`submit: ${sub.status} ${sub.text.slice(0, 300)}`);
-  const id = sub.json.id.toLowerCase();
+  const id = (fig.id = sub.json.id.toLowerCase());
   log(`scenario ${s.id}: submitted ${id}`);
   const rec = await pollRecord(client, id, s, t0, fig, workerd);
   fig.workerdPeakAtCompleted = workerd.peakNow();
-  if (!rec) return id;
+  if (!rec) return;
   fig.jobStatus = String(rec.job_status);
   fig.verdict = String(rec.verdict);
   fig.kept = keptBytes(rec);
@@ -284,13 +286,13 @@ async function submitAndRead(stack: Stack, s: Scenario, fig: Figures, workerd: P
   fig.trimmed = wasTrimmed(rec);
   log(`scenario ${s.id}: ${fig.jobStatus} ${fig.verdict} in ${((fig.completedMs ?? 0) / 1000).toFixed(1)} s; reading its events`);
   fig.events = await readEvents(stack.edge.base, stack.key, id, 60_000);
-  return id;
 }
 
 /** A scenario's figures before anything is measured (and those of a scenario skipped, with its reason). */
 export function noFigures(s: Scenario, error?: string): Figures {
   return {
     ...(error ? { error } : {}),
+    id: "",
     printed: s.tests * (s.out + s.err), captured: s.tests * (Math.min(s.out, CAPTURE_CAP) + Math.min(s.err, CAPTURE_CAP)), kept: 0,
     verdict: "", jobStatus: "", completedMs: null, recordBudget: "", trimmed: false, recordBytes: 0, events: null,
     store: { own: 0, usedGrowth: 0, fileGrowth: 0, neighbourRows: 0, databases: 0 },
@@ -307,9 +309,8 @@ export async function runScenario(stack: Stack, s: Scenario, log: (msg: string) 
   const stop = { stopped: false };
   const neighbourIds = new Set<string>();
   const neighbour = neighbourLoop(stack, stop, neighbourIds, fig.neighbour);
-  let id = "";
   try {
-    id = await submitAndRead(stack, s, fig, workerdWatch, log);
+    await submitAndRead(stack, s, fig, workerdWatch, log);
   } catch (e) {
     fig.error = String(e instanceof Error ? e.message : e).slice(0, 300);
   } finally {
@@ -327,7 +328,7 @@ export async function runScenario(stack: Stack, s: Scenario, log: (msg: string) 
   let neighbourRows = 0;
   for (const n of neighbourIds) neighbourRows += storeAfter.byOwner.get(n) ?? 0;
   fig.store = {
-    own: id ? storeAfter.byOwner.get(id) ?? 0 : 0,
+    own: fig.id ? storeAfter.byOwner.get(fig.id) ?? 0 : 0,
     usedGrowth: storeAfter.usedBytes - storeBefore.usedBytes,
     fileGrowth: storeAfter.fileBytes - storeBefore.fileBytes,
     neighbourRows,
