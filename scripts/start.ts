@@ -15,7 +15,6 @@ import { operatorTokenProblem } from "../edge/src/doors/token-strength.ts";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, edgeCommand, fleetCommand, portOpen, request } from "./stack/index.ts";
-import { heapFlagFromEnv } from "../fleet/src/service/node-memory.ts";
 
 const STATE = process.env.CODECELL_STATE_DIR ?? join(ROOT, ".state");
 const EDGE_PORT = Number(process.env.EDGE_PORT ?? 8787);
@@ -160,8 +159,7 @@ for (const [name, port] of [["FLEET_GRPC_PORT", FLEET_GRPC_PORT], ["FLEET_GRPC_W
 }
 log(`starting fleet node (gRPC :${FLEET_GRPC_PORT}, gRPC-Web :${FLEET_GRPC_WEB_PORT})…`);
 const fleet = await fleetCommand({ token: state.fleet_token, grpcPort: FLEET_GRPC_PORT, webPort: FLEET_GRPC_WEB_PORT, stateDir: join(STATE, "fleet") });
-// The node's heap limit is its memory budget (docs/fleet-node.md, "Memory").
-supervise("fleet node", { ...fleet, args: [heapFlagFromEnv(fleet.env), ...fleet.args] }, async () => {
+supervise("fleet node", fleet, async () => {
   for (let tries = 0; tries < 600 && !stopping && !(await portOpen(FLEET_GRPC_WEB_PORT)); tries++) await new Promise((r) => setTimeout(r, 200));
   if (!stopping) await registerNode();
 });

@@ -2,6 +2,7 @@
 // and the benchmarks alike.
 import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
+import { heapFlagFromEnv } from "../../fleet/src/service/node-memory.ts";
 import { join } from "node:path";
 import { NODE, ROOT, freePort, killGroup, portOpen, sleep, startOnFreePorts, stopGroup, tempDir } from "./processes.ts";
 
@@ -35,7 +36,8 @@ export async function fleetCommand(opts: FleetOptions = {}): Promise<FleetComman
     ...process.env, FLEET_TOKEN: token, FLEET_HOST: "127.0.0.1", FLEET_GRPC_PORT: String(grpcPort),
     FLEET_GRPC_WEB_PORT: String(webPort), FLEET_STATE_DIR: stateDir, ...opts.env,
   };
-  return { command: NODE, args: [join(ROOT, "fleet", "src", "main.ts")], env, token, stateDir, grpcPort, webPort, url: `http://127.0.0.1:${webPort}` };
+  // Every stack's node runs with its heap limit at its memory budget (docs/fleet-node.md, "Memory").
+  return { command: NODE, args: [heapFlagFromEnv(env), join(ROOT, "fleet", "src", "main.ts")], env, token, stateDir, grpcPort, webPort, url: `http://127.0.0.1:${webPort}` };
 }
 
 export interface Fleet {
