@@ -1,7 +1,8 @@
 // The event stream's pure pieces: SSE framing, the resume point, output chunks in the record's encoding.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resumePoint, sseComment, sseFrame } from "../../edge/src/lib/sse.ts";
+import { resumePoint, sseComment, sseFrame, sseFramePieces } from "../../edge/src/lib/sse.ts";
+import { jsonChunks, jsonPieces } from "../../edge/src/lib/json-pieces.ts";
 import { OutputText, heldTail } from "../../edge/src/submission/output-text.ts";
 import { fromBase64 } from "../../proto/base64.ts";
 import { EVENT_MEMORY_BYTES, HELD_OUTPUT_BYTES } from "../../edge/src/submission/budgets.ts";
@@ -24,6 +25,24 @@ describe("SSE framing", () => {
       assert.deepEqual(resumePoint(null, bad), { ok: false, field: "last_event_id", value: bad });
     }
     assert.equal((resumePoint("abc", null) as { field: string }).field, "Last-Event-ID");
+  });
+});
+
+describe("JSON in pieces (json-pieces.ts)", () => {
+  it("joined, the pieces are JSON.stringify's text, character for character, long strings escaped a slice at a time", () => {
+    const long = "\u0001a\"\\\n😀é".repeat(20_000) + "\ud800" + "x".repeat(16 * 1024 - 1) + "😀";
+    const values: unknown[] = [
+      null, 0, -1.5, NaN, true, "", "plain", long, [], {}, [1, undefined, () => 1, "s"],
+      { a: 1, skip: undefined, f: () => 1, nested: { list: [long, { deep: null }] }, date: new Date(0), "k\"ey": "v" },
+      { stdout: long, tests: [{ stdout: long, stderr: "" }] },
+    ];
+    for (const value of values) {
+      assert.equal([...jsonPieces(value)].join(""), JSON.stringify(value));
+      assert.equal([...jsonChunks(value, 1000)].join(""), JSON.stringify(value));
+    }
+    const chunks = [...jsonChunks({ stdout: long })];
+    assert.ok(chunks.length > 10 && chunks.every((c) => c.length < 64 * 1024), "a long string comes out in bounded chunks");
+    assert.equal([...sseFramePieces(3, "completed", { stdout: long })].join(""), sseFrame(3, "completed", { stdout: long }));
   });
 });
 

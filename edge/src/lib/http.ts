@@ -1,4 +1,5 @@
 // JSON responses and the one error type handlers throw. Every response the edge produces is JSON.
+import { jsonChunks } from "./json-pieces.ts";
 
 export class HttpError extends Error {
   status: number;
@@ -29,6 +30,28 @@ export function json(status: number, body: unknown, headers: Record<string, stri
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...encoding, ...headers },
   });
+}
+
+/** Output characters of a record past which its JSON is streamed (records with large output). */
+export const STREAM_FROM_CHARS = 64 * 1024;
+
+/**
+ * `json` for a body that may be large: its JSON made a chunk at a time as the client reads
+ * (lib/json-pieces.ts), so the Worker never holds it whole (a record's output escapes to up to 6
+ * characters a byte). `large`: whether to stream; a small body goes out as `json` does.
+ */
+export function jsonStreamed(status: number, body: unknown, headers: Record<string, string>, large: boolean): Response {
+  if (!large) return json(status, body, headers);
+  const chunks = jsonChunks(body);
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
+  return new Response(stream, { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers } });
 }
 
 export function errorResponse(e: HttpError): Response {

@@ -1,8 +1,16 @@
 // Server-Sent Events framing (text/event-stream) and the resume point a client asks for. Pure.
+import { jsonChunks } from "./json-pieces.ts";
 
 /** One event: `id`, `event` and a one-line JSON `data` (JSON never holds a raw newline). */
 export function sseFrame(id: number, event: string, data: unknown): string {
   return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** sseFrame in chunks (json-pieces.ts): a frame with large data (a record, a test's output) is never one string. */
+export function* sseFramePieces(id: number, event: string, data: unknown): Generator<string> {
+  yield `id: ${id}\nevent: ${event}\ndata: `;
+  yield* jsonChunks(data);
+  yield "\n\n";
 }
 
 /** A comment line: ignored by clients, keeps proxies from closing an idle stream. */

@@ -9,7 +9,8 @@ import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import { fleetRegistry } from "../stubs.ts";
 import { readRecord } from "../submission/reads.ts";
-import { HttpError, json, readJsonObject } from "../lib/http.ts";
+import { HttpError, STREAM_FROM_CHARS, json, jsonStreamed, readJsonObject } from "../lib/http.ts";
+import { outputChars } from "../lib/json-pieces.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseWait } from "../submit/validate.ts";
@@ -56,7 +57,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     case "duplicate": {
       // An Idempotency-Key seen before (docs/api.md): the existing record, HTTP 202, no new execution.
       const rec = await readRecord(env, outcome.id, api.caller.account_id);
-      return json(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" });
+      return jsonStreamed(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" }, outputChars(rec) > STREAM_FROM_CHARS);
     }
     case "created": {
       const id = outcome.id;
@@ -65,7 +66,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
       // was interrupted (object evicted), answer from storage: the run carries on regardless.
       let rec: ResultRecord | null = outcome.record ?? null;
       if (!rec) rec = await readRecord(env, id, null);
-      if (rec && (rec.job_status === "completed" || rec.job_status === "error")) return json(200, rec, headers);
+      if (rec && (rec.job_status === "completed" || rec.job_status === "error")) return jsonStreamed(200, rec, headers, outputChars(rec) > STREAM_FROM_CHARS);
       return json(408, {
         error: "timeout",
         message: `execution did not finish within ${Math.round(cfg.syncHoldMs / 100) / 10} s; poll GET /api/result/${id}`,
@@ -84,7 +85,7 @@ async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   }
   const rec = await readRecord(env, id, api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
-  return json(200, rec, rateHeaders(api.rate));
+  return jsonStreamed(200, rec, rateHeaders(api.rate), outputChars(rec) > STREAM_FROM_CHARS);
 }
 
 async function events(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {

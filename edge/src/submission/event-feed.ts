@@ -55,14 +55,17 @@ export class EventFeed {
     return stream;
   }
 
-  send(frame: string): void {
+  /** A frame, whole or in pieces (each encoded once for every client). */
+  send(frame: string | Iterable<string>): void {
     if (this.#sinks.size === 0) return;
-    const bytes = encoder.encode(frame);
-    for (const sink of this.#sinks) this.#write(sink, bytes);
+    for (const piece of typeof frame === "string" ? [frame] : frame) {
+      const bytes = encoder.encode(piece);
+      for (const sink of this.#sinks) this.#write(sink, bytes);
+    }
   }
 
   /** Sends the last frame (made only if someone follows) and ends every stream. */
-  end(frame: () => string): void {
+  end(frame: () => string | Iterable<string>): void {
     if (this.#sinks.size > 0) this.send(frame());
     for (const sink of [...this.#sinks]) {
       this.#drop(sink);

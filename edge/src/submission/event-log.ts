@@ -152,22 +152,20 @@ export class EventLog {
   }
 
   /**
-   * Every event after `after` in order, as `render` makes its frame from the stored entry (the
-   * completed event's entry is null), read one at a time as the caller pulls: a replay's memory is
-   * one event's, however long the run. Stops early if the submission is wiped meanwhile.
+   * Every event after `after` in order, as `render` makes its frame (or the frame's pieces) from
+   * the stored entry (the completed event's entry is null), read one at a time as the caller
+   * pulls: a replay's memory is one event's, however long the run. Stops early if the submission is wiped meanwhile.
    */
-  *replay(after: number, render: (id: number, entry: EventEntry | null) => string): Generator<string> {
+  *replay(after: number, render: (id: number, entry: EventEntry | null) => string | Iterable<string>): Generator<string> {
     this.flush();
     const done = this.completedId;
     const last = this.last;
     for (let id = after + 1; id <= last; id++) {
-      if (id === done) {
-        yield render(id, null);
-        continue;
-      }
-      const entry = this.#kv.getThrough<EventEntry>(`ev:${id}`);
+      const entry = id === done ? null : this.#kv.getThrough<EventEntry>(`ev:${id}`);
       if (entry === undefined) return;
-      yield render(id, entry);
+      const frame = render(id, entry);
+      if (typeof frame === "string") yield frame;
+      else yield* frame;
     }
   }
 }

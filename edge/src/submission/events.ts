@@ -10,7 +10,7 @@ import { OutputStream } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecuteResponse, Output, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { testFromWire } from "../../../proto/record-wire.ts";
 import type { Encoding, ResultRecord, TestRecord } from "../../../proto/record.ts";
-import { sseFrame } from "../lib/sse.ts";
+import { sseFrame, sseFramePieces } from "../lib/sse.ts";
 import { EventFeed } from "./event-feed.ts";
 import { EventLog, type BareTest, type EventEntry } from "./event-log.ts";
 import type { BulkKv } from "../lib/scoped-kv.ts";
@@ -124,7 +124,7 @@ export class SubmissionEvents {
     if (this.#log.completedId !== undefined) return;
     this.#finish(null);
     const id = this.#log.markCompleted();
-    this.#feed.end(() => sseFrame(id, "completed", rec));
+    this.#feed.end(() => sseFramePieces(id, "completed", rec));
   }
 
   /**
@@ -168,7 +168,7 @@ export class SubmissionEvents {
   #chunk(stream: StreamName, test: number, chunk: OutputChunk): void {
     if (chunk.bytes.length === 0 || this.#log.completedId !== undefined) return;
     const id = this.#log.append({ o: stream, t: test, b: chunk.bytes });
-    this.#send(() => sseFrame(id, stream, this.#format.tests ? { data: chunk.text, test } : { data: chunk.text }));
+    this.#send(() => sseFramePieces(id, stream, this.#format.tests ? { data: chunk.text, test } : { data: chunk.text }));
   }
 
   #test(index: number, result: WireTest): void {
@@ -176,7 +176,7 @@ export class SubmissionEvents {
     const { bare, bytes } = splitTest(result);
     const id = this.#log.append({ i: index, r: bare, b: bytes });
     const encoding = this.#format.encoding;
-    this.#send(() => sseFrame(id, "test", { index, ...withOutput(bare, outputView(bytes[0], encoding), outputView(bytes[1], encoding)) }));
+    this.#send(() => sseFramePieces(id, "test", { index, ...withOutput(bare, outputView(bytes[0], encoding), outputView(bytes[1], encoding)) }));
   }
 
   #small(event: string, data: unknown): void {
@@ -187,22 +187,22 @@ export class SubmissionEvents {
   }
 
   /** A frame for the clients following live (made only when there is one). */
-  #send(frame: () => string): void {
+  #send(frame: () => string | Iterable<string>): void {
     if (this.#feed.clients > 0) this.#feed.send(frame());
   }
 }
 
-/** The frame of a stored event (null: the completed event, whose data is the record). */
-function render(id: number, entry: EventEntry | null, stored: StoredRecord, format: StreamFormat): string {
-  if (entry === null) return sseFrame(id, "completed", stored.record());
+/** The frame (in pieces) of a stored event (null: the completed event, whose data is the record). */
+function render(id: number, entry: EventEntry | null, stored: StoredRecord, format: StreamFormat): string | Iterable<string> {
+  if (entry === null) return sseFramePieces(id, "completed", stored.record());
   if (typeof entry === "string") return entry;
   if ("o" in entry) {
     const bytes = "b" in entry ? entry.b : stored.range(entry.p, entry.o, entry.a, entry.z);
     const data = outputView(bytes, format.encoding);
-    return sseFrame(id, entry.o, format.tests ? { data, test: entry.t } : { data });
+    return sseFramePieces(id, entry.o, format.tests ? { data, test: entry.t } : { data });
   }
   const test = entry.r && entry.b
     ? withOutput(entry.r, outputView(entry.b[0], format.encoding), outputView(entry.b[1], format.encoding))
     : stored.test(entry.i);
-  return sseFrame(id, "test", { index: entry.i, ...test });
+  return sseFramePieces(id, "test", { index: entry.i, ...test });
 }
