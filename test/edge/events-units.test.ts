@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { resumePoint, sseComment, sseFrame, sseFramePieces } from "../../edge/src/lib/sse.ts";
 import { jsonChunks, jsonPieces } from "../../edge/src/lib/json-pieces.ts";
-import { OutputText, heldTail } from "../../edge/src/submission/output-text.ts";
+import { OutputChunks, heldTail, outputView } from "../../edge/src/submission/output-text.ts";
 import { fromBase64 } from "../../proto/base64.ts";
 import { EVENT_MEMORY_BYTES, HELD_OUTPUT_BYTES } from "../../edge/src/submission/budgets.ts";
 import { HeldOutput } from "../../edge/src/submission/held-output.ts";
@@ -46,33 +46,33 @@ describe("JSON in pieces (json-pieces.ts)", () => {
   });
 });
 
-describe("OutputText", () => {
+describe("OutputChunks", () => {
   const bytes = new TextEncoder().encode("é€😀 ok\n");
 
   it("utf8: a character split across chunks is sent whole once complete; the chunks join to the whole text", () => {
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const t = new OutputText("utf8");
-      const parts = [t.take("stdout:0", bytes.subarray(0, cut)), t.take("stdout:0", bytes.subarray(cut)), t.finish("stdout:0")].map((c) => c.text);
+      const t = new OutputChunks("utf8");
+      const parts = [t.take("stdout:0", bytes.subarray(0, cut)), t.take("stdout:0", bytes.subarray(cut)), t.finish("stdout:0")].map((c) => outputView(c, "utf8"));
       assert.equal(parts.join(""), "é€😀 ok\n", `cut at ${cut}`);
       for (const p of parts) assert.doesNotMatch(p, /\uFFFD/, `no replacement character at cut ${cut}`);
     }
   });
 
   it("utf8: an unfinished character at the end becomes U+FFFD, as the record's text has it; streams decode apart", () => {
-    const t = new OutputText("utf8");
+    const t = new OutputChunks("utf8");
     const smile = new TextEncoder().encode("😀");
-    assert.equal(t.take("stdout:0", smile.subarray(0, 2)).text, "");
-    assert.equal(t.take("stderr:0", new TextEncoder().encode("e")).text, "e");
+    assert.equal(t.take("stdout:0", smile.subarray(0, 2)).length, 0);
+    assert.equal(outputView(t.take("stderr:0", new TextEncoder().encode("e")), "utf8"), "e");
     assert.deepEqual(t.keys(), ["stdout:0"]);
-    assert.equal(t.finish("stdout:0").text, "\uFFFD");
+    assert.equal(outputView(t.finish("stdout:0"), "utf8"), "\uFFFD");
     assert.equal(Buffer.from(smile.subarray(0, 2)).toString("utf8"), "\uFFFD", "the node's decoding agrees");
   });
 
   it("base64: each chunk is its bytes in base64; decoded and joined they are the output's bytes", () => {
-    const t = new OutputText("base64");
-    const a = t.take("stdout:0", bytes.subarray(0, 5)).text;
-    const b = t.take("stdout:0", bytes.subarray(5)).text;
-    assert.equal(t.finish("stdout:0").text, "");
+    const t = new OutputChunks("base64");
+    const a = outputView(t.take("stdout:0", bytes.subarray(0, 5)), "base64");
+    const b = outputView(t.take("stdout:0", bytes.subarray(5)), "base64");
+    assert.equal(t.finish("stdout:0").length, 0);
     assert.deepEqual(Buffer.concat([fromBase64(a)!, fromBase64(b)!]), Buffer.from(bytes));
   });
 });
@@ -87,18 +87,16 @@ describe("whole ranges of a stream's bytes (heldTail)", () => {
     for (let trial = 0; trial < 20_000; trial++) {
       const bytes = Uint8Array.from({ length: random(12) }, () => pool[random(pool.length)]!);
       const cuts = [0, random(bytes.length + 1), random(bytes.length + 1), bytes.length].sort((a, b) => a - b);
-      const t = new OutputText("utf8");
+      const t = new OutputChunks("utf8");
       const streaming = new TextDecoder();
       let mine = "";
       let reference = "";
       for (let i = 0; i + 1 < cuts.length; i++) {
         const part = bytes.subarray(cuts[i], cuts[i + 1]);
-        const chunk = t.take("k", part);
-        assert.equal(new TextDecoder().decode(chunk.bytes), chunk.text, "a chunk decodes alone to its text");
-        mine += chunk.text;
+        mine += outputView(t.take("k", part), "utf8");
         reference += streaming.decode(part, { stream: true });
       }
-      mine += t.finish("k").text;
+      mine += outputView(t.finish("k"), "utf8");
       reference += streaming.decode();
       assert.equal(mine, reference, [...bytes].map((b) => b.toString(16)).join(" "));
     }

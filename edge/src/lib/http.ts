@@ -54,6 +54,19 @@ export function jsonStreamed(status: number, body: unknown, headers: Record<stri
   return new Response(stream, { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers } });
 }
 
+/** A JSON body made as the client reads, from `parts` (pieces of JSON text, e.g. jsonChunks of each item). */
+export function jsonFromParts(status: number, parts: AsyncIterator<string>, headers: Record<string, string>): Response {
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await parts.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
+  return new Response(stream, { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers } });
+}
+
 export function errorResponse(e: HttpError): Response {
   return json(e.status, e.body, e.headers);
 }

@@ -14,7 +14,7 @@ import { sseFrame, sseFramePieces } from "../lib/sse.ts";
 import { EventFeed } from "./event-feed.ts";
 import { EventLog, type BareTest, type EventEntry } from "./event-log.ts";
 import type { BulkKv } from "../lib/scoped-kv.ts";
-import { OutputText, outputView, type OutputChunk } from "./output-text.ts";
+import { OutputChunks, outputView } from "./output-text.ts";
 import { HeldOutput } from "./held-output.ts";
 import { pairOf, withOutput, type Place, type StreamName } from "./output-bytes.ts";
 
@@ -63,7 +63,7 @@ function splitTest(t: WireTest): { bare: BareTest; bytes: [Uint8Array, Uint8Arra
 export class SubmissionEvents {
   readonly #log: EventLog;
   readonly #feed: EventFeed;
-  #text: OutputText | undefined;
+  #chunks: OutputChunks | undefined;
   #format: StreamFormat = streamFormat(undefined);
   /** Chunks past the cap, by `${stream}:${test}`. */
   readonly #held = new HeldOutput();
@@ -119,12 +119,12 @@ export class SubmissionEvents {
     this.#finish(null);
   }
 
-  /** The terminal record (committed): `completed`; every stream ends. */
-  completed(rec: ResultRecord): void {
+  /** The terminal record (committed; made only if someone follows): `completed`; every stream ends. */
+  completed(rec: () => ResultRecord): void {
     if (this.#log.completedId !== undefined) return;
     this.#finish(null);
     const id = this.#log.markCompleted();
-    this.#feed.end(() => sseFramePieces(id, "completed", rec));
+    this.#feed.end(() => sseFramePieces(id, "completed", rec()));
   }
 
   /**
@@ -142,33 +142,35 @@ export class SubmissionEvents {
   #output(out: Output): void {
     const stream = out.stream === OutputStream.OUTPUT_STREAM_STDERR ? "stderr" : out.stream === OutputStream.OUTPUT_STREAM_STDOUT ? "stdout" : null;
     if (!stream || out.data.length === 0) return;
-    this.#text ??= new OutputText(this.#format.encoding);
+    this.#chunks ??= new OutputChunks(this.#format.encoding);
     const key = `${stream}:${out.testIndex}`;
     if (this.#held.has(key) || this.#log.outputs >= OUTPUT_EVENT_CAP) {
       const full = this.#held.add(key, out.data);
-      if (full) this.#chunk(stream, out.testIndex, this.#text.take(key, full));
-    } else this.#chunk(stream, out.testIndex, this.#text.take(key, out.data));
+      if (full) this.#chunk(stream, out.testIndex, this.#chunks.take(key, full));
+    } else this.#chunk(stream, out.testIndex, this.#chunks.take(key, out.data));
   }
 
   /** Sends what is held or half-decoded for one test's streams (null: every stream). */
   #finish(test: number | null): void {
-    const text = this.#text;
-    if (!text) return;
+    const chunks = this.#chunks;
+    if (!chunks) return;
     for (const stream of ["stdout", "stderr"] as const) {
-      const keys = new Set([...this.#held.keys(), ...text.keys()].filter((k) => k.startsWith(`${stream}:`) && (test === null || k === `${stream}:${test}`)));
+      const keys = new Set([...this.#held.keys(), ...chunks.keys()].filter((k) => k.startsWith(`${stream}:`) && (test === null || k === `${stream}:${test}`)));
       for (const key of keys) {
         const index = Number(key.slice(stream.length + 1));
         const bytes = this.#held.finish(key);
-        if (bytes.length > 0) this.#chunk(stream, index, text.take(key, bytes));
-        this.#chunk(stream, index, text.finish(key));
+        if (bytes.length > 0) this.#chunk(stream, index, chunks.take(key, bytes));
+        this.#chunk(stream, index, chunks.finish(key));
       }
     }
   }
 
-  #chunk(stream: StreamName, test: number, chunk: OutputChunk): void {
-    if (chunk.bytes.length === 0 || this.#log.completedId !== undefined) return;
-    const id = this.#log.append({ o: stream, t: test, b: chunk.bytes });
-    this.#send(() => sseFramePieces(id, stream, this.#format.tests ? { data: chunk.text, test } : { data: chunk.text }));
+  /** `bytes`: a whole range of the stream (output-text.ts), its text made only for a client that follows. */
+  #chunk(stream: StreamName, test: number, bytes: Uint8Array): void {
+    if (bytes.length === 0 || this.#log.completedId !== undefined) return;
+    const id = this.#log.append({ o: stream, t: test, b: bytes });
+    const data = () => outputView(bytes, this.#format.encoding);
+    this.#send(() => sseFramePieces(id, stream, this.#format.tests ? { data: data(), test } : { data: data() }));
   }
 
   #test(index: number, result: WireTest): void {

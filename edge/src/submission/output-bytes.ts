@@ -22,6 +22,7 @@ export interface RecordOutput {
 }
 
 const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
 
 /** A stream's raw bytes, or its text's UTF-8 (a node that sent no raw bytes: a compile error's diagnostics). */
 const raw = (text: string, bytes: Uint8Array | undefined): Uint8Array => bytes ?? encoder.encode(text);
@@ -35,6 +36,12 @@ export function recordOutput(r: ExecutionResult): RecordOutput {
   const topTest = r.outputOfTest;
   if (topTest !== undefined && topTest < tests.length) return { topTest, tests };
   return { top: pairOf(r), tests };
+}
+
+/** The result with its output emptied (its record's other fields made without decoding it). */
+export function withoutOutput(r: ExecutionResult): ExecutionResult {
+  const empty = { stdout: "", stderr: "", stdoutBytes: EMPTY, stderrBytes: EMPTY };
+  return { ...r, ...empty, tests: r.tests.map((t) => (t.result ? { ...t, result: { ...t.result, ...empty } } : t)) };
 }
 
 /** The top level's streams (its own, or its deciding test's). */

@@ -1,8 +1,8 @@
 // A run's streamed output as the record writes it: UTF-8 text, or base64 of the raw bytes. Each
 // stream of each test keeps the bytes of a character split across two chunks (at most 3) until
-// the character is whole, so every chunk is the text of a whole range of the stream's bytes: a
-// chunk is stored as those bytes (event-log.ts) and decodes again to the same text, and the
-// concatenated chunks of a stream equal the record's text (utf8) or, decoded, its bytes (base64).
+// the character is whole, so every chunk is a whole range of the stream's bytes: a chunk is stored
+// as those bytes (event-log.ts) and decodes to its text whenever it is sent, and the concatenated
+// chunks of a stream equal the record's text (utf8) or, decoded, its bytes (base64).
 import { toBase64 } from "../../../proto/base64.ts";
 import type { Encoding } from "../../../proto/record.ts";
 
@@ -47,16 +47,13 @@ export function heldTail(bytes: Uint8Array): number {
   return 0;
 }
 
-export interface OutputChunk {
-  /** The chunk in the record's encoding. */
-  text: string;
-  /** The bytes it is the text of (a whole range of the stream's bytes). */
-  bytes: Uint8Array;
-}
-
 const EMPTY = new Uint8Array(0);
 
-export class OutputText {
+/**
+ * Cuts each stream's chunks at character boundaries (utf8; base64 chunks are any bytes): what a
+ * chunk returns is a whole range of the stream's bytes, whose outputView is the chunk's text.
+ */
+export class OutputChunks {
   readonly #encoding: Encoding;
   /** Bytes of an unfinished character, by stream key (utf8 only). */
   readonly #carry = new Map<string, Uint8Array>();
@@ -65,27 +62,22 @@ export class OutputText {
     this.#encoding = encoding;
   }
 
-  get encoding(): Encoding {
-    return this.#encoding;
-  }
-
-  /** The chunk of `bytes` for the stream `key`; empty when they end inside a character (held for the next). */
-  take(key: string, bytes: Uint8Array): OutputChunk {
-    if (this.#encoding === "base64") return { text: toBase64(bytes), bytes };
+  /** The whole range `bytes` end for the stream `key`; empty when they end inside a character (held for the next). */
+  take(key: string, bytes: Uint8Array): Uint8Array {
+    if (this.#encoding === "base64") return bytes;
     const carry = this.#carry.get(key);
     const all = carry ? concat(carry, bytes) : bytes;
     const held = heldTail(all);
     if (held > 0) this.#carry.set(key, all.slice(all.length - held));
     else this.#carry.delete(key);
-    const whole = held > 0 ? all.subarray(0, all.length - held) : all;
-    return { text: decoder.decode(whole), bytes: whole };
+    return held > 0 ? all.subarray(0, all.length - held) : all;
   }
 
-  /** What a stream still holds (an unfinished character → U+FFFD, as the record has it). */
-  finish(key: string): OutputChunk {
+  /** What a stream still holds (an unfinished character: its text is U+FFFD, as the record has it). */
+  finish(key: string): Uint8Array {
     const carry = this.#carry.get(key) ?? EMPTY;
     this.#carry.delete(key);
-    return { text: carry.length > 0 ? decoder.decode(carry) : "", bytes: carry };
+    return carry;
   }
 
   /** Keys still holding bytes, to finish at the end of the run. */

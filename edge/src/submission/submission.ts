@@ -31,7 +31,7 @@ import { afterHandOvers, type HandOver } from "./terminal-steps.ts";
 import type { ShardHost } from "./shard-host.ts";
 import { WakeUp } from "./wake-up.ts";
 import { type SessionFeed, sessionFeedFor } from "./session-feed.ts";
-import { recordOutput, type RecordOutput } from "./output-bytes.ts";
+import { recordOutput, withoutOutput, type RecordOutput } from "./output-bytes.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
@@ -322,7 +322,7 @@ export class Submission {
   async #complete(result: ExecutionResult): Promise<void> {
     const rec = this.#store.bareRecord();
     const attempts = this.#store.kv.get<number>("attempts");
-    if (rec && !isTerminal(rec.job_status)) await this.#commit(completedRecord(rec, result, Date.now(), this.#store.meta()?.format, attempts), recordOutput(result));
+    if (rec && !isTerminal(rec.job_status)) await this.#commit(completedRecord(rec, withoutOutput(result), Date.now(), this.#store.meta()?.format, attempts), recordOutput(result));
   }
 
   /** Ends it as `error`; a run it had at a node is cancelled there. */
@@ -342,11 +342,13 @@ export class Submission {
     this.#wakeUp.cancel();
     this.#events.finishOutput(); // its last chunks, compacted with the rest
     this.#store.commitTerminal(rec, output, this.#events.log, now, now + this.#host.cfg.retentionMs, answering);
-    this.#events.completed(rec);
-    session?.result(rec);
+    // `rec` has no output: the whole record is made from what was stored, and only for whoever asks.
+    const full = () => this.#store.record()!;
+    this.#events.completed(full);
+    session?.result(full());
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
     this.#wake(routineWake(this.#host.cfg.watchdogMs));
-    this.#waiters.wake(rec);
+    this.#waiters.wake(full);
     this.#stream?.abort();
     // A synchronous answer is on its way: the hand-overs wait a moment so that the scheduler's
     // release (and its commit) does not go before it.

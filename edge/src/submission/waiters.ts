@@ -15,7 +15,10 @@ export class Waiters<T> {
     });
   }
 
-  wake(value: T): void {
-    for (const done of [...this.#waiting]) done(value);
+  /** Wakes every caller with `value()`, made only if one is waiting. */
+  wake(value: () => T): void {
+    if (this.#waiting.size === 0) return;
+    const made = value();
+    for (const done of [...this.#waiting]) done(made);
   }
 }
