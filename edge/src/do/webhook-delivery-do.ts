@@ -150,7 +150,9 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
       }
       const pending = this.#targets().filter((t) => t.state === "pending");
       if (pending.length === 0) {
-        // Everything settled: keep the log as long as the record, then delete it all.
+        // Everything settled: the body (the record's JSON: up to 6 bytes a byte of output) is not
+        // needed again; keep the log as long as the record, then delete it all.
+        this.ctx.storage.sql.exec("DELETE FROM body");
         const expire = meta.created_ms + this.#retentionMs;
         if (now >= expire) {
           await this.ctx.storage.deleteAlarm();
