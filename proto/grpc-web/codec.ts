@@ -36,7 +36,8 @@ export function encodeTrailers(code: number, message: string): Uint8Array {
 
 /**
  * Largest frame we accept. A node keeps every message below it: a result record carries at most
- * 8 MiB of output (its result budget, docs/fleet-node.md "Result budget") plus evidence.
+ * its submission's output budget of output, 8 MiB at most (docs/fleet-node.md "Output budget"),
+ * plus evidence.
  */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
