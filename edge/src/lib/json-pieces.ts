@@ -66,6 +66,18 @@ export function* jsonChunks(value: unknown, size = CHUNK_CHARS): Generator<strin
   if (held !== "") yield held;
 }
 
+/** `head`, the JSON of each item (joined by commas) and `tail`: a list made as its items come. */
+export async function* jsonListParts(head: string, items: AsyncIterable<unknown>, tail: string): AsyncGenerator<string> {
+  yield head;
+  let first = true;
+  for await (const item of items) {
+    if (!first) yield ",";
+    first = false;
+    yield* jsonChunks(item);
+  }
+  yield tail;
+}
+
 /** Output characters a record carries (its own and its tests'): whether its JSON is worth streaming. */
 export function outputChars(rec: { stdout?: string | null; stderr?: string | null; tests?: readonly { stdout: string; stderr: string }[] } | null): number {
   if (!rec) return 0;

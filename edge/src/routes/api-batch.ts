@@ -6,11 +6,11 @@ import { countRequest, planFor, rateHeaders } from "../submit/api-context.ts";
 import type { ApiContext } from "../submit/api-context.ts";
 import type { Env } from "../env.ts";
 import { HttpError, json, jsonFromParts, readJsonObject } from "../lib/http.ts";
-import { jsonChunks } from "../lib/json-pieces.ts";
+import { jsonListParts } from "../lib/json-pieces.ts";
 import type { Plan } from "../plans/plans.ts";
 import { MAX_SUBMIT_BODY_BYTES } from "../submit/validate.ts";
 import { fleetRegistry } from "../stubs.ts";
-import { readRecord } from "../submission/reads.ts";
+import { recordsInTurn } from "../submission/reads.ts";
 import { admit, fleetStatus } from "../submit/submit-core.ts";
 import type { StatusOnce } from "../submit/submit-check.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
@@ -95,21 +95,11 @@ export async function results(request: IRequest, env: Env, _ctx: ExecutionContex
   if (bad !== undefined) {
     throw new HttpError(400, { error: "invalid ids", message: `every id must be a UUID; '${bad.slice(0, 64)}' is not` }, rateHeaders(api.rate));
   }
-  return jsonFromParts(200, resultsJson(env, ids, api.caller.account_id), rateHeaders(api.rate));
+  const records = mapAsync(recordsInTurn(env, ids, api.caller.account_id), (rec, i) => rec ?? { id: ids[i]!, error: "submission not found" });
+  return jsonFromParts(200, jsonListParts('{"results":[', records, "]}"), rateHeaders(api.rate));
 }
 
-/**
- * `{"results": [...]}` a record at a time (the next one read while this one is sent): a request
- * holds two records at most, whatever their output, not the whole batch's.
- */
-async function* resultsJson(env: Env, ids: readonly string[], accountId: string): AsyncGenerator<string> {
-  yield '{"results":[';
-  let next = readRecord(env, ids[0]!, accountId);
-  for (let i = 0; i < ids.length; i++) {
-    const rec = await next;
-    if (i + 1 < ids.length) next = readRecord(env, ids[i + 1]!, accountId);
-    if (i > 0) yield ",";
-    yield* jsonChunks(rec ?? { id: ids[i]!, error: "submission not found" });
-  }
-  yield "]}";
+async function* mapAsync<T, U>(items: AsyncIterable<T>, f: (item: T, index: number) => U): AsyncGenerator<U> {
+  let i = 0;
+  for await (const item of items) yield f(item, i++);
 }

@@ -12,11 +12,18 @@ export async function readRecord(env: Env, id: string, accountId: string | null)
   return submissionObject(env, lower).get(lower, accountId);
 }
 
-/** One answer per id asked, in its order (repeats included); each distinct id is read once. */
-export async function readRecords(env: Env, ids: readonly string[], accountId: string | null): Promise<(ResultRecord | null)[]> {
-  const distinct = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const read = new Map(await Promise.all(distinct.map(async (id) => [id, await readRecord(env, id, accountId)] as const)));
-  return ids.map((id) => read.get(id.toLowerCase()) ?? null);
+/**
+ * The records of `ids` in their order (a null id: null), read one at a time, the next while the
+ * caller handles this one: a batch read holds two records at most, whatever their output.
+ */
+export async function* recordsInTurn(env: Env, ids: readonly (string | null)[], accountId: string | null): AsyncGenerator<ResultRecord | null> {
+  const read = (id: string | null | undefined) => (id ? readRecord(env, id, accountId) : Promise.resolve(null));
+  let next = read(ids[0]);
+  for (let i = 0; i < ids.length; i++) {
+    const rec = await next;
+    if (i + 1 < ids.length) next = read(ids[i + 1]);
+    yield rec;
+  }
 }
 
 /** The event stream after `after`; null when unknown or another account's; "busy" when full. */

@@ -5,9 +5,10 @@ import type { IRequest } from "itty-router";
 import type { ApiContext } from "../../submit/api-context.ts";
 import { countRequest, planFor, rateHeaders } from "../../submit/api-context.ts";
 import type { Env } from "../../env.ts";
-import { HttpError, json, readJsonObject } from "../../lib/http.ts";
+import { HttpError, json, jsonFromParts, readJsonObject } from "../../lib/http.ts";
 import { projectEndpoints } from "../../webhooks/endpoints.ts";
-import { readRecord, readRecords } from "../../submission/reads.ts";
+import { readRecord, recordsInTurn } from "../../submission/reads.ts";
+import { jsonListParts } from "../../lib/json-pieces.ts";
 import { UUID_PATTERN } from "../../../../proto/limits.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import type { StatusOnce } from "../../submit/submit-check.ts";
@@ -142,11 +143,12 @@ async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api
   }
   const rts = await runtimesFor(fields, fleetStatus(env));
   const asked = tokens.map((t) => (UUID_PATTERN.test(t) ? t : null));
-  const read = await readRecords(env, asked.filter((t) => t !== null), api.caller.account_id);
-  let next = 0;
-  const records = asked.map((t) => (t === null ? null : read[next++]!));
-  const sent = await sentIds(env, fields, records.flatMap((r) => (r ? [r.id] : [])));
-  return json(200, { submissions: records.map((r) => (r ? judge0Submission(r, rts, fields, base64, sent.get(r.id)) : null)) }, rateHeaders(api.rate));
+  const sent = await sentIds(env, fields, asked.filter((t) => t !== null).map((t) => t.toLowerCase()));
+  // Read and sent one at a time: the request holds two records at most, whatever their output.
+  async function* submissions() {
+    for await (const r of recordsInTurn(env, asked, api.caller.account_id)) yield r ? judge0Submission(r, rts, fields, base64, sent.get(r.id)) : null;
+  }
+  return jsonFromParts(200, jsonListParts('{"submissions":[', submissions(), "]}"), rateHeaders(api.rate));
 }
 
 async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
