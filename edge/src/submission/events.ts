@@ -89,10 +89,6 @@ export class SubmissionEvents {
     return this.#feed.clients;
   }
 
-  /** The log, for the terminal commit's compaction (store.ts). */
-  get log(): EventLog {
-    return this.#log;
-  }
 
   queued(position: number): void {
     this.#small("queued", { position });
@@ -114,9 +110,10 @@ export class SubmissionEvents {
     }
   }
 
-  /** The run's last output, before the terminal commit (so that it is compacted with the rest). */
-  finishOutput(): void {
+  /** The run's last output appended, the log for the terminal commit to compact (store.ts). */
+  endOutput(): EventLog {
     this.#finish(null);
+    return this.#log;
   }
 
   /** The terminal record (committed; made only if someone follows): `completed`; every stream ends. */

@@ -334,16 +334,14 @@ export class Submission {
     if (run) this.#host.waitUntil(cancelAtNode(this.#host.env, run, this.id, why));
   }
 
-  /** The one place a record becomes terminal: persist, wake waiters, then hand back run slot and concurrency unit. */
+  /** The one place a record becomes terminal (`rec` without its `output`): persist, wake waiters, hand back run slot and concurrency unit. */
   async #commit(rec: ResultRecord, output: RecordOutput | null): Promise<void> {
     const meta = this.#store.meta();
     if (!meta) return;
     const [now, answering, session] = [Date.now(), this.#createWaiting, this.#sessionFeed()]; // (the options go with the commit)
     this.#wakeUp.cancel();
-    this.#events.finishOutput(); // its last chunks, compacted with the rest
-    this.#store.commitTerminal(rec, output, this.#events.log, now, now + this.#host.cfg.retentionMs, answering);
-    // `rec` has no output: the whole record is made from what was stored, and only for whoever asks.
-    const full = () => this.#store.record()!;
+    this.#store.commitTerminal(rec, output, this.#events.endOutput(), now, now + this.#host.cfg.retentionMs, answering);
+    const full = () => this.#store.record()!; // the whole record, made only for whoever asks
     this.#events.completed(full);
     session?.result(full());
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
