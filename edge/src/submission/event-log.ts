@@ -154,18 +154,23 @@ export class EventLog {
   /**
    * Every event after `after` in order, as `render` makes its frame (or the frame's pieces) from
    * the stored entry (the completed event's entry is null), read one at a time as the caller
-   * pulls: a replay's memory is one event's, however long the run. Stops early if the submission is wiped meanwhile.
+   * pulls: a replay's memory is one event's, however long the run. Stops early if the submission
+   * is wiped meanwhile.
    */
-  *replay(after: number, render: (id: number, entry: EventEntry | null) => string | Iterable<string>): Generator<string> {
+  replay(after: number, render: (id: number, entry: EventEntry | null) => string | Iterable<string>): Generator<string> {
+    // Which events the replay covers is fixed now, not when it is first read: a live event
+    // appended meanwhile goes to the follower directly, and must not come twice.
     this.flush();
-    const done = this.completedId;
-    const last = this.last;
-    for (let id = after + 1; id <= last; id++) {
-      const entry = id === done ? null : this.#kv.getThrough<EventEntry>(`ev:${id}`);
-      if (entry === undefined) return;
-      const frame = render(id, entry);
-      if (typeof frame === "string") yield frame;
-      else yield* frame;
-    }
+    const [done, last] = [this.completedId, this.last];
+    const kv = this.#kv;
+    return (function* () {
+      for (let id = after + 1; id <= last; id++) {
+        const entry = id === done ? null : kv.getThrough<EventEntry>(`ev:${id}`);
+        if (entry === undefined) return;
+        const frame = render(id, entry);
+        if (typeof frame === "string") yield frame;
+        else yield* frame;
+      }
+    })();
   }
 }
