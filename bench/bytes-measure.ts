@@ -1,6 +1,6 @@
 // bench:bytes's measuring instruments: a process's resident memory and its peak (/proc), and what
 // the edge's submission store holds on disk (the SubmissionDO namespace's SQLite files).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -12,6 +12,10 @@ export interface Mem {
   rss: number;
   /** Peak resident since the process started or since resetPeak (VmHWM), bytes. */
   hwm: number;
+  /** Of VmRSS: anonymous (malloc'd, V8's heap pages), file-backed (the binary's pages), shared memory (RssAnon, RssFile, RssShmem). */
+  anon: number;
+  file: number;
+  shmem: number;
 }
 
 /** VmRSS and VmHWM of a process; null once it has exited. */
@@ -19,7 +23,7 @@ export function mem(pid: number): Mem | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
-    const m = { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+    const m = { rss: kb("VmRSS"), hwm: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile"), shmem: kb("RssShmem") };
     // A zombie (exited, not yet reaped) has a status without memory lines: gone too.
     return Number.isFinite(m.rss) && Number.isFinite(m.hwm) ? m : null;
   } catch {
@@ -39,6 +43,21 @@ export function resetPeak(pid: number): Mem | null {
     return null;
   }
   return mem(pid);
+}
+
+/**
+ * A copy of /proc/<pid>/smaps (every mapping's resident, anonymous, file-backed pages) into `dir`
+ * as `name`, when BENCH_BYTES_SMAPS_DIR names a directory (to study what grows); else nothing.
+ */
+export function saveSmaps(pid: number, name: string): void {
+  const dir = process.env.BENCH_BYTES_SMAPS_DIR;
+  if (!dir) return;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.smaps`), readFileSync(`/proc/${pid}/smaps`, "utf8"));
+  } catch {
+    // the process is gone
+  }
 }
 
 // ---- storage ----

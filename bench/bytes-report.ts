@@ -13,6 +13,8 @@ export interface SideResult {
   idle?: Figures["neighbour"];
   nodeBudget?: Stack["nodeBudget"];
   nodeHeapFlag?: string | null;
+  /** "<n> isolates" when workerd's inspector is read, else "n/a: <why>". */
+  inspectorNote?: string;
   /** Per scenario id, one entry per repetition. */
   figures: Map<string, Figures[]>;
 }
@@ -58,6 +60,7 @@ function stackRows(t: Table): void {
   t.row("  start", (r) => (r.error ? "FAILED (notes below)" : "ok"));
   t.row("  node memory budget", (r) => (r.nodeBudget ? `${mib(r.nodeBudget.bytes)} (${r.nodeBudget.source})` : "none documented"));
   t.row("  node heap flag", (r) => r.nodeHeapFlag ?? "none");
+  t.row("  workerd inspector (JS heaps)", (r) => r.inspectorNote ?? "–");
   t.row("  neighbour idle: n, median / max", (r) => (r.idle ? latency(r.idle) : "–"));
 }
 
@@ -103,12 +106,31 @@ function memoryRows(t: Table, s: Scenario): void {
     return by.length ? each(by) : "–";
   }));
   t.row("    RSS after", cell((_, all) => (w(all).length ? mib(w(all).at(-1)!.after) : "–")));
+  t.row("    RSS end − base: anon; file", cell((_, all) => (w(all).length ? `${each(w(all).map((m) => m.growth.anon))}; ${each(w(all).map((m) => m.growth.file))}` : "–")));
+  heapRows(t, s);
   t.row("  node RSS base → peak", cell((_, all, r) => {
     const peaks = n(all).map((m) => m.peak);
     if (!peaks.length) return "–";
     return `${each(n(all).map((m) => m.base))} → ${each(peaks)}${gone(all, "node")}${r.nodeBudget ? ` ${met(Math.max(...peaks) <= r.nodeBudget.bytes)}` : ""}`;
   }), "≤ its budget");
   t.row("    peak growth", cell((_, all) => (n(all).length ? each(n(all).map((m) => m.peak - m.base)) : "–")));
+}
+
+/** workerd's JavaScript heaps (bench/bytes-heap.ts): the edge's isolate, then every isolate summed. */
+function heapRows(t: Table, s: Scenario): void {
+  const heaps = (all: Figures[]) => all.flatMap((f) => (f.heap ? [f.heap] : []));
+  const cell = (g: (h: NonNullable<Figures["heap"]>[]) => string) => cellOf(s, (_, all, r) => {
+    const h = heaps(all);
+    if (h.length) return g(h);
+    return r.inspectorNote?.startsWith("n/a") ? "n/a" : all.some((f) => f.heapError) ? "FAILED (notes below)" : "–";
+  });
+  t.row("  isolate heap base → peak (used)", cell((h) => `${each(h.map((x) => x.base.edge.used))} → ${each(h.map((x) => x.peakEdge.used))}`));
+  t.row("    peak growth", cell((h) => each(h.map((x) => x.peakEdge.used - x.base.edge.used))));
+  t.row("    after GC: retained growth", cell((h) => each(h.map((x) => x.end.edge.used - x.base.edge.used))));
+  t.row("    committed heap base → peak", cell((h) => `${each(h.map((x) => x.base.edge.total))} → ${each(h.map((x) => x.peakEdgeTotal))}`));
+  t.row("    ArrayBuffers base → peak", cell((h) => `${each(h.map((x) => x.base.edge.backing))} → ${each(h.map((x) => x.peakEdgeBacking))}`));
+  t.row("  all isolates: used peak growth; retained", cell((h) => `${each(h.map((x) => x.peakAll.used - x.base.all.used))}; ${each(h.map((x) => x.end.all.used - x.base.all.used))}`));
+  t.row("    committed growth", cell((h) => each(h.map((x) => x.peakAllTotal - x.base.all.total))));
 }
 
 function neighbourRows(t: Table, s: Scenario): void {
@@ -129,6 +151,7 @@ function notes(results: SideResult[]): string[] {
       figs.forEach((fig, i) => {
         const rep = figs.length > 1 ? ` (repetition ${i + 1})` : "";
         if (fig.error) out.push(`${r.name}, scenario ${id}${rep}: ${fig.error}`);
+        if (fig.heapError) out.push(`${r.name}, scenario ${id}${rep}: ${fig.heapError}`);
         if (fig.edgeLog) out.push(`  the edge's last lines:\n${fig.edgeLog.replace(/^/gm, "    ")}`);
       });
     }

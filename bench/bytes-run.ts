@@ -1,7 +1,8 @@
 // bench:bytes's scenarios and one scenario's run against a started stack: the submission, its
 // polling, the events replay, the neighbour's loop meanwhile, and the figures (bench/bytes.bench.ts).
 import https from "node:https";
-import { mem, resetPeak, snapshotStore, type Mem } from "./bytes-measure.ts";
+import { HeapSampler, type HeapReading, type HeapUsage } from "./bytes-heap.ts";
+import { mem, resetPeak, saveSmaps, snapshotStore, type Mem } from "./bytes-measure.ts";
 import type { Stack } from "./bytes-side.ts";
 
 const KiB = 1024;
@@ -77,9 +78,24 @@ export interface Figures {
     neighbourRows: number;
     databases: number;
   };
-  /** RSS at the reset, peak since, RSS at the end (or last seen: `gone`, the process died meanwhile). */
-  workerd: { base: number; peak: number; after: number; gone: boolean } | null;
-  node: { base: number; peak: number; after: number; gone: boolean } | null;
+  /**
+   * RSS at the reset, peak since, RSS at the end (or last seen: `gone`, the process died meanwhile);
+   * `growth`: RSS at the end minus at the reset, split as /proc/<pid>/status does (anonymous,
+   * file-backed, shared memory).
+   */
+  workerd: Watched | null;
+  node: Watched | null;
+  /**
+   * workerd's JavaScript heaps (bench/bytes-heap.ts), the edge's isolate and all isolates summed:
+   * after a GC before the submit, the largest used heap sampled (every 100 ms) until the RSS peak
+   * is read, after a GC at the end (the edge quiet). null: no inspector (`heapError`: it failed).
+   */
+  heap: {
+    base: HeapReading; peakEdge: HeapUsage; peakAll: HeapUsage; end: HeapReading; samples: number;
+    /** The largest ArrayBuffer backing stores of the edge's isolate; the largest committed heap (totalSize), the edge's and all isolates'. */
+    peakEdgeBacking: number; peakEdgeTotal: number; peakAllTotal: number;
+  } | null;
+  heapError?: string;
   /** workerd's peak when the completed record had been read, before the events replay (bytes). */
   workerdPeakAtCompleted: number | null;
   /** The edge's own output (tail), when its workerd died. */
@@ -88,6 +104,14 @@ export interface Figures {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Watched {
+  base: number;
+  peak: number;
+  after: number;
+  gone: boolean;
+  growth: { anon: number; file: number; shmem: number };
+}
 
 /** The program's output in the record: every stdout/stderr string, top level and tests, as UTF-8 (base64 decoded). */
 function keptBytes(rec: Record<string, unknown>): number {
@@ -233,10 +257,15 @@ class PeakWatch {
   peakNow(): number | null {
     return mem(this.pid)?.hwm ?? null;
   }
-  end(): Figures["workerd"] {
+  end(): Watched | null {
     clearInterval(this.#timer);
     this.#sample();
-    return this.#base && this.#last ? { base: this.#base.rss, peak: this.#last.hwm, after: this.#last.rss, gone: this.gone } : null;
+    const [b, l] = [this.#base, this.#last];
+    if (!b || !l) return null;
+    return {
+      base: b.rss, peak: l.hwm, after: l.rss, gone: this.gone,
+      growth: { anon: l.anon - b.anon, file: l.file - b.file, shmem: l.shmem - b.shmem },
+    };
   }
 }
 
@@ -296,16 +325,31 @@ export function noFigures(s: Scenario, error?: string): Figures {
     printed: s.tests * (s.out + s.err), captured: s.tests * (Math.min(s.out, CAPTURE_CAP) + Math.min(s.err, CAPTURE_CAP)), kept: 0,
     verdict: "", jobStatus: "", completedMs: null, recordBudget: "", trimmed: false, recordBytes: 0, events: null,
     store: { own: 0, usedGrowth: 0, fileGrowth: 0, neighbourRows: 0, databases: 0 },
-    workerd: null, workerdPeakAtCompleted: null, node: null, neighbour: { latencies: [], verdicts: new Map() },
+    workerd: null, workerdPeakAtCompleted: null, node: null, heap: null, neighbour: { latencies: [], verdicts: new Map() },
   };
 }
 
-export async function runScenario(stack: Stack, s: Scenario, log: (msg: string) => void): Promise<Figures> {
+/** A request that runs the edge's Worker (and Miniflare's entry Worker): what lets a GC asked over the inspector run. */
+const poke = (stack: Stack) => () => stack.mod.request(stack.edge.base, "GET", "/");
+
+/** `tag` names the smaps copies (BENCH_BYTES_SMAPS_DIR, bench/bytes-measure.ts). */
+export async function runScenario(stack: Stack, s: Scenario, log: (msg: string) => void, tag = `s${s.id}`): Promise<Figures> {
   const fig = noFigures(s);
   await sleep(1_000);
   const storeBefore = snapshotStore(stack.edge.persistDir);
+  let heapBase: HeapReading | null = null;
+  if (stack.inspector) {
+    try {
+      heapBase = await stack.inspector.collected(poke(stack));
+    } catch (e) {
+      fig.heapError = `heap at the start: ${String(e instanceof Error ? e.message : e)}`;
+    }
+  }
+  // The RSS base is taken after the GC (and its poke), so neither counts in the peak.
   const workerdWatch = new PeakWatch(stack.workerdPid);
+  saveSmaps(stack.workerdPid, `${tag}-base`);
   const nodeWatch = new PeakWatch(stack.nodePid);
+  const sampler = heapBase && stack.inspector ? new HeapSampler(stack.inspector, 100) : null;
   const stop = { stopped: false };
   const neighbourIds = new Set<string>();
   const neighbour = neighbourLoop(stack, stop, neighbourIds, fig.neighbour);
@@ -319,11 +363,27 @@ export async function runScenario(stack: Stack, s: Scenario, log: (msg: string) 
   }
   fig.workerd = workerdWatch.end();
   fig.node = nodeWatch.end();
+  await sampler?.stop();
+  saveSmaps(stack.workerdPid, `${tag}-end`);
   if (workerdWatch.gone) {
     fig.error = `workerd exited during the scenario${fig.error ? ` (${fig.error})` : ""}`;
     fig.edgeLog = stack.edge.log().split("\n").filter((l) => l.trim() !== "").slice(-6).map((l) => l.slice(0, 300)).join("\n");
   }
   await sleep(1_500);
+  if (sampler && heapBase && stack.inspector && !workerdWatch.gone) {
+    try {
+      const end = await stack.inspector.collected(poke(stack));
+      saveSmaps(stack.workerdPid, `${tag}-gc`);
+      if (sampler.peakEdge && sampler.peakAll) {
+        fig.heap = {
+          base: heapBase, peakEdge: sampler.peakEdge, peakAll: sampler.peakAll, end, samples: sampler.samples,
+          peakEdgeBacking: sampler.peakEdgeBacking, peakEdgeTotal: sampler.peakEdgeTotal, peakAllTotal: sampler.peakAllTotal,
+        };
+      } else fig.heapError = `no heap reading during the scenario (${sampler.failures} failed)`;
+    } catch (e) {
+      fig.heapError = `heap at the end: ${String(e instanceof Error ? e.message : e)}`;
+    }
+  }
   const storeAfter = snapshotStore(stack.edge.persistDir);
   let neighbourRows = 0;
   for (const n of neighbourIds) neighbourRows += storeAfter.byOwner.get(n) ?? 0;

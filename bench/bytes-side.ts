@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cmdline, stackProcesses } from "./edge-processes.ts";
+import { Inspector } from "./bytes-heap.ts";
 
 export type StackModule = typeof import("../scripts/stack/index.ts");
 
@@ -69,20 +70,37 @@ export interface Stack {
   /** The node's documented memory budget, when its tree has one; the V8 heap flag it runs with, if any. */
   nodeBudget: { bytes: number; source: string } | null;
   nodeHeapFlag: string | null;
+  /** Sessions on workerd's isolates (bench/bytes-heap.ts), or null and why not. */
+  inspector: Inspector | null;
+  inspectorNote: string;
   /** The scenario's key, and the neighbour's (another project's). */
   key: string;
   neighbourKey: string;
   stop(): Promise<void>;
 }
 
-/** A fleet node and an edge (state on disk) from `tree`'s own code, the node registered, two keys. */
-export async function startStack(tree: string): Promise<Stack> {
+/** The port workerd's inspector takes with EDGE_INSPECTOR=1 (scripts/edge-dev.ts: Miniflare's inspectorPort, default 9229). */
+const INSPECTOR_PORT = 9229;
+
+/**
+ * A fleet node and an edge (state on disk) from `tree`'s own code, the node registered, two keys.
+ * With `inspector`, the edge runs with EDGE_INSPECTOR=1 (workerd's DevTools inspector on
+ * localhost:9229, the mechanism both trees' scripts/edge-dev.ts have) when that port is free, and
+ * the stack holds a session on each of workerd's isolates.
+ */
+export async function startStack(tree: string, inspector: boolean): Promise<Stack> {
   const mod = (await import(pathToFileURL(join(tree, "scripts", "stack", "index.ts")).href)) as StackModule;
   const fleetState = diskTempDir("fleet");
   const edgeState = diskTempDir("edge");
   let fleet: Stack["fleet"] | undefined;
   let edge: Stack["edge"] | undefined;
+  let sessions: Inspector | null = null;
+  let inspectorNote = inspector ? "" : "off (--no-inspector)";
+  if (inspector && ((await mod.portOpen(INSPECTOR_PORT, "127.0.0.1")) || (await mod.portOpen(INSPECTOR_PORT, "::1")))) {
+    inspectorNote = `port ${INSPECTOR_PORT} is in use`;
+  }
   const stop = async () => {
+    sessions?.close();
     await edge?.stop();
     await fleet?.stop();
     mod.cleanup(edgeState);
@@ -90,15 +108,20 @@ export async function startStack(tree: string): Promise<Stack> {
   };
   try {
     fleet = await mod.startFleet({ stateDir: fleetState });
-    edge = await mod.startEdge({ persistDir: edgeState, vars: VARS });
+    edge = await mod.startEdge({ persistDir: edgeState, vars: VARS, ...(inspectorNote === "" ? { env: { EDGE_INSPECTOR: "1" } } : {}) });
     const ops = mod.admin(edge);
     await ops.mustRegisterNode(fleet);
     const [a, b] = [await ops.newKey(), await ops.newKey()];
     const procs = stackProcesses(edge.proc.pid, fleet.proc.pid);
     const nodeHeapFlag = cmdline(fleet.proc.pid!).split(" ").find((arg) => arg.startsWith("--max-old-space-size=")) ?? null;
+    if (inspectorNote === "") {
+      const c = await Inspector.connect(procs.workerd[0]!);
+      if (typeof c === "string") inspectorNote = c;
+      else sessions = c;
+    }
     return {
       tree, mod, edge, fleet, workerdPid: procs.workerd[0]!, nodePid: fleet.proc.pid!, nodeBudget: await nodeBudget(tree), nodeHeapFlag,
-      key: a.key, neighbourKey: b.key, stop,
+      inspector: sessions, inspectorNote, key: a.key, neighbourKey: b.key, stop,
     };
   } catch (e) {
     const logs = `${edge ? `\n--- edge log (tail) ---\n${edge.log().slice(-4000)}` : ""}${fleet ? `\n--- node log (tail) ---\n${fleet.log().slice(-4000)}` : ""}`;

@@ -1,5 +1,6 @@
 // Output bytes benchmark (not a test):
 //   npm run bench:bytes [-- --base C | --before DIR] [--only before|after] [--scenarios 1,2,3] [--reps N] [--node-budget-mib N]
+//     [--no-inspector]
 // What one request's output costs the shared edge and the node, before and after, in one run: for
 // each side a real stack as `npm start` runs it (bench/bytes-side.ts: a fleet node and the edge on
 // workerd, its state in a temp dir on the machine's disk, never tmpfs), one after the other, each
@@ -42,6 +43,31 @@
 //    heap flag the node runs with is shown beside it. A heap grows in steps, so one sample of a
 //    peak is noisy: --reps N runs each scenario N times on the same stack and lists each peak
 //    (the target judged on the largest); the other figures are the first repetition's.
+//    "RSS end − base: anon; file": VmRSS's anonymous and file-backed parts (RssAnon, RssFile of
+//    /proc/<pid>/status) at the end minus at the base. BENCH_BYTES_SMAPS_DIR=<dir> also saves
+//    workerd's /proc/<pid>/smaps at each scenario's base, end and after the end's GC (which
+//    mappings grow: V8's pointer-compression cage holds the JS heaps, tcmalloc's regions the rest).
+//  - workerd's JavaScript heaps (bench/bytes-heap.ts; --no-inspector leaves them out): the edge runs
+//    with EDGE_INSPECTOR=1 (workerd's own DevTools inspector on localhost:9229, which both trees'
+//    scripts/edge-dev.ts have; a side whose port is taken or whose workerd has no inspector shows
+//    n/a) and the bench keeps a session on every isolate listed at /json: the edge's Worker (its
+//    Durable Objects run in the same isolate) and Miniflare's own Workers.
+//      "isolate heap base → peak (used)": the edge's isolate. The base is V8's used heap
+//      (Runtime.getHeapUsage usedSize: live objects, and garbage not yet collected) right after a
+//      forced full GC before the submit (HeapProfiler.collectGarbage); the peak is the largest
+//      used heap sampled every 100 ms from the submit until the RSS peak is read (a spike shorter
+//      than that can be missed). This is the memory Cloudflare's 128 MB per-isolate limit is about.
+//      "peak growth": peak minus base, transient (what the request needed, its garbage included).
+//      "after GC: retained growth": used heap after another forced GC at the end (the edge quiet,
+//      1.5 s after the replay) minus the base: what the scenario left alive in the isolate.
+//      "committed heap": V8's totalSize, the heap pages V8 holds, used or not (what RSS sees of the
+//      heap; a GC gives the idle ones back). "ArrayBuffers": the backing stores of ArrayBuffers
+//      and external strings (backingStorageSize), not in usedSize: outside V8's heap pages,
+//      allocated by workerd's malloc. "all isolates": used and committed heap summed over every
+//      isolate of the process.
+//    The RSS base is taken after the first GC, so with the inspector on, a scenario's RSS growth
+//    starts from a collected heap; with --no-inspector it starts from whatever V8 had kept
+//    committed after the scenario before, as this bench measured it before it read the heaps.
 //  - the neighbour: another project's key submits `print(1)` (Python, ?wait=true) in a loop from
 //    the submit until the events replay ends: its latency (median, max) and verdicts, beside the
 //    same submit on the idle stack (10 of them, before the first scenario, after 3 of warm-up).
@@ -64,6 +90,7 @@ const { values: opts } = parseArgs({
     scenarios: { type: "string", default: SCENARIOS.map((s) => s.id).join(",") },
     "node-budget-mib": { type: "string" },
     reps: { type: "string", default: "1" },
+    "no-inspector": { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -93,8 +120,9 @@ async function side(name: string, tree: () => string): Promise<SideResult> {
   try {
     result.tree = tree();
     log(`${name}: starting a stack from ${result.tree}`);
-    current = await startStack(result.tree);
-    log(`${name}: edge ${current.edge.base} (workerd ${current.workerdPid}, state ${current.edge.persistDir}), node ${current.fleet.url} (pid ${current.nodePid})`);
+    current = await startStack(result.tree, !opts["no-inspector"]);
+    result.inspectorNote = current.inspector ? `${current.inspector.isolates} isolates` : `n/a: ${current.inspectorNote}`;
+    log(`${name}: edge ${current.edge.base} (workerd ${current.workerdPid}, state ${current.edge.persistDir}; inspector ${result.inspectorNote}), node ${current.fleet.url} (pid ${current.nodePid})`);
     result.nodeBudget = budgetFlag !== null ? { bytes: budgetFlag, source: "--node-budget-mib" } : current.nodeBudget;
     result.nodeHeapFlag = current.nodeHeapFlag;
     result.idle = await idleNeighbour(current, 10);
@@ -108,7 +136,7 @@ async function side(name: string, tree: () => string): Promise<SideResult> {
           break;
         }
         log(`${name}: scenario ${s.id}${reps > 1 ? ` (${rep} of ${reps})` : ""}: ${s.label}`);
-        const fig = await runScenario(current, s, log);
+        const fig = await runScenario(current, s, log, `${name}-s${s.id}-r${rep}`);
         figs.push(fig);
         edgeGone = fig.workerd?.gone ?? false;
       }
