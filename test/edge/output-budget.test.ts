@@ -29,15 +29,27 @@ const printing = (tests: number, bytes: number, stderrBytes = 0) => ({
   tests: Array.from({ length: tests }, (_, i) => ({ name: `t${i}`, stdin: String(bytes) })),
 });
 
+/** A C program that writes N bytes (its stdin) cycling through every byte value and some UTF-8 ("é€😀"). */
+const ANY_BYTES = String.raw`#include <stdio.h>
+int main(void) {
+  long n = 0; if (scanf("%ld", &n) != 1) return 1;
+  unsigned char pattern[256 + 9]; for (int i = 0; i < 256; i++) pattern[i] = (unsigned char)i;
+  const unsigned char utf8[9] = {0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80};
+  for (int i = 0; i < 9; i++) pattern[256 + i] = utf8[i];
+  for (long i = 0; i < n; i++) putchar(pattern[i % sizeof pattern]);
+  return 0;
+}`;
+
 const shardStore = (persistDir: string) => storedBytes(persistDir, "SubmissionDO");
 
 describe("output stored once, within the submission's budget", { timeout: 240_000 }, () => {
   // One shard, so that the quota test knows where its submissions go.
   const stack = useStack({ edge: { vars: { SUBMISSION_SHARDS: "1" } } });
-  let c: Client;
+  let key: Client | undefined;
+  const client = async () => (key ??= await keyOnPlan(stack, "bytes"));
 
   it("4 tests × 256 KiB of 0x01: the shard stores at most 1.5× the output the record keeps, plus a small constant", async () => {
-    c = await keyOnPlan(stack, "bytes");
+    const c = await client();
     const before = shardStore(stack.edge.persistDir).bytes;
     const sub = await c.submit(printing(4, 256 * KiB));
     assert.equal(sub.status, 202, sub.text);
@@ -60,6 +72,28 @@ describe("output stored once, within the submission's budget", { timeout: 240_00
     const stored = shardStore(stack.edge.persistDir).bytes - before;
     assert.ok(stored <= 1.5 * MiB + 64 * KiB, `stored ${stored} bytes for 1 MiB of output (at most ${1.5 * MiB + 64 * KiB})`);
     assert.ok(stored >= MiB, `the output itself is stored (${stored})`);
+  });
+
+  it("a large output of any bytes reads the same made from its stored bytes as it is read (GET) and whole (the completed event), utf8 and base64", async () => {
+    const c = await client();
+    for (const encoding of ["utf8", "base64"] as const) {
+      const b64 = (text: string) => Buffer.from(text).toString("base64");
+      const [code, stdin] = [ANY_BYTES, String(300 * KiB + 7)];
+      // In base64 the request's code and stdin are base64 too.
+      const sub = await c.submit(encoding === "base64" ? { language: "c", code: b64(code), stdin: b64(stdin), encoding } : { language: "c", code, stdin });
+      assert.equal(sub.status, 202, sub.text);
+      const rec = (await c.terminal(sub.json.id, 60_000)).json;
+      assert.equal(rec.verdict, "AC", JSON.stringify(rec).slice(0, 300));
+      const replay = await openEvents(stack.edge.base, `/api/result/${sub.json.id}/events`, { "x-api-key": c.key! });
+      const events = await replay.rest();
+      assert.deepEqual(events.at(-1)?.data, rec, `${encoding}: the streamed GET and the whole record agree`);
+      const bytes = encoding === "base64" ? Buffer.from(rec.stdout, "base64") : Buffer.from(rec.stdout, "utf8");
+      if (encoding === "base64") assert.equal(bytes.length, 300 * KiB + 7, "every byte, as written");
+      else assert.match(rec.stdout, /é€😀/u);
+      const chunks = events.filter((e) => e.event === "stdout").map((e) => e.data.data);
+      if (encoding === "utf8") assert.equal(chunks.join(""), rec.stdout, "the chunks join to the record's text");
+      else assert.deepEqual(Buffer.concat(chunks.map((b64) => Buffer.from(b64, "base64"))), bytes);
+    }
   });
 
   it("past the budget output is counted and dropped: the record says so per stream, and the kept output is all the shard stores", async () => {

@@ -81,6 +81,11 @@ export interface SubmissionRpc {
   create(input: CreateInput): Promise<CreateResult>;
   /** The record, or null when unknown or owned by another account (null: any account). */
   get(id: string, accountId: string | null): ResultRecord | null;
+  /**
+   * The record to answer with: the object when its output is small, else its JSON as a byte
+   * stream made from the stored output as it is read; null when unknown or another account's.
+   */
+  read(id: string, accountId: string): ResultRecord | ReadableStream<Uint8Array> | null;
   /** The events after event `after` as text/event-stream bytes, live until completed; null when unknown or another account's. */
   /** null: unknown or another account's; "busy": MAX_LIVE_STREAMS clients are following it already. */
   events(id: string, accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy";

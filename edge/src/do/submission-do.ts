@@ -15,6 +15,8 @@ import type { ShardHost } from "../submission/shard-host.ts";
 import { Submission } from "../submission/submission.ts";
 import { AccountUsage } from "../submission/account-usage.ts";
 import { storageFull } from "../submission/storage-quota.ts";
+import { STREAM_FROM_CHARS, textStream } from "../lib/http.ts";
+import { jsonChunks } from "../lib/json-pieces.ts";
 
 export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   #host: ShardHost;
@@ -53,8 +55,14 @@ export class SubmissionDO extends DurableObject<Env> implements SubmissionRpc {
   }
 
   get(id: string, accountId: string | null): ResultRecord | null {
-    const sub = this.#find(id);
-    return sub ? sub.get(accountId) : null;
+    return this.#find(id)?.stored(accountId)?.record() ?? null;
+  }
+
+  read(id: string, accountId: string): ResultRecord | ReadableStream<Uint8Array> | null {
+    const store = this.#find(id)?.stored(accountId);
+    if (!store) return null;
+    // A large output is never decoded whole: its JSON is made from the stored bytes as the client reads.
+    return store.outputBytes() <= STREAM_FROM_CHARS ? store.record() : textStream(jsonChunks(store.streamedRecord()));
   }
 
   events(id: string, accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy" {

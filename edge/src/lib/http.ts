@@ -42,16 +42,24 @@ export const STREAM_FROM_CHARS = 64 * 1024;
  */
 export function jsonStreamed(status: number, body: unknown, headers: Record<string, string>, large: boolean): Response {
   if (!large) return json(status, body, headers);
-  const chunks = jsonChunks(body);
+  return jsonBody(status, textStream(jsonChunks(body)), headers);
+}
+
+/** Text pieces as a byte stream, each made when the reader asks for more. */
+export function textStream(chunks: Iterator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     pull(controller) {
       const next = chunks.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value));
     },
   });
-  return new Response(stream, { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers } });
+}
+
+/** A JSON answer whose body is made as it is read. */
+export function jsonBody(status: number, body: ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+  return new Response(body, { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers } });
 }
 
 /** A JSON body made as the client reads, from `parts` (pieces of JSON text, e.g. jsonChunks of each item). */
@@ -64,7 +72,7 @@ export function jsonFromParts(status: number, parts: AsyncIterator<string>, head
       else controller.enqueue(encoder.encode(next.value));
     },
   });
-  return new Response(stream, { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers } });
+  return jsonBody(status, stream, headers);
 }
 
 export function errorResponse(e: HttpError): Response {

@@ -26,9 +26,25 @@ function* stringPieces(text: string): Generator<string> {
   yield '"';
 }
 
-/** The pieces of `value`'s JSON (plain data: objects, arrays, strings, numbers, booleans, null). */
+/**
+ * A string whose JSON is made as it is read (a stored output, decoded a slice at a time): its
+ * `escaped()` pieces are the string's JSON without the quotes.
+ */
+export interface JsonText {
+  readonly jsonText: true;
+  escaped(): Iterable<string>;
+}
+
+const isJsonText = (value: object): value is JsonText => (value as Partial<JsonText>).jsonText === true;
+
+/** The pieces of `value`'s JSON (plain data: objects, arrays, strings, numbers, booleans, null; JsonText). */
 export function* jsonPieces(value: unknown): Generator<string> {
   if (typeof value === "string") return yield* stringPieces(value);
+  if (value !== null && typeof value === "object" && isJsonText(value)) {
+    yield '"';
+    yield* value.escaped();
+    return yield '"';
+  }
   if (value === null || typeof value !== "object") return yield JSON.stringify(value) ?? "null";
   const withJson = value as { toJSON?: () => unknown };
   if (typeof withJson.toJSON === "function") return yield* jsonPieces(withJson.toJSON());

@@ -8,8 +8,8 @@ import { results, submitBatch } from "./api-batch.ts";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import { fleetRegistry } from "../stubs.ts";
-import { readRecord } from "../submission/reads.ts";
-import { HttpError, STREAM_FROM_CHARS, json, jsonStreamed, readJsonObject } from "../lib/http.ts";
+import { readForAnswer, readRecord } from "../submission/reads.ts";
+import { HttpError, STREAM_FROM_CHARS, json, jsonBody, jsonStreamed, readJsonObject } from "../lib/http.ts";
 import { outputChars } from "../lib/json-pieces.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
@@ -83,9 +83,9 @@ async function result(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
   if (!UUID_PATTERN.test(id)) {
     throw new HttpError(400, { error: "invalid submission id", message: "the submission id must be a UUID" }, rateHeaders(api.rate));
   }
-  const rec = await readRecord(env, id, api.caller.account_id);
+  const rec = await readForAnswer(env, id, api.caller.account_id);
   if (!rec) throw new HttpError(404, { error: "submission not found" }, rateHeaders(api.rate));
-  return jsonStreamed(200, rec, rateHeaders(api.rate), outputChars(rec) > STREAM_FROM_CHARS);
+  return rec instanceof ReadableStream ? jsonBody(200, rec, rateHeaders(api.rate)) : json(200, rec, rateHeaders(api.rate));
 }
 
 async function events(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {

@@ -12,6 +12,13 @@ export async function readRecord(env: Env, id: string, accountId: string | null)
   return submissionObject(env, lower).get(lower, accountId);
 }
 
+/** The record to answer GET /api/result with (SubmissionRpc.read); null when unknown or another account's. */
+export async function readForAnswer(env: Env, id: string, accountId: string): Promise<ResultRecord | ReadableStream<Uint8Array> | null> {
+  const lower = id.toLowerCase();
+  if (!shardInUse(lower, config(env).submissionShards)) return null;
+  return submissionObject(env, lower).read(lower, accountId);
+}
+
 /**
  * The records of `ids` in their order (a null id: null), read one at a time, the next while the
  * caller handles this one: a batch read holds two records at most, whatever their output.

@@ -13,7 +13,7 @@ import type { HooksPending, Meta, Pending, Run } from "./stored.ts";
 import type { TerminalMarks } from "./terminal-steps.ts";
 import type { BareTest, EventLog } from "./event-log.ts";
 import { keptBytes, withOutput, type Place, type RecordOutput, type StreamName } from "./output-bytes.ts";
-import { OutputStore } from "./output-store.ts";
+import { OutputStore, storedText } from "./output-store.ts";
 import { outputView } from "./output-text.ts";
 import type { StoredRecord } from "./events.ts";
 import { AccountUsage, CHARGED } from "./account-usage.ts";
@@ -115,6 +115,30 @@ export class SubmissionStore implements StoredRecord {
     if (count === undefined) return full;
     const tests: TestRecord[] = [];
     for (let i = 0; i < count; i++) tests.push(this.test(i)!);
+    return { ...full, tests };
+  }
+
+  /** Output bytes the finished record keeps (its own and its tests'), from the stored lengths. */
+  outputBytes(): number {
+    const count = this.kv.get<number>("tests") ?? 0;
+    const places: Place[] = [...(this.kv.get<number>("out_top") === undefined ? ["top" as const] : []), ...Array.from({ length: count }, (_, i) => i)];
+    return places.reduce<number>((n, p) => n + (this.#output.length(p, "stdout") ?? 0) + (this.#output.length(p, "stderr") ?? 0), 0);
+  }
+
+  /** The record with its output as JSON made as it is read (output-store.ts storedText): for jsonChunks. */
+  streamedRecord(): unknown {
+    const rec = this.bareRecord();
+    if (!rec || rec.job_status !== "completed") return rec ?? null;
+    const encoding = rec.encoding ?? "utf8";
+    const text = (place: Place, stream: StreamName) => storedText(this.#output, place, stream, encoding);
+    const top = this.kv.get<number>("out_top") ?? "top";
+    const full = { ...rec, stdout: text(top, "stdout"), stderr: text(top, "stderr") };
+    const count = this.kv.get<number>("tests");
+    if (count === undefined) return full;
+    const tests = Array.from({ length: count }, (_, i) => {
+      const { name, verdict, ...rest } = this.kv.getThrough<BareTest>(`test:${i}`)!;
+      return { name, verdict, stdout: text(i, "stdout"), stderr: text(i, "stderr"), ...rest };
+    });
     return { ...full, tests };
   }
 

@@ -121,10 +121,10 @@ export class Submission {
     return { kind: "created", queue_depth: r.queue_depth, record, hops: { ...this.#hops, in_submission: Date.now() - now } };
   }
 
-  get(accountId: string | null): ResultRecord | null {
+  /** Its storage, to read its record from; null unless `accountId` owns it (null: any account). */
+  stored(accountId: string | null): SubmissionStore | null {
     const meta = this.#store.meta();
-    if (!meta || (accountId !== null && meta.account_id !== accountId)) return null;
-    return this.#store.record();
+    return !meta || (accountId !== null && meta.account_id !== accountId) ? null : this.#store;
   }
 
   events(accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy" {
