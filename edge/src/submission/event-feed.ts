@@ -18,6 +18,8 @@ interface Sink {
   /** Live frames that came while the backlog was still being read. */
   waiting: Uint8Array[];
   waitingBytes: number;
+  /** The last frame (the record: possibly large), read as the client reads after everything else. */
+  last: Iterator<string> | null;
   /** No live event will come: close once the backlog and waiting frames are out. */
   ended: boolean;
   closed: boolean;
@@ -43,7 +45,7 @@ export class EventFeed {
     let sink!: Sink;
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        sink = { controller, backlog, waiting: [], waitingBytes: 0, ended, closed: false };
+        sink = { controller, backlog, waiting: [], waitingBytes: 0, last: null, ended, closed: false };
       },
       pull: () => this.#pull(sink),
       cancel: () => this.#drop(sink),
@@ -64,34 +66,43 @@ export class EventFeed {
     }
   }
 
-  /** Sends the last frame (made only if someone follows) and ends every stream. */
-  end(frame: () => string | Iterable<string>): void {
-    if (this.#sinks.size > 0) this.send(frame());
+  /**
+   * Ends every stream with the last frame (made only if someone follows), each client reading it
+   * as it reads: a large record is never queued whole for a follower.
+   */
+  end(frame: () => Iterable<string>): void {
     for (const sink of [...this.#sinks]) {
       this.#drop(sink);
+      sink.last = frame()[Symbol.iterator]();
       sink.ended = true;
-      if (sink.backlog === null) this.#close(sink);
+      this.#pull(sink);
     }
   }
 
   #pull(sink: Sink): void {
     if (sink.closed) return;
-    let read = 0;
-    while (sink.backlog !== null && read < PAGE_BYTES) {
-      const next = sink.backlog.next();
+    const read = this.#drain(sink, "backlog", 0);
+    if (sink.backlog !== null) return;
+    for (const bytes of sink.waiting) sink.controller.enqueue(bytes);
+    sink.waiting = [];
+    sink.waitingBytes = 0;
+    this.#drain(sink, "last", read);
+    if (sink.last === null && sink.ended) this.#close(sink);
+  }
+
+  /** Reads the sink's backlog or last frame into its stream up to a page; `read`: bytes read so far in this pull. */
+  #drain(sink: Sink, which: "backlog" | "last", read: number): number {
+    while (sink[which] !== null && read < PAGE_BYTES) {
+      const next = sink[which]!.next();
       if (next.done) {
-        sink.backlog = null;
+        sink[which] = null;
         break;
       }
       const bytes = encoder.encode(next.value);
       sink.controller.enqueue(bytes);
       read += bytes.length;
     }
-    if (sink.backlog !== null) return;
-    for (const bytes of sink.waiting) sink.controller.enqueue(bytes);
-    sink.waiting = [];
-    sink.waitingBytes = 0;
-    if (sink.ended) this.#close(sink);
+    return read;
   }
 
   #write(sink: Sink, bytes: Uint8Array): void {

@@ -9,12 +9,13 @@
 import { OutputStream } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecuteResponse, Output, TestResult as WireTest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { testFromWire } from "../../../proto/record-wire.ts";
-import type { Encoding, ResultRecord, TestRecord } from "../../../proto/record.ts";
+import type { Encoding } from "../../../proto/record.ts";
 import { sseFrame, sseFramePieces } from "../lib/sse.ts";
 import { EventFeed } from "./event-feed.ts";
 import { EventLog, type BareTest, type EventEntry } from "./event-log.ts";
 import type { BulkKv } from "../lib/scoped-kv.ts";
-import { OutputChunks, outputView } from "./output-text.ts";
+import { OutputChunks, bytesJson } from "./output-text.ts";
+import type { JsonText } from "../lib/json-pieces.ts";
 import { HeldOutput } from "./held-output.ts";
 import { pairOf, withOutput, type Place, type StreamName } from "./output-bytes.ts";
 
@@ -27,13 +28,13 @@ export interface StreamFormat {
   tests: boolean;
 }
 
-/** What a replay reads of the finished record (store.ts): the home of a compacted run's output. */
+/** What a replay reads of the finished record (store.ts): the home of a compacted run's output, as JSON made as it is read. */
 export interface StoredRecord {
   /** Bytes [from, to) of the record's stream at `place`. */
-  range(place: Place, stream: StreamName, from: number, to: number): Uint8Array;
+  streamedOutput(place: Place, stream: StreamName, from: number, to: number): JsonText;
   /** Test `index`'s record with its output. */
-  test(index: number): TestRecord | undefined;
-  record(): ResultRecord | null;
+  streamedTest(index: number): unknown;
+  streamedRecord(): unknown;
 }
 
 /** SSE comment while nothing else flows (SSE_HEARTBEAT_MS, default 15 s). */
@@ -116,8 +117,8 @@ export class SubmissionEvents {
     return this.#log;
   }
 
-  /** The terminal record (committed; made only if someone follows): `completed`; every stream ends. */
-  completed(rec: () => ResultRecord): void {
+  /** The terminal record (committed; made only if someone follows, as it is read): `completed`; every stream ends. */
+  completed(rec: () => unknown): void {
     if (this.#log.completedId !== undefined) return;
     this.#finish(null);
     const id = this.#log.markCompleted();
@@ -166,7 +167,7 @@ export class SubmissionEvents {
   #chunk(stream: StreamName, test: number, bytes: Uint8Array): void {
     if (bytes.length === 0 || this.#log.completedId !== undefined) return;
     const id = this.#log.append({ o: stream, t: test, b: bytes });
-    const data = () => outputView(bytes, this.#format.encoding);
+    const data = () => bytesJson(bytes, this.#format.encoding);
     this.#send(() => sseFramePieces(id, stream, this.#format.tests ? { data: data(), test } : { data: data() }));
   }
 
@@ -175,7 +176,7 @@ export class SubmissionEvents {
     const { bare, bytes } = splitTest(result);
     const id = this.#log.append({ i: index, r: bare, b: bytes });
     const encoding = this.#format.encoding;
-    this.#send(() => sseFramePieces(id, "test", { index, ...withOutput(bare, outputView(bytes[0], encoding), outputView(bytes[1], encoding)) }));
+    this.#send(() => sseFramePieces(id, "test", { index, ...withOutput(bare, bytesJson(bytes[0], encoding), bytesJson(bytes[1], encoding)) }));
   }
 
   #small(event: string, data: unknown): void {
@@ -191,17 +192,16 @@ export class SubmissionEvents {
   }
 }
 
-/** The frame (in pieces) of a stored event (null: the completed event, whose data is the record). */
+/** The frame (in pieces, made as it is read) of a stored event (null: the completed event, whose data is the record). */
 function render(id: number, entry: EventEntry | null, stored: StoredRecord, format: StreamFormat): string | Iterable<string> {
-  if (entry === null) return sseFramePieces(id, "completed", stored.record());
+  if (entry === null) return sseFramePieces(id, "completed", stored.streamedRecord());
   if (typeof entry === "string") return entry;
   if ("o" in entry) {
-    const bytes = "b" in entry ? entry.b : stored.range(entry.p, entry.o, entry.a, entry.z);
-    const data = outputView(bytes, format.encoding);
+    const data = "b" in entry ? bytesJson(entry.b, format.encoding) : stored.streamedOutput(entry.p, entry.o, entry.a, entry.z);
     return sseFramePieces(id, entry.o, format.tests ? { data, test: entry.t } : { data });
   }
   const test = entry.r && entry.b
-    ? withOutput(entry.r, outputView(entry.b[0], format.encoding), outputView(entry.b[1], format.encoding))
-    : stored.test(entry.i);
-  return sseFramePieces(id, "test", { index: entry.i, ...test });
+    ? withOutput(entry.r, bytesJson(entry.b[0], format.encoding), bytesJson(entry.b[1], format.encoding))
+    : stored.streamedTest(entry.i);
+  return sseFramePieces(id, "test", { index: entry.i, ...(test as object) });
 }

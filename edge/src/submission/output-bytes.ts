@@ -67,7 +67,7 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** A test's record with its output put back where testFromWire puts it (the same JSON, key for key). */
-export function withOutput<T extends { name: string; verdict: string }>(bare: T, stdout: string, stderr: string): T & { stdout: string; stderr: string } {
+export function withOutput<T extends { name: string; verdict: string }, S>(bare: T, stdout: S, stderr: S): T & { stdout: S; stderr: S } {
   const { name, verdict, ...rest } = bare;
-  return { name, verdict, stdout, stderr, ...rest } as T & { stdout: string; stderr: string };
+  return { name, verdict, stdout, stderr, ...rest } as T & { stdout: S; stderr: S };
 }

@@ -3,15 +3,10 @@
 // The output's one home: event replays read ranges of it (event-log.ts), and a record read
 // decodes it (store.ts). Written and read through, never kept in memory.
 import type { BulkKv } from "../lib/scoped-kv.ts";
-import type { JsonText } from "../lib/json-pieces.ts";
-import type { Encoding } from "../../../proto/record.ts";
-import { toBase64 } from "../../../proto/base64.ts";
 import type { Place, StreamName } from "./output-bytes.ts";
 
 /** Bytes per stored piece (a range read touches only the pieces it needs). */
 export const PIECE_BYTES = 64 * 1024;
-/** Bytes decoded at once when a stream's JSON is made as it is read (a multiple of 3: whole base64 groups). */
-const SLICE_BYTES = 12 * 1024;
 
 const EMPTY = new Uint8Array(0);
 
@@ -47,25 +42,4 @@ export class OutputStore {
     }
     return out;
   }
-}
-
-/**
- * A stored stream as a JSON string made as it is read: decoded and escaped a slice at a time, so
- * no string of the whole output exists (lib/json-pieces.ts). The same text as outputView of the
- * whole stream: the decoder keeps a character split across two slices for the next.
- */
-export function storedText(store: OutputStore, place: Place, stream: StreamName, encoding: Encoding): JsonText {
-  return {
-    jsonText: true,
-    *escaped() {
-      const length = store.length(place, stream) ?? 0;
-      const decoder = new TextDecoder("utf-8");
-      for (let at = 0; at < length; at += SLICE_BYTES) {
-        const bytes = store.read(place, stream, at, at + SLICE_BYTES);
-        const text = encoding === "base64" ? toBase64(bytes) : decoder.decode(bytes, { stream: true });
-        yield JSON.stringify(text).slice(1, -1);
-      }
-      if (encoding === "utf8") yield JSON.stringify(decoder.decode()).slice(1, -1);
-    },
-  };
 }

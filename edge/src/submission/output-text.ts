@@ -5,13 +5,38 @@
 // chunks of a stream equal the record's text (utf8) or, decoded, its bytes (base64).
 import { toBase64 } from "../../../proto/base64.ts";
 import type { Encoding } from "../../../proto/record.ts";
+import type { JsonText } from "../lib/json-pieces.ts";
 
 const decoder = new TextDecoder("utf-8");
+/** Bytes decoded at once when output's JSON is made as it is read (a multiple of 3: whole base64 groups). */
+const SLICE_BYTES = 12 * 1024;
 
 /** A stream's bytes in the record's encoding (a whole range: see heldTail). */
 export function outputView(bytes: Uint8Array, encoding: Encoding): string {
   return encoding === "base64" ? toBase64(bytes) : decoder.decode(bytes);
 }
+
+/**
+ * outputView of `length` bytes as a JSON string made as it is read (lib/json-pieces.ts): read,
+ * decoded and escaped a slice at a time, so no string of the whole output exists. The decoder
+ * keeps a character split across two slices for the next: the text is outputView's.
+ */
+export function outputJson(length: number, read: (from: number, to: number) => Uint8Array, encoding: Encoding): JsonText {
+  return {
+    jsonText: true,
+    *escaped() {
+      const streaming = new TextDecoder("utf-8");
+      for (let at = 0; at < length; at += SLICE_BYTES) {
+        const bytes = read(at, Math.min(length, at + SLICE_BYTES));
+        yield JSON.stringify(encoding === "base64" ? toBase64(bytes) : streaming.decode(bytes, { stream: true })).slice(1, -1);
+      }
+      if (encoding === "utf8") yield JSON.stringify(streaming.decode()).slice(1, -1);
+    },
+  };
+}
+
+/** outputJson of bytes in memory. */
+export const bytesJson = (bytes: Uint8Array, encoding: Encoding): JsonText => outputJson(bytes.length, (from, to) => bytes.subarray(from, to), encoding);
 
 /** Bytes of a UTF-8 sequence begun by `lead` (0: not a lead byte a valid sequence starts with). */
 function sequenceLength(lead: number): number {

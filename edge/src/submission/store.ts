@@ -13,8 +13,9 @@ import type { HooksPending, Meta, Pending, Run } from "./stored.ts";
 import type { TerminalMarks } from "./terminal-steps.ts";
 import type { BareTest, EventLog } from "./event-log.ts";
 import { keptBytes, withOutput, type Place, type RecordOutput, type StreamName } from "./output-bytes.ts";
-import { OutputStore, storedText } from "./output-store.ts";
-import { outputView } from "./output-text.ts";
+import { OutputStore } from "./output-store.ts";
+import { outputJson, outputView } from "./output-text.ts";
+import type { JsonText } from "../lib/json-pieces.ts";
 import type { StoredRecord } from "./events.ts";
 import { AccountUsage, CHARGED } from "./account-usage.ts";
 
@@ -125,21 +126,27 @@ export class SubmissionStore implements StoredRecord {
     return places.reduce<number>((n, p) => n + (this.#output.length(p, "stdout") ?? 0) + (this.#output.length(p, "stderr") ?? 0), 0);
   }
 
-  /** The record with its output as JSON made as it is read (output-store.ts storedText): for jsonChunks. */
+  /** The record with its output as JSON made as it is read from storage (outputJson): for jsonChunks. */
   streamedRecord(): unknown {
     const rec = this.bareRecord();
     if (!rec || rec.job_status !== "completed") return rec ?? null;
-    const encoding = rec.encoding ?? "utf8";
-    const text = (place: Place, stream: StreamName) => storedText(this.#output, place, stream, encoding);
     const top = this.kv.get<number>("out_top") ?? "top";
-    const full = { ...rec, stdout: text(top, "stdout"), stderr: text(top, "stderr") };
+    const full = { ...rec, stdout: this.streamedOutput(top, "stdout"), stderr: this.streamedOutput(top, "stderr") };
     const count = this.kv.get<number>("tests");
-    if (count === undefined) return full;
-    const tests = Array.from({ length: count }, (_, i) => {
-      const { name, verdict, ...rest } = this.kv.getThrough<BareTest>(`test:${i}`)!;
-      return { name, verdict, stdout: text(i, "stdout"), stderr: text(i, "stderr"), ...rest };
-    });
-    return { ...full, tests };
+    return count === undefined ? full : { ...full, tests: Array.from({ length: count }, (_, i) => this.streamedTest(i)) };
+  }
+
+  /** Test `index`'s record with its output as JSON made as it is read. */
+  streamedTest(index: number): unknown {
+    const bare = this.kv.getThrough<BareTest>(`test:${index}`);
+    return bare && withOutput(bare, this.streamedOutput(index, "stdout"), this.streamedOutput(index, "stderr"));
+  }
+
+  /** Bytes [from, to) of a stored stream (all of it by default) as JSON made as it is read. */
+  streamedOutput(place: Place, stream: StreamName, from = 0, to?: number): JsonText {
+    const end = Math.min(to ?? Number.MAX_SAFE_INTEGER, this.#output.length(place, stream) ?? 0);
+    const encoding = this.bareRecord()?.encoding ?? "utf8";
+    return outputJson(Math.max(0, end - from), (a, z) => this.#output.read(place, stream, from + a, from + z), encoding);
   }
 
   /** Test `index`'s record with its output (a finished record's). */

@@ -342,7 +342,7 @@ export class Submission {
     this.#wakeUp.cancel();
     this.#store.commitTerminal(rec, output, this.#events.endOutput(), now, now + this.#host.cfg.retentionMs, answering);
     const full = () => this.#store.record()!; // the whole record, made only for whoever asks
-    this.#events.completed(full);
+    this.#events.completed(() => this.#store.streamedRecord());
     session?.result(full());
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
     this.#wake(routineWake(this.#host.cfg.watchdogMs));
