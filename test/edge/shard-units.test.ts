@@ -52,7 +52,9 @@ class MemoryKv implements BulkKv {
     this.writes++;
     return this.map.delete(key);
   }
+  reads = 0;
   getThrough<T>(key: string): T | undefined {
+    this.reads++;
     return this.get<T>(key);
   }
   putThrough<T>(key: string, value: T): void {
@@ -102,7 +104,7 @@ describe("event log writes", () => {
     assert.equal(kv.get("ev:2"), "f2");
   });
 
-  it("compaction: chunks that match the record become ranges of it, tests their index; a stream that does not match keeps its bytes", () => {
+  it("compaction: chunks written by an earlier instance are read back and become ranges of the record when they match; a stream that does not match keeps its bytes", () => {
     const kv = new MemoryKv();
     const log = new EventLog(kv);
     const enc = (t: string) => new TextEncoder().encode(t);
@@ -112,8 +114,10 @@ describe("event log writes", () => {
     log.append({ o: "stderr", t: 0, b: enc("E") });
     log.append({ i: 0, r: { name: "t1" } as never, b: [enc("abcd"), enc("X")] });
     log.append(out(1, "zz"));
+    log.flush();
     const record = { tests: [{ stdout: enc("abcd"), stderr: enc("X") }, { stdout: enc("zz"), stderr: enc("") }], topTest: 0 };
-    const left = log.compact(record);
+    // A later instance (the first was evicted): what it did not write it reads back and compares.
+    const left = new EventLog(kv).compact(record);
     assert.deepEqual(kv.get("ev:2"), { o: "stdout", t: 0, p: 0, a: 0, z: 2 });
     assert.deepEqual(kv.get("ev:3"), { o: "stdout", t: 0, p: 0, a: 2, z: 4 });
     assert.deepEqual(kv.get("ev:4"), { o: "stderr", t: 0, b: enc("E") }, "E is not the record's stderr X: kept as sent");
@@ -125,5 +129,19 @@ describe("event log writes", () => {
     const other = new EventLog(new MemoryKv());
     other.append(out(0, "abc"));
     assert.equal(other.compact(null), 3 + 64);
+  });
+
+  it("compaction: what the instance appended itself is placed by its length, without reading it back", () => {
+    const kv = new MemoryKv();
+    const log = new EventLog(kv);
+    const enc = (t: string) => new TextEncoder().encode(t);
+    log.append(out(0, "ab"));
+    log.persistEagerly(); // written, as with a follower
+    log.append(out(0, "cd"));
+    log.append({ i: 0, r: { name: "t1" } as never, b: [enc("abcd"), enc("")] });
+    const reads = kv.reads;
+    assert.equal(log.compact({ tests: [{ stdout: enc("abcd"), stderr: enc("") }], topTest: 0 }), 0);
+    assert.equal(kv.reads, reads, "no entry read back");
+    assert.deepEqual([kv.get("ev:1"), kv.get("ev:2"), kv.get("ev:3")], [{ o: "stdout", t: 0, p: 0, a: 0, z: 2 }, { o: "stdout", t: 0, p: 0, a: 2, z: 4 }, { i: 0 }]);
   });
 });

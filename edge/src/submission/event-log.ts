@@ -29,6 +29,15 @@ export type EventEntry =
   /** A test's event: its record without output, and the output's bytes until compacted. */
   | { i: number; r?: BareTest; b?: [Uint8Array, Uint8Array] };
 
+/** An output-carrying entry without its bytes: a chunk's stream, test and length, or a test's index and output lengths. */
+type Shape = { o: StreamName; t: number; n: number } | { i: number; n: [number, number] };
+
+function shapeOf(e: EventEntry | undefined): Shape | null {
+  if (typeof e !== "object" || e === null || !("b" in e) || !e.b) return null;
+  if ("o" in e) return { o: e.o, t: e.t, n: e.b.length };
+  return { i: e.i, n: [e.b[0].length, e.b[1].length] };
+}
+
 export const entrySize = (e: EventEntry): number =>
   typeof e === "string" ? e.length * 2 : "b" in e && e.b ? (e.b instanceof Uint8Array ? e.b.length : e.b[0].length + e.b[1].length) + 64 : 64;
 
@@ -45,6 +54,12 @@ export class EventLog {
   #eager = false;
   /** Makes room when the entries held pass EVENT_MEMORY_BYTES (the submission writes itself, then flush()). */
   readonly #spill: () => void;
+  /**
+   * What this instance appended that carries output, without the bytes (their lengths): the
+   * compaction needs no read-back of what it wrote itself (the node's Output and TestFinished
+   * events are the bytes its result reports, by construction: fleet-node.md, "Output budget").
+   */
+  readonly #shapes = new Map<number, Shape>();
 
   constructor(kv: BulkKv, spill?: () => void) {
     this.#kv = kv;
@@ -76,6 +91,8 @@ export class EventLog {
     const id = (this.#last = this.last + 1);
     this.#pending.push([id, entry]);
     this.#pendingBytes += entrySize(entry);
+    const shape = shapeOf(entry);
+    if (shape) this.#shapes.set(id, shape);
     if (this.#eager) this.flush();
     else if (this.#pendingBytes > EVENT_MEMORY_BYTES) {
       this.#spill();
@@ -102,10 +119,11 @@ export class EventLog {
 
   /**
    * The record `out` is the output's home from now on: each output chunk becomes the range of it
-   * that holds the same bytes, each test's event its index. A chunk that does not match (a node
-   * that streamed other bytes than it reported) keeps its own bytes, and so does every later chunk
-   * of its stream; without a record (an error) every chunk keeps its bytes. Reads each entry once;
-   * call inside the terminal commit. Returns the bytes of output still stored in entries.
+   * it stands for, each test's event its index. What this instance appended is placed by its
+   * length; an entry written before (another instance's: an eviction) is read back and compared,
+   * and one that does not match keeps its own bytes, as does every later chunk of its stream.
+   * Without a record (an error) every entry keeps its bytes. Call inside the terminal commit.
+   * Returns the bytes of output still stored in entries.
    */
   compact(out: RecordOutput | null): number {
     this.flush();
@@ -113,34 +131,16 @@ export class EventLog {
     const broken = new Set<string>();
     let left = 0;
     for (let id = 1; id <= this.last; id++) {
-      const entry = this.#kv.getThrough<EventEntry>(`ev:${id}`);
-      if (typeof entry !== "object" || entry === null || !("b" in entry) || !entry.b) continue;
-      const compacted = out ? this.#compacted(entry, out, offsets, broken) : null;
+      const known = this.#shapes.get(id);
+      const stored = known ? undefined : this.#kv.getThrough<EventEntry>(`ev:${id}`);
+      const shape = known ?? shapeOf(stored);
+      if (!shape) continue;
+      const compacted = out ? placed(shape, out, offsets, broken, stored) : null;
       if (compacted) this.#kv.putThrough(`ev:${id}`, compacted);
-      else left += entrySize(entry);
+      else left += "o" in shape ? shape.n + 64 : shape.n[0] + shape.n[1] + 64;
     }
+    this.#shapes.clear();
     return left;
-  }
-
-  #compacted(entry: EventEntry & object, out: RecordOutput, offsets: Map<string, number>, broken: Set<string>): EventEntry | null {
-    if (!("o" in entry)) {
-      const test = out.tests[entry.i];
-      const [stdout, stderr] = entry.b ?? [];
-      return test && stdout && stderr && sameBytes(test.stdout, stdout) && sameBytes(test.stderr, stderr) ? { i: entry.i } : null;
-    }
-    if (!("b" in entry)) return null;
-    const place = placeOf(out, entry.t);
-    const key = `${place}:${entry.o}`;
-    if (broken.has(key)) return null;
-    const whole = place === "top" ? out.top?.[entry.o] : out.tests[place]?.[entry.o];
-    const a = offsets.get(key) ?? 0;
-    const z = a + entry.b.length;
-    if (!whole || z > whole.length || !sameBytes(whole.subarray(a, z), entry.b)) {
-      broken.add(key);
-      return null;
-    }
-    offsets.set(key, z);
-    return { o: entry.o, t: entry.t, p: place, a, z };
   }
 
   markCompleted(): number {
@@ -173,4 +173,30 @@ export class EventLog {
       }
     })();
   }
+}
+
+/**
+ * Where an entry's output is in the record, or null when it is not there. `stored`: the entry as
+ * read back (its bytes are compared); absent: this instance appended it (its length places it).
+ */
+function placed(shape: Shape, out: RecordOutput, offsets: Map<string, number>, broken: Set<string>, stored: EventEntry | undefined): EventEntry | null {
+  const bytes = typeof stored === "object" && stored !== null && "b" in stored ? stored.b : undefined;
+  if (!("o" in shape)) {
+    const test = out.tests[shape.i];
+    if (!test || test.stdout.length !== shape.n[0] || test.stderr.length !== shape.n[1]) return null;
+    const [stdout, stderr] = (bytes as [Uint8Array, Uint8Array] | undefined) ?? [];
+    return !stdout || !stderr || (sameBytes(test.stdout, stdout) && sameBytes(test.stderr, stderr)) ? { i: shape.i } : null;
+  }
+  const place = placeOf(out, shape.t);
+  const key = `${place}:${shape.o}`;
+  if (broken.has(key)) return null;
+  const whole = place === "top" ? out.top?.[shape.o] : out.tests[place]?.[shape.o];
+  const a = offsets.get(key) ?? 0;
+  const z = a + shape.n;
+  if (!whole || z > whole.length || (bytes instanceof Uint8Array && !sameBytes(whole.subarray(a, z), bytes))) {
+    broken.add(key);
+    return null;
+  }
+  offsets.set(key, z);
+  return { o: shape.o, t: shape.t, p: place, a, z };
 }
