@@ -203,7 +203,8 @@ async function compileOnce(
   const { compile } = language;
   const options = (request.compilerOptions ?? []).flatMap(compilerOptionArgv);
   const argv = compile.argv({ toolchain, source, options, files: extraFiles.map((file) => file.name) });
-  const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
+  // Scoped per tenant: a hit (a compile in milliseconds) would tell one tenant what another compiled.
+  const key = CompileCache.key([request.tenantId ?? "", language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
   const hit = cache?.lookup(key);
   if (hit) return { lease: hit, hit: true };
   const compiled = await sandbox.run(
