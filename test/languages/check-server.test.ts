@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { CheckServer } from "../../fleet/src/judge/check-server.ts";
+import { CheckServer, serverLimits } from "../../fleet/src/judge/check-server.ts";
 import { checkerJudge, CHECKER_LIMITS, type PreparedChecker } from "../../fleet/src/judge/custom-checker.ts";
+import { TESTS_WALL_BUDGET_MS } from "../../proto/submission-rules.ts";
 import { requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 
@@ -160,5 +161,17 @@ describe("check server", { concurrency: 1 }, () => {
     assert.equal(await server.check("", "", ""), undefined);
     assert.match(server.gone ?? "", /^it could not start: no free partner slot/);
     await server.close();
+  });
+});
+
+describe("the check server's own limits", () => {
+  it("its CPU is bounded by the submission's tests budget, not the checker's CPU times the tests", () => {
+    const checker = { ...CHECKER_LIMITS, cpuTimeMs: 5_000, wallTimeMs: 5_000 };
+    const many = serverLimits(checker, 100);
+    assert.ok(many.cpuTimeMs <= TESTS_WALL_BUDGET_MS + checker.cpuTimeMs + 1_000, `${many.cpuTimeMs} ms for 100 tests (was 501 s)`);
+    assert.equal(serverLimits(checker, 3).cpuTimeMs, 16_000, "a small set: each check's CPU once, and a second");
+    const narrow = serverLimits(checker, 100, 10_000);
+    assert.equal(narrow.cpuTimeMs, 16_000, "the submission's own narrower budget, and the last check past it");
+    assert.ok(narrow.wallTimeMs < many.wallTimeMs, "its wall time too");
   });
 });
