@@ -92,6 +92,34 @@ describe("check server", { concurrency: 1 }, () => {
     });
   });
 
+  it("leaves no IPC object of one check for the next: System V's removed, /dev/shm emptied, no POSIX message queues", async (t) => {
+    if (!requireKernel(t)) return;
+    const probe = [
+      "import ctypes, os, sys",
+      "libc = ctypes.CDLL(None, use_errno=True)",
+      "seen = []",
+      "for name, get in (('shm', lambda f: libc.shmget(0x4c1, 4096, f)), ('msg', lambda f: libc.msgget(0x4c1, f)), ('sem', lambda f: libc.semget(0x4c1, 1, f))):",
+      "    seen.append(name + (' old' if get(0) >= 0 else ' new'))",
+      "    assert get(0o1600) >= 0, name",
+      "seen.append('posix ' + ('old' if os.path.exists('/dev/shm/counter') else 'new'))",
+      "open('/dev/shm/counter', 'w').close()",
+      "libc.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p]",
+      "seen.append('mq %d' % (0 if libc.mq_open(b'/counter', 0o100 | 2, 0o600, None) >= 0 else ctypes.get_errno()))",
+      "print(' '.join(seen), file=sys.stderr)",
+    ].join("\n");
+    const spec = { ...checker(""), argv: ["/usr/bin/python3", "check.py", "input.txt", "output.txt", "answer.txt"], files: [{ name: "check.py", content: probe }] };
+    const seen = await served(spec, 3, async (server) => {
+      const found: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const checked = await server.check("", "", "");
+        assert.equal(checked?.record.exit_code, 0, `${checked ? text(checked.stderr) : ""} ${server.gone ?? ""}`);
+        found.push(text(checked!.stderr).trim());
+      }
+      return found;
+    });
+    assert.deepEqual(seen, Array(3).fill("shm new msg new sem new posix new mq 38"));
+  });
+
   it("holds each check to the checker's CPU, wall and memory limits and goes on serving", async (t) => {
     if (!requireKernel(t)) return;
     const script = 'case "$(cat input.txt)" in cpu) while :; do :; done;; wall) sleep 1000;; memory) head -c 200000000 /dev/zero | tail > /dev/null;; esac; echo fine >&2';

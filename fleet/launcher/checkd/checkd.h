@@ -38,5 +38,10 @@ int read_exact(int fd, void *buf, size_t n);
 int checkd_snapshot_box(void);
 int checkd_kill_leftovers(void);
 int checkd_clean_files(void);
+int checkd_empty_dir(const char *path);
+
+/* ipc.c: the IPC objects a check leaves behind, and no POSIX message queues. */
+int checkd_refuse_mqueues(void);
+int checkd_clean_ipc(void);
 
 #endif

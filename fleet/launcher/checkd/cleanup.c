@@ -150,8 +150,14 @@ int checkd_clean_files(void)
 	int box = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (box < 0 || remove_entries(box, 0, 1) < 0)
 		return -1;
-	int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (tmp < 0)
+	return checkd_empty_dir("/tmp");
+}
+
+/* Everything in a directory, removed (none there: nothing to do). */
+int checkd_empty_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	return remove_entries(tmp, 0, 0);
+	return remove_entries(fd, 0, 0);
 }
