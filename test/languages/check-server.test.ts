@@ -120,6 +120,26 @@ describe("check server", { concurrency: 1 }, () => {
     assert.deepEqual(seen, Array(3).fill("shm new msg new sem new posix new mq 38"));
   });
 
+  it("copies the prepared files in again after each check: what one check wrote into them, the next does not read", async (t) => {
+    if (!requireKernel(t)) return;
+    const script = [
+      "echo more >> prepared.txt; echo more >> data/deep.txt; echo new > data/added.txt",
+      "echo \"$(wc -l < prepared.txt) $(wc -l < data/deep.txt) $(ls data | tr '\\n' ' ')$(stat -c %a check.sh)\" >&2",
+      "chmod 700 check.sh; rm -f data/deep.txt",
+    ].join("\n");
+    const spec = { ...checker(script), files: [...checker(script).files!, { name: "data/deep.txt", content: "deep\n" }] };
+    const seen = await served(spec, 3, async (server) => {
+      const found: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const checked = await server.check("", "", "");
+        assert.equal(checked?.record.exit_code, 0, `${checked ? text(checked.stderr) : ""} ${server.gone ?? ""}`);
+        found.push(text(checked!.stderr).trim());
+      }
+      return found;
+    });
+    assert.deepEqual(seen, Array(3).fill("2 2 added.txt deep.txt 644"), "each check finds the files as they were prepared");
+  });
+
   it("holds each check to the checker's CPU, wall and memory limits and goes on serving", async (t) => {
     if (!requireKernel(t)) return;
     const script = 'case "$(cat input.txt)" in cpu) while :; do :; done;; wall) sleep 1000;; memory) head -c 200000000 /dev/zero | tail > /dev/null;; esac; echo fine >&2';
