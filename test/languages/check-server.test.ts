@@ -156,6 +156,17 @@ describe("check server", { concurrency: 1 }, () => {
     });
   });
 
+  it("counts a check's children's CPU time with its own: a checker that spins in a child it waits for is cpu_timeout", async (t) => {
+    if (!requireKernel(t)) return;
+    const script = "sh -c 'while :; do :; done'; echo unreachable >&2";
+    await served(checker(script, { cpuTimeMs: 300, wallTimeMs: 20_000 }), 1, async (server) => {
+      const checked = await server.check("", "", "");
+      assert.ok(checked, `the server answered: ${server.gone}`);
+      assert.equal(checked.record.evidence.verdict_cause, "cpu_timeout", checked.record.error_message ?? "");
+      assert.ok(checked.record.cpu_time_secs >= 0.3, `its CPU time counts the child's: ${checked.record.cpu_time_secs} s`);
+    });
+  });
+
   it("keeps the first 4 KiB of a check's stderr and drops the rest", async (t) => {
     if (!requireKernel(t)) return;
     await served(checker("head -c 1000000 /dev/zero | tr '\\0' x >&2; exit 1"), 1, async (server) => {
