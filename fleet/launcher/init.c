@@ -204,6 +204,7 @@ __attribute__((noreturn)) void init_main(struct config *c)
 	if (g_run_over_fd >= 0)
 		close(g_run_over_fd); /* the launcher's to close when the run is over */
 	drain_forget();
+	relay_forget();
 	umask(0);
 
 	/* The child's root and cwd must be the old root for pivot_root to move them. */

@@ -239,6 +239,13 @@ void drain_pollfds(struct pollfd *p); /* fills p[0], p[1] */
 void drain_events(const struct pollfd *p);
 void drain_report(void);
 void drain_forget(void); /* init: its copies of the drainer's fds, closed */
+
+/* relay.c (launcher): the live stdin relay, see the file's header */
+int relay_prepare(void);
+void relay_pollfd(struct pollfd *p);
+void relay_event(const struct pollfd *p);
+void relay_forget(void); /* init: its copies of the relay's fds, closed */
+void relay_end(void);
 /* init.c */
 __attribute__((noreturn)) void init_main(struct config *c);
 

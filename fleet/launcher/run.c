@@ -90,12 +90,13 @@ static void kill_init(int pidfd)
 static int supervise(pid_t init, int pidfd, int end)
 {
 	int reported = 0;
-	struct pollfd p[4] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = end, .events = POLLIN}};
+	struct pollfd p[5] = {{.fd = CONTROL_FD, .events = POLLIN}, {.fd = end, .events = POLLIN}};
 	for (;;) {
 		drain_pollfds(&p[2]);
+		relay_pollfd(&p[4]);
 		if (p[1].fd < 0 && p[2].fd < 0 && p[3].fd < 0)
 			break; /* init exited and the output reached its end */
-		int n = poll(p, 4, -1);
+		int n = poll(p, 5, -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -104,6 +105,7 @@ static int supervise(pid_t init, int pidfd, int end)
 			break;
 		}
 		drain_events(&p[2]);
+		relay_event(&p[4]);
 		if (p[1].revents) {
 			/* init has reported: the program and everything it left are dead and reaped, so
 			 * the pipes end too; init's own exit is not waited for */
@@ -209,7 +211,7 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	c->args_end = args_end;
 	if (parse_args(argc, argv, c) < 0 || take_cpus(c) < 0 || open_host_fds(c) < 0)
 		return early_fail();
-	if (c->has_output_cap && drain_prepare(c) < 0)
+	if ((c->has_output_cap && drain_prepare(c) < 0) || relay_prepare() < 0)
 		return early_fail();
 	kept_close_all(); /* the copies taken are all this run needs */
 
@@ -248,6 +250,7 @@ int launcher_main(int argc, char **argv, char *args_start, char *args_end)
 	 * "done"; so "done" waits for that reap. */
 	if (!reported)
 		reap(pid);
+	relay_end();
 	drain_report();
 	write_now("done");
 	if (g_run_over_fd >= 0)

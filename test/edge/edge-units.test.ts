@@ -12,6 +12,7 @@ import { ChangeReporter } from "../../edge/src/lib/change-reporter.ts";
 import { chunkText } from "../../edge/src/lib/chunks.ts";
 import { runErrorKind } from "../../edge/src/submission/run-errors.ts";
 import { oversizeFleetRequest } from "../../edge/src/submit/fleet-request-size.ts";
+import { executeRequest } from "../../edge/src/submission/run-request.ts";
 import { MAX_EXECUTE_REQUEST_BYTES } from "../../proto/limits.ts";
 import { pickNode, unsupported, waitingAtNodes } from "../../edge/src/scheduling/pick.ts";
 import { nodeRunKeys, runKey } from "../../edge/src/scheduling/run-key.ts";
@@ -280,6 +281,13 @@ describe("a submission must fit one fleet message", () => {
     assert.ok(size !== null && size > MAX_EXECUTE_REQUEST_BYTES && size < MAX_EXECUTE_REQUEST_BYTES + 1024, String(size));
     const three = { tests: [expected(MiB), expected(MiB), expected(MiB)] };
     assert.equal(oversizeFleetRequest("python", "print(1)", "", three), null, "3 MiB of expected output fits");
+  });
+});
+
+describe("the tenant a run is for", () => {
+  it("is the submission's account (the node scopes its compile cache by it: an account's projects share their compiles)", () => {
+    const request = executeRequest({ id: "s1", language: "c", account_id: "acct-1", project_id: "proj-1" } as Parameters<typeof executeRequest>[0], "int main(){}", "", undefined);
+    assert.equal(request.tenantId, "acct-1");
   });
 });
 

@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { CheckServer } from "../../fleet/src/judge/check-server.ts";
+import { CheckServer, serverLimits } from "../../fleet/src/judge/check-server.ts";
 import { checkerJudge, CHECKER_LIMITS, type PreparedChecker } from "../../fleet/src/judge/custom-checker.ts";
+import { TESTS_WALL_BUDGET_MS } from "../../proto/submission-rules.ts";
 import { requireKernel } from "../helpers.ts";
 import { useSandbox } from "../kernel-fixtures.ts";
 
@@ -91,6 +92,54 @@ describe("check server", { concurrency: 1 }, () => {
     });
   });
 
+  it("leaves no IPC object of one check for the next: System V's removed, /dev/shm emptied, no POSIX message queues", async (t) => {
+    if (!requireKernel(t)) return;
+    const probe = [
+      "import ctypes, os, sys",
+      "libc = ctypes.CDLL(None, use_errno=True)",
+      "seen = []",
+      "for name, get in (('shm', lambda f: libc.shmget(0x4c1, 4096, f)), ('msg', lambda f: libc.msgget(0x4c1, f)), ('sem', lambda f: libc.semget(0x4c1, 1, f))):",
+      "    seen.append(name + (' old' if get(0) >= 0 else ' new'))",
+      "    assert get(0o1600) >= 0, name",
+      "seen.append('posix ' + ('old' if os.path.exists('/dev/shm/counter') else 'new'))",
+      "open('/dev/shm/counter', 'w').close()",
+      "libc.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p]",
+      "seen.append('mq %d' % (0 if libc.mq_open(b'/counter', 0o100 | 2, 0o600, None) >= 0 else ctypes.get_errno()))",
+      "print(' '.join(seen), file=sys.stderr)",
+    ].join("\n");
+    const spec = { ...checker(""), argv: ["/usr/bin/python3", "check.py", "input.txt", "output.txt", "answer.txt"], files: [{ name: "check.py", content: probe }] };
+    const seen = await served(spec, 3, async (server) => {
+      const found: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const checked = await server.check("", "", "");
+        assert.equal(checked?.record.exit_code, 0, `${checked ? text(checked.stderr) : ""} ${server.gone ?? ""}`);
+        found.push(text(checked!.stderr).trim());
+      }
+      return found;
+    });
+    assert.deepEqual(seen, Array(3).fill("shm new msg new sem new posix new mq 38"));
+  });
+
+  it("copies the prepared files in again after each check: what one check wrote into them, the next does not read", async (t) => {
+    if (!requireKernel(t)) return;
+    const script = [
+      "echo more >> prepared.txt; echo more >> data/deep.txt; echo new > data/added.txt",
+      "echo \"$(wc -l < prepared.txt) $(wc -l < data/deep.txt) $(ls data | tr '\\n' ' ')$(stat -c %a check.sh)\" >&2",
+      "chmod 700 check.sh; rm -f data/deep.txt",
+    ].join("\n");
+    const spec = { ...checker(script), files: [...checker(script).files!, { name: "data/deep.txt", content: "deep\n" }] };
+    const seen = await served(spec, 3, async (server) => {
+      const found: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const checked = await server.check("", "", "");
+        assert.equal(checked?.record.exit_code, 0, `${checked ? text(checked.stderr) : ""} ${server.gone ?? ""}`);
+        found.push(text(checked!.stderr).trim());
+      }
+      return found;
+    });
+    assert.deepEqual(seen, Array(3).fill("2 2 added.txt deep.txt 644"), "each check finds the files as they were prepared");
+  });
+
   it("holds each check to the checker's CPU, wall and memory limits and goes on serving", async (t) => {
     if (!requireKernel(t)) return;
     const script = 'case "$(cat input.txt)" in cpu) while :; do :; done;; wall) sleep 1000;; memory) head -c 200000000 /dev/zero | tail > /dev/null;; esac; echo fine >&2';
@@ -104,6 +153,17 @@ describe("check server", { concurrency: 1 }, () => {
       }
       assert.deepEqual(causes, ["cpu_timeout", "wall_timeout", "oom_kill", "normal_exit"]);
       assert.equal(server.served, 4);
+    });
+  });
+
+  it("counts a check's children's CPU time with its own: a checker that spins in a child it waits for is cpu_timeout", async (t) => {
+    if (!requireKernel(t)) return;
+    const script = "sh -c 'while :; do :; done'; echo unreachable >&2";
+    await served(checker(script, { cpuTimeMs: 300, wallTimeMs: 20_000 }), 1, async (server) => {
+      const checked = await server.check("", "", "");
+      assert.ok(checked, `the server answered: ${server.gone}`);
+      assert.equal(checked.record.evidence.verdict_cause, "cpu_timeout", checked.record.error_message ?? "");
+      assert.ok(checked.record.cpu_time_secs >= 0.3, `its CPU time counts the child's: ${checked.record.cpu_time_secs} s`);
     });
   });
 
@@ -160,5 +220,17 @@ describe("check server", { concurrency: 1 }, () => {
     assert.equal(await server.check("", "", ""), undefined);
     assert.match(server.gone ?? "", /^it could not start: no free partner slot/);
     await server.close();
+  });
+});
+
+describe("the check server's own limits", () => {
+  it("its CPU is bounded by the submission's tests budget, not the checker's CPU times the tests", () => {
+    const checker = { ...CHECKER_LIMITS, cpuTimeMs: 5_000, wallTimeMs: 5_000 };
+    const many = serverLimits(checker, 100);
+    assert.ok(many.cpuTimeMs <= TESTS_WALL_BUDGET_MS + checker.cpuTimeMs + 1_000, `${many.cpuTimeMs} ms for 100 tests (was 501 s)`);
+    assert.equal(serverLimits(checker, 3).cpuTimeMs, 16_000, "a small set: each check's CPU once, and a second");
+    const narrow = serverLimits(checker, 100, 10_000);
+    assert.equal(narrow.cpuTimeMs, 16_000, "the submission's own narrower budget, and the last check past it");
+    assert.ok(narrow.wallTimeMs < many.wallTimeMs, "its wall time too");
   });
 });

@@ -155,6 +155,24 @@ describe("cpu controls in the run cgroups (cgroup v1)", { skip: !existsSync(CPUS
     }
   });
 
+  it("shared: a run beside the job (a check server) gets half the slot's quota, as a pair's side does", async (t) => {
+    if (!requireKernel(t)) return;
+    const cores = hostCpus().length;
+    const slots = cores * 2;
+    const sandbox = await Sandbox.create({ stateDir: join(stateDir, "beside"), slots, cgroupParent: PARENT });
+    try {
+      const files = await sandbox.inJob(async () => {
+        const run = sandbox.runBeside(sleeper);
+        const seen = await whileRunning(run, busyRunCpuFiles);
+        assert.equal((await run).result.verdict, "AC");
+        return seen;
+      });
+      assert.equal(files.quota, String(Math.round((cores / slots / 2) * 100_000)));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it("dedicated with more slots than cores fails closed: not ready, nothing runs", async (t) => {
     if (!requireKernel(t)) return;
     const sandbox = await Sandbox.create({ stateDir: join(stateDir, "too-many"), slots: hostCpus().length + 1, cgroupParent: PARENT, cpuPolicy: "dedicated" });

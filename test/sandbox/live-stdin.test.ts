@@ -65,6 +65,25 @@ describe("live stdin", () => {
     assert.equal(result.verdict, "AC", result.error_message ?? "");
   });
 
+  it("the program's stdin names no host path: a pipe the launcher fills, not the node's socket", async (t) => {
+    if (!requireKernel(t)) return;
+    const input = new PassThrough();
+    const probe = [
+      "import os, socket, stat",
+      "print(os.readlink('/proc/self/fd/0').split(':')[0])",
+      "print('socket' if stat.S_ISSOCK(os.fstat(0).st_mode) else 'not a socket')",
+      "try: print('peer', socket.socket(fileno=os.dup(0)).getpeername())",
+      "except OSError as e: print('no peer', e.errno)",
+      "print('read', os.read(0, 64).decode().strip())",
+    ].join("\n");
+    const run = sandbox.run({ argv: ["/usr/bin/python3", "-c", probe], liveStdin: input, limits });
+    input.end("hello\n");
+    const { result } = await run;
+    assert.equal(result.verdict, "AC", `${result.error_message ?? ""} ${result.stderr}`);
+    assert.doesNotMatch(result.stdout, /launcher\.sock|\/work|\/tmp|\.state/, "no host path reaches the program");
+    assert.equal(result.stdout, "pipe\nnot a socket\nno peer 88\nread hello\n");
+  });
+
   it("the program cannot write into its stdin", async (t) => {
     if (!requireKernel(t)) return;
     const input = new PassThrough();

@@ -47,11 +47,11 @@ function checkerFields(c: CheckerOptions): DeepPartial<ExecuteRequest>["checker"
  * must not kill the run, because the watchdog recovers its outcome with GetResult.
  */
 export function executeRequest(
-  meta: { id: string; language: string; project_id: string; output_budget_bytes?: number }, code: string, stdin: string, options: RunOptions | undefined,
+  meta: { id: string; language: string; account_id: string; output_budget_bytes?: number }, code: string, stdin: string, options: RunOptions | undefined,
 ): DeepPartial<ExecuteRequest> {
   return {
     submissionId: meta.id, language: meta.language, code, stdin,
-    detachOnDisconnect: true, tenantId: meta.project_id, ...runRequestFields(options),
+    detachOnDisconnect: true, tenantId: meta.account_id, ...runRequestFields(options),
     outputBudgetBytes: meta.output_budget_bytes ?? OUTPUT_BUDGET_DEFAULT_BYTES, rawOutputOnly: true,
   };
 }

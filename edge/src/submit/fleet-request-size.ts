@@ -19,7 +19,7 @@ export function oversizeFleetRequest(language: string, code: string, stdin: stri
     (options?.checker?.files?.length ?? 0) + (options?.interactor?.files?.length ?? 0);
   const bound = 3 * (code.length + stdin.length + language.length) + stored.length + ENTRY_OVERHEAD * entries + 4096;
   if (bound <= MAX_EXECUTE_REQUEST_BYTES) return null;
-  const meta = { id: "00000000-0000-4000-8000-000000000000", language, project_id: "p".repeat(64) };
+  const meta = { id: "00000000-0000-4000-8000-000000000000", language, account_id: "a".repeat(64) };
   const size = ExecuteRequest.encode(ExecuteRequest.fromPartial(executeRequest(meta, code, stdin, options))).finish().length;
   return size > MAX_EXECUTE_REQUEST_BYTES ? size : null;
 }

@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	if (checkd_snapshot_box() < 0 || checkd_warm_start(argv + 4, &limits) < 0 || checkd_kill_leftovers() < 0 || checkd_clean_files() < 0)
+	if (checkd_refuse_mqueues() < 0 || checkd_snapshot_box() < 0 || checkd_warm_start(argv + 4, &limits) < 0 || checkd_kill_leftovers() < 0 ||
+	    checkd_clean_files() < 0 || checkd_clean_ipc() < 0)
 		return 2;
 	static char stderr_buf[CHECKD_STDERR_KEPT];
 	for (;;) {
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
 		if (r < 0 || checkd_run(argv + 4, &limits, &report, stderr_buf) < 0)
 			return 3;
 		/* Nothing of this check is left when its report goes out: a failed clean-up sends none. */
-		if (checkd_kill_leftovers() < 0 || checkd_clean_files() < 0)
+		if (checkd_kill_leftovers() < 0 || checkd_clean_files() < 0 || checkd_clean_ipc() < 0)
 			return 4;
 		if (write_all(1, &report, sizeof report) < 0 || write_all(1, stderr_buf, report.stderr_len) < 0)
 			return 5;

@@ -38,5 +38,18 @@ int read_exact(int fd, void *buf, size_t n);
 int checkd_snapshot_box(void);
 int checkd_kill_leftovers(void);
 int checkd_clean_files(void);
+int checkd_empty_dir(const char *path);
+int checkd_remove_tree(int at, const char *name);
+
+/* tree_cpu.c: the CPU time of every process of the check, children included. */
+uint64_t checkd_tree_cpu_usec(void);
+
+/* prepared.c: the checker's prepared files, kept and copied in again after each check. */
+int checkd_snapshot_prepared(const char *const *names, size_t n);
+int checkd_restore_prepared(void);
+
+/* ipc.c: the IPC objects a check leaves behind, and no POSIX message queues. */
+int checkd_refuse_mqueues(void);
+int checkd_clean_ipc(void);
 
 #endif

@@ -1,5 +1,6 @@
 /* The check server: after each check, no process and no file of it is left. The work dir keeps
- * what it held when the server started (the checker's prepared files); /tmp is emptied. */
+ * what it held when the server started (the checker's prepared files, copied in again:
+ * prepared.c); /tmp is emptied. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +39,7 @@ int checkd_snapshot_box(void)
 		}
 	}
 	closedir(dir);
-	return 0;
+	return checkd_snapshot_prepared((const char *const *)kept, n_kept);
 }
 
 /* Reaps what has ended; sleeps a millisecond when nothing had. */
@@ -103,6 +104,11 @@ static int is_kept(const char *name)
 
 static int remove_tree(int at, const char *name, int depth);
 
+int checkd_remove_tree(int at, const char *name)
+{
+	return remove_tree(at, name, 0);
+}
+
 static int remove_entries(int fd, int depth, int keep_snapshot)
 {
 	DIR *dir = fdopendir(fd);
@@ -148,10 +154,16 @@ int checkd_clean_files(void)
 	if (chmod(".", box_mode) < 0)
 		return -1;
 	int box = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (box < 0 || remove_entries(box, 0, 1) < 0)
+	if (box < 0 || remove_entries(box, 0, 1) < 0 || checkd_restore_prepared() < 0)
 		return -1;
-	int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (tmp < 0)
+	return checkd_empty_dir("/tmp");
+}
+
+/* Everything in a directory, removed (none there: nothing to do). */
+int checkd_empty_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	return remove_entries(tmp, 0, 0);
+	return remove_entries(fd, 0, 0);
 }

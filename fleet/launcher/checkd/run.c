@@ -73,7 +73,7 @@ static uint64_t cpu_usec_of(clockid_t clock)
 }
 
 /* Waits for the checker's end, its stderr read meanwhile; kills it at its wall (from `start`, its
- * fork) or CPU limit. */
+ * fork) or CPU limit, its children's CPU time counted with its own. */
 static int supervise(pid_t pid, int pidfd, int err_r, uint64_t start, const struct checkd_limits *limits, struct checkd_report *report, char *kept)
 {
 	uint64_t wall_end = start + limits->wall_ms * 1000u, cpu_limit = limits->cpu_ms * 1000u;
@@ -81,7 +81,11 @@ static int supervise(pid_t pid, int pidfd, int err_r, uint64_t start, const stru
 	int have_clock = clock_getcpuclockid(pid, &clock) == 0;
 	struct pollfd fds[2] = {{pidfd, POLLIN, 0}, {err_r, POLLIN, 0}};
 	for (;;) {
-		uint64_t now = now_usec(), used = have_clock ? cpu_usec_of(clock) : 0;
+		/* The checker's own clock, or its whole tree's ticks (tree_cpu.c) once those are more. */
+		uint64_t now = now_usec(), used = have_clock ? cpu_usec_of(clock) : 0, tree = checkd_tree_cpu_usec();
+		if (tree > used)
+			used = tree;
+		report->cpu_usec = used;
 		if (!(report->flags & CHECKD_KILLED) && (now >= wall_end || used >= cpu_limit)) {
 			report->flags |= CHECKD_KILLED | (now >= wall_end ? CHECKD_WALL_TIMEOUT : CHECKD_CPU_TIMEOUT);
 			kill(pid, SIGKILL);
@@ -121,7 +125,8 @@ static int reap(pid_t pid, const struct checkd_limits *limits, struct checkd_rep
 		cpu_usec = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
 		maxrss_kib = (uint64_t)ru.ru_maxrss;
 	}
-	report->cpu_usec = cpu_usec;
+	if (cpu_usec > report->cpu_usec) /* else its children's, read while it ran, were more */
+		report->cpu_usec = cpu_usec;
 	report->maxrss_bytes = maxrss_kib * 1024u;
 	report->kind = WIFSIGNALED(status) ? CHECKD_SIGNALED : CHECKD_EXITED;
 	report->value = WIFSIGNALED(status) ? (uint64_t)WTERMSIG(status) : (uint64_t)WEXITSTATUS(status);

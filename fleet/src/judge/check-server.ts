@@ -26,15 +26,17 @@ const CHECKD_BINDS = [
 const REPORT_GRACE_MS = 5_000;
 
 /**
- * The server's run: the checker's limits stretched over the whole test set (the tests' budget, the
- * last test's run and check past it; each check's CPU time once; the server's and a warm
- * checker's processes); the server holds each check to the checker's own.
+ * The server's run: the checker's limits stretched over the whole test set (the submission's tests
+ * budget, the last test's run and check past it; each check's CPU time once, but never more than
+ * that budget and the last check allow: the checks' time counts in the budget, so a test set's
+ * checks cannot use more than it; the server's and a warm checker's processes); the server holds
+ * each check to the checker's own.
  */
-export function serverLimits(checker: Limits, tests: number): Limits {
+export function serverLimits(checker: Limits, tests: number, budgetMs = TESTS_WALL_BUDGET_MS): Limits {
   return {
     ...checker,
-    wallTimeMs: TESTS_WALL_BUDGET_MS + RUN_LIMITS.wallTimeMs + checker.wallTimeMs,
-    cpuTimeMs: checker.cpuTimeMs * tests + 1_000,
+    wallTimeMs: budgetMs + RUN_LIMITS.wallTimeMs + checker.wallTimeMs,
+    cpuTimeMs: Math.min(checker.cpuTimeMs * tests, budgetMs + checker.cpuTimeMs) + 1_000,
     processes: checker.processes + 2, // the server and a warm checker
     outputBytes: MAX_REPORT_BYTES * tests,
   };
@@ -56,7 +58,8 @@ export class CheckServer implements CheckService {
   /** Checks the server answered. */
   served = 0;
 
-  constructor(sandbox: Sandbox, checker: PreparedChecker, tests: number, signal?: AbortSignal) {
+  /** `budgetMs`: the submission's tests budget (testsBudgetMs), which bounds the server's limits. */
+  constructor(sandbox: Sandbox, checker: PreparedChecker, tests: number, signal?: AbortSignal, budgetMs = TESTS_WALL_BUDGET_MS) {
     this.#limits = checker.limits;
     this.#input.on("error", () => {}); // the server is gone: what was still for it is not wanted
     const spec: RunSpec = {
@@ -64,7 +67,7 @@ export class CheckServer implements CheckService {
       argv: [CHECKD_BINDS[0]!.sandboxPath, String(checker.limits.cpuTimeMs), String(checker.limits.wallTimeMs), "--", ...checker.argv],
       binds: [...(checker.binds ?? []), ...CHECKD_BINDS],
       liveStdin: this.#input,
-      limits: serverLimits(checker.limits, tests),
+      limits: serverLimits(checker.limits, tests, budgetMs),
       onOutput: (stream, data) => {
         if (stream === "stdout") this.#reports.push(data);
         this.#wake?.();
@@ -148,9 +151,11 @@ export class CheckServer implements CheckService {
  * Runs a test set (`work`) as a job holding one slot, with a check server in that slot's partner
  * judging each run the kernel judged AC; the server is closed before the slot is given back.
  */
-export function withCheckServer<T>(sandbox: Sandbox, checker: PreparedChecker, tests: number, signal: AbortSignal | undefined, work: (judge: JudgeRun) => Promise<T>): Promise<T> {
+export function withCheckServer<T>(
+  sandbox: Sandbox, checker: PreparedChecker, tests: number, budgetMs: number, signal: AbortSignal | undefined, work: (judge: JudgeRun) => Promise<T>,
+): Promise<T> {
   return sandbox.inJob(async () => {
-    const server = new CheckServer(sandbox, checker, tests, signal);
+    const server = new CheckServer(sandbox, checker, tests, signal, budgetMs);
     try {
       return await work(checkerJudge(sandbox, checker, signal, server));
     } finally {

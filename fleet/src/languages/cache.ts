@@ -2,6 +2,8 @@
 // environment, source) → compiled artifact, on the node's disk under the engine's stateDir, with
 // a size cap and LRU eviction. Only the host writes here, through the no-follow file layer (a new
 // temp name, then rename); programs see an artifact only as a read-only bind of that one file.
+// The key names the tenant (ExecuteRequest.tenant_id, the edge's account id): a tenant's hits are
+// its own compiles only, so how fast a source compiles never tells it what another tenant compiled.
 // Fairness (docs/languages.md): an artifact above `maxArtifactBytes` is not cached, and each tenant
 // (ExecuteRequest.tenant_id) may hold at most `tenantShareBytes`: a tenant over its share evicts
 // its own least recently used artifacts first, so one tenant cannot flush everyone else's.

@@ -13,6 +13,7 @@ import { checkerJudge, checkerLimits, checkerNotPrepared, checkerRequest } from 
 import { withCheckServer } from "../judge/check-server.ts";
 import { interactiveRunOnce, interactorLimits } from "../judge/interactor.ts";
 import { judgeRun, runTests, type JudgeRun, type RunOnce } from "../judge/tests.ts";
+import { testsBudgetMs } from "../judge/tests-budget.ts";
 import type { JudgeRole } from "../../../proto/checker-rules.ts";
 import type { Sandbox, StagedFile } from "../sandbox/sandbox.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
@@ -109,7 +110,7 @@ export async function compileAndRun(
       const tests = request.tests.length;
       // A checker's checks go to a check server beside the test set (not beside an interactor: its partner slot is taken).
       const judged = checker && !interactor
-        ? await withCheckServer(sandbox, checker, tests, signal, (served) => runTests(runOnce, checks, request, signal, served))
+        ? await withCheckServer(sandbox, checker, tests, testsBudgetMs(request), signal, (served) => runTests(runOnce, checks, request, signal, served))
         : await runTests(runOnce, checks, request, signal, judge);
       return outcome(judged.result, compileCacheHit, {
         tests: judged.tests, decidingTest: judged.decidingTest, stdoutBytes: judged.stdoutBytes, stderrBytes: judged.stderrBytes,
@@ -203,7 +204,8 @@ async function compileOnce(
   const { compile } = language;
   const options = (request.compilerOptions ?? []).flatMap(compilerOptionArgv);
   const argv = compile.argv({ toolchain, source, options, files: extraFiles.map((file) => file.name) });
-  const key = CompileCache.key([language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
+  // Scoped per tenant: a hit (a compile in milliseconds) would tell one tenant what another compiled.
+  const key = CompileCache.key([request.tenantId ?? "", language.name, toolchain.version, argv, compile.env ?? {}, source.fileName, code, ...(extraFiles.length ? [filesDigest(extraFiles)] : [])]);
   const hit = cache?.lookup(key);
   if (hit) return { lease: hit, hit: true };
   const compiled = await sandbox.run(

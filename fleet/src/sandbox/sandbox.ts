@@ -261,15 +261,19 @@ export class Sandbox {
     return this.#slots.inJob(work);
   }
 
-  /** A run in the job's slot's partner beside the job's own runs (judge/check-server.ts); `started` gets its cgroup's readings. */
+  /**
+   * A run in the job's slot's partner beside the job's own runs (judge/check-server.ts); `started`
+   * gets its cgroup's readings. With shared CPUs it gets half a quota, as an interactive pair's
+   * side does: the job and its partner run together take no more than one slot's share.
+   */
   runBeside(spec: RunSpec, signal?: AbortSignal, started?: (read: () => CgroupReadings) => void): Promise<RunOutcome> {
     checkRunSpec(spec);
-    return this.#slots.inPartner((partner) => this.#runInSlot(partner, spec, signal, started));
+    return this.#slots.inPartner((partner) => this.#runInSlot(partner, spec, signal, started, pairShare(partner.cpu)));
   }
 
   /** The run as a pipeline of steps; a step that cannot be taken ends it with a fail-closed outcome. */
-  async #runInSlot(slot: Slot, spec: RunSpec, signal?: AbortSignal, started?: (read: () => CgroupReadings) => void): Promise<RunOutcome> {
-    const ready = await this.#readySlot(slot, spec);
+  async #runInSlot(slot: Slot, spec: RunSpec, signal?: AbortSignal, started?: (read: () => CgroupReadings) => void, cpu = slot.cpu): Promise<RunOutcome> {
+    const ready = await this.#readySlot(slot, spec, cpu);
     if ("result" in ready) return ready;
     started?.(() => ready.cgroup.read());
     const staged = stageRun(slot.stagingDir, spec);

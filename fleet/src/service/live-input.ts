@@ -1,7 +1,7 @@
 // A live run's stdin and signals (ExecuteRequest.live_stdin; docs/fleet-node.md, "Live stdin"):
 // SendInput delivers them in order, by offset, so a retried call is taken once and a lost one is
 // seen as a gap. The node keeps at most LIVE_INPUT_BUFFER_BYTES of a run's input the program has
-// not read yet (beside the kernel's socket buffers); SendInput takes only what fits and says how
+// not read yet (beside the kernel's buffers and the launcher's relay); SendInput takes only what fits and says how
 // much room is left, so a program that does not read makes the sender wait, not the node grow.
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";

@@ -125,9 +125,10 @@ export interface ExecuteRequest {
    */
   detachOnDisconnect: boolean;
   /**
-   * Opaque id of the tenant the submission belongs to (the edge sends the project id). The node
-   * keeps per-tenant shares by it (the compile cache: one tenant cannot evict the others'
-   * programs). Empty: the anonymous tenant, which has a share of its own.
+   * Opaque id of the tenant the submission belongs to (the edge sends the account id: an account's
+   * projects are one owner). The node scopes the compile cache by it (a tenant's hits are its own
+   * compiles) and keeps per-tenant shares by it (one tenant cannot evict the others' programs).
+   * Empty: the anonymous tenant, which has a cache and a share of its own.
    */
   tenantId: string;
   /** Binary-safe standard input (the API's base64 encoding). When set it is used instead of `stdin`. */
