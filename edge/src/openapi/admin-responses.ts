@@ -55,7 +55,7 @@ export const deleted = named("Deleted", z.object({ deleted: z.literal(true), id:
 
 export const throttled = named("OperatorThrottled", z.object({
   error: z.literal("too many failed attempts"), message: z.string(), retry_after_secs: int(),
-}), "Too many wrong operator tokens: from this address, or from addresses that never presented the right one");
+}), "Too many wrong operator tokens, from this address or from all addresses together (only wrong tokens get it; the right one passes)");
 
 export const plan = named("Plan", z.object({
   name: z.string(), rate_per_minute: int(), max_in_flight: int(), max_wall_time_ms: int(), max_cpu_time_ms: int(),
