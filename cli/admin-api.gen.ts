@@ -233,7 +233,7 @@ export interface components {
     EnrollmentTokenRequest: {
       name?: string;
       ttl_secs?: number;
-      single_use?: boolean;
+      max_uses?: number;
       max_slots?: number;
       require_approval?: boolean;
     };
@@ -529,7 +529,8 @@ export interface components {
       expires_at: string | null;
       uses: number;
       last_used_at: string | null;
-      single_use: boolean;
+      /** @description Node addresses it may enroll; null: no limit (a token made before tokens had one) */
+      max_uses: number | null;
       max_slots: number;
       require_approval: boolean;
     };
@@ -541,7 +542,8 @@ export interface components {
       expires_at: string | null;
       uses: number;
       last_used_at: string | null;
-      single_use: boolean;
+      /** @description Node addresses it may enroll; null: no limit (a token made before tokens had one) */
+      max_uses: number | null;
       max_slots: number;
       require_approval: boolean;
       /** @description The plain token: shown here only */

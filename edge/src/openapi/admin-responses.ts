@@ -92,7 +92,8 @@ export const drainResult = named("DrainResult", z.object({ node, in_flight_at_dr
 
 const tokenFields = {
   id: z.string(), name: z.string(), created_at: isoTime(), expires_at: nullableTime(), uses: int(), last_used_at: nullableTime(),
-  single_use: z.boolean(), max_slots: int(), require_approval: z.boolean(),
+  max_uses: int().nullable().meta({ description: "Node addresses it may enroll; null: no limit (a token made before tokens had one)" }),
+  max_slots: int(), require_approval: z.boolean(),
 };
 export const enrollmentToken = named("EnrollmentToken", z.object(tokenFields), "An enrollment token without its value");
 export const createdEnrollmentToken = named("CreatedEnrollmentToken", z.object({ ...tokenFields, token: z.string().meta({ description: "The plain token: shown here only" }) }));
