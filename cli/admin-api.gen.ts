@@ -210,6 +210,9 @@ export interface components {
       checker_wall_time_ms?: number;
       checker_cpu_time_ms?: number;
       checker_memory_mb?: number;
+      compile_wall_time_ms?: number;
+      compile_cpu_time_ms?: number;
+      compile_memory_mb?: number;
       tests_wall_budget_ms?: number;
       session_max_secs?: number;
       session_idle_secs?: number;
@@ -230,7 +233,7 @@ export interface components {
     EnrollmentTokenRequest: {
       name?: string;
       ttl_secs?: number;
-      single_use?: boolean;
+      max_uses?: number;
       max_slots?: number;
       require_approval?: boolean;
     };
@@ -456,6 +459,12 @@ export interface components {
       checker_cpu_time_ms?: number;
       /** @description A custom checker's memory limit; absent: 256 */
       checker_memory_mb?: number;
+      /** @description The highest compile_limits.wall_time_ms a request may ask for; absent: 30000 (the node's) */
+      compile_wall_time_ms?: number;
+      /** @description The highest compile_limits.cpu_time_ms; absent: 60000 (the node's) */
+      compile_cpu_time_ms?: number;
+      /** @description The highest compile_limits.memory_mb; absent: 1024 (the node's) */
+      compile_memory_mb?: number;
       /** @description Wall time a submission's tests may use in all, counted as they run; absent: 120000 */
       tests_wall_budget_ms?: number;
       /** @description A live session's longest life (its program's wall limit); absent: 300 */
@@ -520,7 +529,8 @@ export interface components {
       expires_at: string | null;
       uses: number;
       last_used_at: string | null;
-      single_use: boolean;
+      /** @description Node addresses it may enroll; null: no limit (a token made before tokens had one) */
+      max_uses: number | null;
       max_slots: number;
       require_approval: boolean;
     };
@@ -532,7 +542,8 @@ export interface components {
       expires_at: string | null;
       uses: number;
       last_used_at: string | null;
-      single_use: boolean;
+      /** @description Node addresses it may enroll; null: no limit (a token made before tokens had one) */
+      max_uses: number | null;
       max_slots: number;
       require_approval: boolean;
       /** @description The plain token: shown here only */

@@ -99,15 +99,15 @@ function enrollmentTokens(tokens: Command): void {
     .description("create an enrollment token (printed once)")
     .option("-n, --name <name>", "a label")
     .option("--ttl <seconds>", "expire after this many seconds (default: 3600; 0: never)", wholeNumber("--ttl", 0))
-    .option("--single-use", "enroll one node only; a second node presenting it is refused")
+    .option("--uses <n>", "node addresses it may enroll (default: 1; a node back at its address is not a new use)", wholeNumber("--uses", 1))
     .option("--max-slots <n>", "run slots a node enrolled with it gets at most (default: 16)", wholeNumber("--max-slots", 1))
     .option("--require-approval", "nodes enrolled with it wait for `codecell nodes approve <id>` before they get work")
     .option("--print-token", "print only the token (for scripts: export CODECELL_ENROLL_TOKEN=$(…))")
-    .action(async (opts: { name?: string; ttl?: number; singleUse?: boolean; maxSlots?: number; requireApproval?: boolean; printToken?: boolean }, cmd: Command) => {
+    .action(async (opts: { name?: string; ttl?: number; uses?: number; maxSlots?: number; requireApproval?: boolean; printToken?: boolean }, cmd: Command) => {
       const t = await client(cmd).call("post", "/admin/enrollment-tokens", {
         body: {
           ...(opts.name ? { name: opts.name } : {}), ...(opts.ttl !== undefined ? { ttl_secs: opts.ttl } : {}),
-          ...(opts.singleUse ? { single_use: true } : {}), ...(opts.maxSlots !== undefined ? { max_slots: opts.maxSlots } : {}),
+          ...(opts.uses !== undefined ? { max_uses: opts.uses } : {}), ...(opts.maxSlots !== undefined ? { max_slots: opts.maxSlots } : {}),
           ...(opts.requireApproval ? { require_approval: true } : {}),
         },
       });
@@ -124,7 +124,7 @@ function enrollmentTokens(tokens: Command): void {
     .description("list enrollment tokens (never their values)")
     .action(async (_opts: unknown, cmd: Command) => {
       const list = await client(cmd).call("get", "/admin/enrollment-tokens");
-      print(cmd, list, () => table(list, ["id", "name", "uses", "single_use", "max_slots", "require_approval", "created_at", "expires_at", "last_used_at"]));
+      print(cmd, list, () => table(list, ["id", "name", "uses", "max_uses", "max_slots", "require_approval", "created_at", "expires_at", "last_used_at"]));
     });
   tokens
     .command("revoke")

@@ -22,6 +22,9 @@ const FIELDS: [flag: string, field: keyof PlanUpdate, what: string][] = [
   ["--checker-wall-time-ms <n>", "checker_wall_time_ms", "a custom checker's wall-time limit per test"],
   ["--checker-cpu-time-ms <n>", "checker_cpu_time_ms", "a custom checker's (and an interactor's) CPU-time limit per test"],
   ["--checker-memory-mb <n>", "checker_memory_mb", "a custom checker's (and an interactor's) memory limit"],
+  ["--compile-wall-time-ms <n>", "compile_wall_time_ms", "highest compile wall-time limit a request may ask for (default 30000)"],
+  ["--compile-cpu-time-ms <n>", "compile_cpu_time_ms", "highest compile CPU-time limit (default 60000)"],
+  ["--compile-memory-mb <n>", "compile_memory_mb", "highest compile memory limit (default 1024)"],
   ["--tests-wall-budget-ms <n>", "tests_wall_budget_ms", "wall time a submission's tests may use in all; the rest are SKIPPED"],
 ];
 

@@ -171,7 +171,7 @@ export interface components {
         output_kb?: number;
         file_size_kb?: number;
       };
-      /** @description Narrow the compile step's limits (compiled languages): each at most the node's compile default */
+      /** @description Narrow the compile step's limits (compiled languages): each at most the key's plan's compile cap (default plan: the node's compile limits) */
       compile_limits?: {
         wall_time_ms?: number;
         cpu_time_ms?: number;

@@ -32,6 +32,7 @@ export interface Env {
   OPERATOR_FAILURES_PER_CLIENT?: string;
   OPERATOR_FAILURES_GLOBAL?: string;
   OPERATOR_FAILURE_WINDOW_SECS?: string;
+  OPERATOR_FAILURE_DELAY_MS?: string;
   SYNC_HOLD_MS?: string;
   QUEUE_CAPACITY?: string;
   WATCHDOG_MS?: string;

@@ -27,24 +27,28 @@ describe("plans", () => {
     assert.equal((await stack.ops.call("GET", "/admin/plans/small")).json.max_batch, 3);
     assert.equal((await stack.ops.call("GET", "/admin/plans/nope")).status, 404);
     assert400(await stack.ops.call("PUT", "/admin/plans/small", { max_memory_mb: 512 }), "invalid request", /max_memory_mb/);
+    assert400(await stack.ops.call("PUT", "/admin/plans/small", { compile_memory_mb: 1025 }), "invalid request", /compile_memory_mb/);
     assert400(await stack.ops.call("PUT", "/admin/plans/small", { rate: 5 }), "invalid request", /unknown field/);
     assert400(await stack.ops.call("PUT", "/admin/plans/Bad%20Name", {}), "invalid plan name");
   });
 
   it("a key on a plan is held to its caps (limits, tests, batch, rate)", async () => {
-    assert.equal((await stack.ops.call("PUT", "/admin/plans/tight", { rate_per_minute: 3, max_memory_mb: 64, max_tests: 2, max_batch: 2 })).status, 201);
+    assert.equal((await stack.ops.call("PUT", "/admin/plans/tight", { rate_per_minute: 4, max_memory_mb: 64, max_tests: 2, max_batch: 2, compile_memory_mb: 128 })).status, 201);
     const { c } = await keyOn("tight");
     const base = { language: "py", code: "print(1)" };
     assert.deepEqual((await c.submit({ ...base, limits: { memory_mb: 65 } })).json, {
       error: "limits.memory_mb above the plan's cap", message: "limits.memory_mb is 65; the plan 'tight' allows at most 64",
     });
     assert400(await c.submit({ ...base, tests: [{}, {}, {}] }), "tests above the plan's cap", /the plan 'tight' allows at most 2/);
+    assert.deepEqual((await c.submit({ ...base, compile_limits: { memory_mb: 129 } })).json, {
+      error: "compile_limits.memory_mb above the plan's cap", message: "compile_limits.memory_mb is 129; the plan 'tight' allows at most 128",
+    });
     const r = await c.submit(base);
     assert.equal(r.status, 202, r.text);
-    assert.equal(r.headers["ratelimit-limit"], "3");
+    assert.equal(r.headers["ratelimit-limit"], "4");
     const refused = await c.submit(base);
     assert.equal(refused.status, 429, refused.text);
-    assert.match(refused.json.message, /rate limit of 3 requests per minute/);
+    assert.match(refused.json.message, /rate limit of 4 requests per minute/);
   });
 
   it("synchronous submits count against the rate at once, before their hits are written", async () => {

@@ -106,6 +106,9 @@ describe("POST /api/submit: the 1.1 fields are checked, and a bad one is a 400 n
     assert400(r, "limits.memory_mb above the plan's cap");
     assert.deepEqual(r.json, { error: "limits.memory_mb above the plan's cap", message: "limits.memory_mb is 512; the plan 'default' allows at most 256" });
     assert400(await c.submit({ ...base, limits: { wall_time_ms: 10_001 } }), "limits.wall_time_ms above the plan's cap", /at most 10000/);
+    assert.deepEqual((await c.submit({ ...base, compile_limits: { cpu_time_ms: 60_001 } })).json, {
+      error: "compile_limits.cpu_time_ms above the plan's cap", message: "compile_limits.cpu_time_ms is 60001; the plan 'default' allows at most 60000",
+    });
     assert.equal((await usage(key_id)).submissions, 0);
   });
 

@@ -21,7 +21,7 @@ function row(over: Partial<NodeRow> = {}): NodeRow {
   };
 }
 const info = NodeInfoResponse.fromPartial({ nodeId: "a", slots: 8, ready: true, enforcementMode: "strict" });
-const grant = { id: "enr_1", maxSlots: 2, requireApproval: true, singleUse: true };
+const grant = { id: "enr_1", maxSlots: 2, requireApproval: true, maxUses: 1 };
 
 describe("operator doors", () => {
   it("secretsEqual: equal secrets only, whatever their lengths", async () => {

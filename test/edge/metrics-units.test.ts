@@ -103,7 +103,7 @@ describe("metrics text format", () => {
     const families = parsePrometheusText(render([]));
     assert.deepEqual([...families.keys()], [
       "codecell_edge_requests_total", "codecell_edge_request_duration_seconds", "codecell_edge_submission_spills_total",
-      "codecell_edge_submission_event_memory_budget_bytes", "codecell_edge_submission_held_output_budget_bytes",
+      "codecell_edge_operator_token_failures_total", "codecell_edge_submission_event_memory_budget_bytes", "codecell_edge_submission_held_output_budget_bytes",
     ]);
   });
 

@@ -54,6 +54,24 @@ describe("parseSubmit with the 1.1 fields", () => {
     });
   });
 
+  it("compile limits: within the plan's compile caps (default: the node's compile limits), narrower ones sent; above a cap refused", () => {
+    assert.equal(parseSubmit({ language: "c", code: "x" }).options, undefined, "the default plan sends none: the node's own apply");
+    assert.deepEqual(parseSubmit({ language: "c", code: "x", compile_limits: { wall_time_ms: 30_000, cpu_time_ms: 60_000, memory_mb: 1024 } }).options?.compile_limits,
+      { wall_time_ms: 30_000, cpu_time_ms: 60_000, memory_bytes: 1024 * 1024 * 1024 });
+    assert.deepEqual(refusal(() => parseSubmit({ language: "c", code: "x", compile_limits: { memory_mb: 1025 } })), {
+      error: "compile_limits.memory_mb above the plan's cap", message: "compile_limits.memory_mb is 1025; the plan 'default' allows at most 1024",
+    });
+    const narrow = { ...DEFAULT_CAPS, name: "n", compile_wall_time_ms: 5000, compile_memory_mb: 256 };
+    const plain = parseSubmit({ language: "c", code: "x" }, narrow);
+    assert.deepEqual(plain.options?.compile_limits, { wall_time_ms: 5000, cpu_time_ms: 0, memory_bytes: 256 * 1024 * 1024 }, "a narrow plan binds requests that name none");
+    assert.equal(plain.format, undefined, "the record stays 1.0");
+    assert.deepEqual(parseSubmit({ language: "c", code: "x", compile_limits: { memory_mb: 100 } }, narrow).options?.compile_limits,
+      { wall_time_ms: 5000, cpu_time_ms: 0, memory_bytes: 100 * 1024 * 1024 });
+    assert.deepEqual(refusal(() => parseSubmit({ language: "c", code: "x", compile_limits: { wall_time_ms: 5001 } }, narrow)), {
+      error: "compile_limits.wall_time_ms above the plan's cap", message: "compile_limits.wall_time_ms is 5001; the plan 'n' allows at most 5000",
+    });
+  });
+
   it("tests and checks: default names, 'lines' and 1e-6 by default, expected outputs as bytes", () => {
     const s = parseSubmit({ language: "py", code: "x", tests: [{ stdin: "1" }, { name: "two", expected_output: "2" }], stop_on_first_failure: true });
     assert.deepEqual(s.options?.tests, [{ name: "test-1", stdin_b64: b64("1"), expected_b64: undefined }, { name: "two", stdin_b64: "", expected_b64: b64("2") }]);

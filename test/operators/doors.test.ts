@@ -1,7 +1,7 @@
 // The operator doors (/admin's bearer token, the dashboard's sign-in) on the real Worker: wrong
-// tokens are throttled per client address and overall (429 with Retry-After), while the right
-// token from the operator's own address keeps working; a weak OPERATOR_TOKEN shuts both doors
-// (503 saying why); rotating OPERATOR_TOKEN ends dashboard sessions. Clients are told apart by
+// tokens are throttled per client address and overall (429 with Retry-After), counted in a metric
+// and logged, while the right token passes from any address, a locked-out one included; a weak
+// OPERATOR_TOKEN shuts both doors (503 saying why); rotating OPERATOR_TOKEN ends dashboard sessions. Clients are told apart by
 // the address they connect from (127.0.0.x on loopback; workerd reports it as CF-Connecting-IP).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -22,18 +22,35 @@ function login(edge: Edge, token: string, from = "127.0.0.1"): Promise<Res> {
   });
 }
 
+/** The failures' counter at /admin/metrics, by `door/outcome`, once it holds `total` in all (DoorDO adds after answering). */
+async function failureCounts(edge: Edge, total: number): Promise<Record<string, number>> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = await admin(edge, edge.operatorToken);
+    const m = await request(edge.base, "GET", "/admin/metrics", { headers: { authorization: `Bearer ${edge.operatorToken}` } });
+    assert.equal(r.status, 200);
+    const counts: Record<string, number> = {};
+    for (const [, door, outcome, n] of m.text.matchAll(/^codecell_edge_operator_token_failures_total\{door="(\w+)",outcome="(\w+)"\} (\d+)$/gm)) {
+      counts[`${door}/${outcome}`] = Number(n);
+    }
+    if (Object.values(counts).reduce((a, b) => a + b, 0) >= total || Date.now() > deadline) return counts;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe("throttled failures", () => {
   let edge: Edge;
   before(async () => {
-    edge = await startEdge({ vars: { OPERATOR_FAILURES_PER_CLIENT: "3", OPERATOR_FAILURES_GLOBAL: "8", OPERATOR_FAILURE_WINDOW_SECS: "600" } });
+    edge = await startEdge({
+      vars: { OPERATOR_FAILURES_PER_CLIENT: "3", OPERATOR_FAILURES_GLOBAL: "8", OPERATOR_FAILURE_WINDOW_SECS: "600", OPERATOR_FAILURE_DELAY_MS: "100" },
+    });
   });
   after(async () => {
     await edge?.stop();
     if (edge) cleanup(edge.persistDir);
   });
 
-  it("/admin: a client's wrong tokens beyond the limit get 429 with Retry-After, even its right one; the operator elsewhere passes", async () => {
-    assert.equal((await admin(edge, edge.operatorToken)).status, 200, "the operator's address is known from here on");
+  it("/admin: a client's wrong tokens beyond the limit get 429 with Retry-After; its right token still passes", async () => {
     for (let i = 0; i < 3; i++) assert.equal((await admin(edge, `wrong-${i}`, "127.0.0.2")).status, 401);
     const r = await admin(edge, "wrong-again", "127.0.0.2");
     assert.equal(r.status, 429, r.text);
@@ -41,12 +58,13 @@ describe("throttled failures", () => {
     assert.match(r.json.message, /from this address/);
     assert.ok(Number(r.headers["retry-after"]) > 0 && Number(r.headers["retry-after"]) <= 600, String(r.headers["retry-after"]));
     assert.equal(r.json.retry_after_secs, Number(r.headers["retry-after"]));
-    assert.equal((await admin(edge, edge.operatorToken, "127.0.0.2")).status, 429, "a throttled client cannot test a guess");
-    assert.equal((await admin(edge, edge.operatorToken)).status, 200);
+    const right = await admin(edge, edge.operatorToken, "127.0.0.2");
+    assert.equal(right.status, 200, `the locked-out address with the right token: ${right.text}`);
+    assert.equal((await admin(edge, "wrong-after", "127.0.0.2")).status, 429, "the right token does not lift the throttle on wrong ones");
     assert.equal((await admin(edge, "wrong", "127.0.0.5")).status, 401, "other clients have their own count");
   });
 
-  it("dashboard sign-in: the login page with 429 and Retry-After after too many wrong tokens", async () => {
+  it("dashboard sign-in: the login page with 429 and Retry-After after too many wrong tokens; the right token signs in", async () => {
     for (let i = 0; i < 3; i++) assert.equal((await login(edge, `nope-${i}`, "127.0.0.3")).status, 401);
     const r = await login(edge, "nope-again", "127.0.0.3");
     assert.equal(r.status, 429);
@@ -54,19 +72,31 @@ describe("throttled failures", () => {
     assert.match(r.text, /id="login-error"[^>]*>too many wrong operator tokens from this address; try again in \d+ s/);
     assert.ok(Number(r.headers["retry-after"]) > 0);
     assert.equal(r.headers["set-cookie"], undefined);
+    const signIn = await login(edge, edge.operatorToken, "127.0.0.3");
+    assert.equal(signIn.status, 303, signIn.text);
+    assert.match(String(signIn.headers["set-cookie"]), /^cc_dash=/);
   });
 
-  it("overall: with the global budget spent, unknown addresses are refused; the operator's known address still passes", async () => {
-    // 3 + 1 (127.0.0.2, 127.0.0.5) and 3 (127.0.0.3) failures so far; one more spends the budget of 8.
+  it("overall: with the global budget spent, every wrong token gets 429; the right token passes from a new address", async () => {
+    // 3 + 1 (127.0.0.2, 127.0.0.5) and 3 (127.0.0.3) failures counted so far; one more spends the budget of 8.
     assert.equal((await admin(edge, "wrong", "127.0.0.6")).status, 401);
-    const stranger = await admin(edge, edge.operatorToken, "127.0.0.4");
+    const stranger = await admin(edge, "guess", "127.0.0.4");
     assert.equal(stranger.status, 429, stranger.text);
-    assert.match(stranger.json.message, /never presented the right token/);
+    assert.match(stranger.json.message, /from all addresses together/);
     assert.equal((await login(edge, "guess", "127.0.0.7")).status, 429);
-    assert.equal((await admin(edge, edge.operatorToken)).status, 200, "the operator is not locked out by others' failures");
-    const signIn = await login(edge, edge.operatorToken);
-    assert.equal(signIn.status, 303);
+    const fresh = await admin(edge, edge.operatorToken, "127.0.0.4");
+    assert.equal(fresh.status, 200, `an address that never signed in, with the right token: ${fresh.text}`);
+    const signIn = await login(edge, edge.operatorToken, "127.0.0.8");
+    assert.equal(signIn.status, 303, signIn.text);
     assert.match(String(signIn.headers["set-cookie"]), /^cc_dash=/);
+  });
+
+  it("every wrong token is counted in /admin/metrics by door and outcome, and logged with its client", async () => {
+    const counts = await failureCounts(edge, 13);
+    assert.deepEqual(counts, { "admin/refused": 5, "admin/throttled": 3, "dashboard/refused": 3, "dashboard/throttled": 2 }, JSON.stringify(counts));
+    assert.match(edge.log(), /wrong operator token door=admin client=127\.0\.0\.2 outcome=throttled \(throttled: client limit/);
+    assert.match(edge.log(), /wrong operator token door=dashboard client=127\.0\.0\.7 outcome=throttled \(throttled: global limit/);
+    assert.doesNotMatch(edge.log(), /wrong-again|nope-again/, "the presented tokens are never logged");
   });
 });
 

@@ -1,7 +1,8 @@
 // What an enrollment token lets a node be, through the real stack (workerd, the enrollment command,
-// its fleet node): tokens expire after an hour by default, a single-use token enrolls one node, a
-// node's run slots are capped by its token, a --require-approval token's node waits for an
-// operator, and a revoked node is out at once, its run goes elsewhere, and it needs a new token.
+// its fleet node): tokens expire after an hour by default, a token enrolls one node unless --uses
+// says more (a node back at its address is not a new use), a node's run slots are capped by its
+// token, a --require-approval token's node waits for an operator, and a revoked node is out at
+// once, its run goes elsewhere, and it needs a new token.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
@@ -60,10 +61,12 @@ describe("enrollment tokens and node admission", () => {
     const api = await admin(edge).call("POST", "/admin/enrollment-tokens", {});
     assert.equal(api.status, 201, api.text);
     assert.equal(Date.parse(api.json.expires_at) - Date.parse(api.json.created_at), 3_600_000);
+    assert.equal(api.json.max_uses, 1, "one node per token unless asked");
     assert.equal((await token("--ttl", "0")).expires_at, null);
-    const bad = await admin(edge).call("POST", "/admin/enrollment-tokens", { max_slots: 0, single_use: "yes" });
+    const bad = await admin(edge).call("POST", "/admin/enrollment-tokens", { max_slots: 0, max_uses: 0 });
     assert.equal(bad.status, 400, bad.text);
     assert.match(bad.text, /max_slots/);
+    assert.match(bad.text, /max_uses/);
     const short = await token("--ttl", "1");
     await sleep(1_500);
     const late = await agent("late", short.token);
@@ -96,22 +99,42 @@ describe("enrollment tokens and node admission", () => {
     assert.equal(named(await wait((l) => named(l, "gated")?.state === "healthy", "gated healthy"), "gated").approval, null);
   });
 
-  it("a single-use token enrolls one node; its run slots are capped by the token; a second node presenting it is refused", async () => {
-    const t = await token("--single-use", "--max-slots", "1");
-    assert.deepEqual([t.single_use, t.max_slots], [true, 1]);
-    await agent("solo", t.token, { slots: 3 });
+  it("a token enrolls one node unless --uses says more; a node back at its address is not a new use; run slots are capped by the token", async () => {
+    const t = await token("--max-slots", "1");
+    assert.deepEqual([t.max_uses, t.max_slots], [1, 1]);
+    const solo = await agent("solo", t.token, { slots: 3 });
     const list = await wait((l) => named(l, "solo")?.state === "healthy", "solo healthy");
-    const solo = named(list, "solo");
-    assert.deepEqual([solo.slots, solo.reported_slots, solo.max_slots], [1, 3, 1], "capped at the token's max_slots");
+    const node = named(list, "solo");
+    assert.deepEqual([node.slots, node.reported_slots, node.max_slots], [1, 3, 1], "capped at the token's max_slots");
     assert.equal((await client.call("GET", "/api/health")).json.workers, 2, "gated's 1 + solo's capped 1");
     const table = await cli(edge, ["--insecure", "nodes", "list"]);
     assert.match(table.stdout, /1 \(reports 3\)/);
     const second = await agent("second", t.token);
     assert.equal(await second.exited, 2, second.log());
     assert.match(second.log(), /refused the enrollment \(401\): this enrollment token was for one node only/);
+    // Its service stops (drains, leaves the registry) and starts again at the same address, with the same token.
+    solo.proc.kill("SIGTERM");
+    assert.equal(await solo.exited, 0, solo.log());
+    agents.splice(agents.indexOf(solo), 1);
+    await wait((l) => !named(l, "solo"), "solo left");
+    await agent("solo", t.token, { slots: 3, webPort: solo.webPort });
+    await wait((l) => named(l, "solo")?.state === "healthy", "solo back with its token");
     const tokens = (await cliJson(edge, "nodes", "token", "list")).json;
-    assert.equal(tokens.find((x: any) => x.id === t.id).uses, 1);
-    assert.equal((await token()).max_slots, 16, "the default cap");
+    assert.deepEqual([tokens.find((x: any) => x.id === t.id).uses, tokens.find((x: any) => x.id === t.id).max_uses], [1, 1]);
+    const rack = await token("--uses", "2");
+    assert.deepEqual([rack.max_uses, rack.max_slots], [2, 16], "--uses; the default cap of slots");
+    await agent("rack-a", rack.token);
+    await agent("rack-b", rack.token);
+    await wait((l) => named(l, "rack-a")?.state === "healthy" && named(l, "rack-b")?.state === "healthy", "two nodes from one --uses 2 token");
+    const third = await agent("rack-c", rack.token);
+    assert.equal(await third.exited, 2, third.log());
+    assert.match(third.log(), /refused the enrollment \(401\): this enrollment token was for 2 nodes and all have enrolled with it/);
+    for (const a of agents.filter((x) => x.name.startsWith("rack-a") || x.name.startsWith("rack-b"))) {
+      a.proc.kill("SIGTERM");
+      assert.equal(await a.exited, 0, a.log());
+      agents.splice(agents.indexOf(a), 1);
+    }
+    await wait((l) => !named(l, "rack-a") && !named(l, "rack-b"), "the rack's nodes left");
   });
 
   it("revoke: the node's credential stops working, it leaves rotation, its run goes elsewhere; it must enroll again with a new token", async () => {

@@ -83,7 +83,7 @@ let client: Client;
 
 before(async () => {
   edge = await startEdge({ vars: { NODE_HEARTBEAT_MS: "400", NODE_HEARTBEAT_MISSES: "3", RATE_LIMIT_PER_MIN: "100000", SYNC_HOLD_MS: "20000" } });
-  const t = await cliJson(edge, "nodes", "token", "create", "--name", "test");
+  const t = await cliJson(edge, "nodes", "token", "create", "--name", "test", "--uses", "10");
   assert.equal(t.code, 0, t.stderr);
   enrollToken = t.json.token;
   const k = await admin(edge).newKey();

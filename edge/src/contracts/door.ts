@@ -1,21 +1,27 @@
-// DoorDO's RPC surface: the operator doors' guard (one object, "operator"). It counts failed
-// operator-token attempts per client and overall, shared by every isolate.
+// DoorDO's RPC surface: the operator doors' guard (one object, "operator"). It counts wrong
+// operator tokens per client and overall, shared by every isolate. The right token never reaches
+// it: the caller compares the token first and passes the right one at once.
 
 export interface DoorLimits {
-  /** Failed attempts one client may make in a window before it is refused (429). */
+  /** Wrong tokens one client may present in a window before its wrong tokens get 429 instead of 401. */
   perClient: number;
-  /** Failed attempts all clients together may make in a window before unknown clients are refused. */
+  /** Wrong tokens all clients together may present in a window before every wrong token gets 429. */
   global: number;
   windowMs: number;
-  /** How long a client that presented the right token stays known (exempt from the global limit). */
-  trustMs: number;
 }
 
-/** pass: the right token; fail: a wrong one (401); throttled: refused before the token counted (429). */
+/** Wrong operator tokens, by door and outcome (refused: 401; throttled: 429). */
+export const DOOR_FAILURES_METRIC = "codecell_edge_operator_token_failures_total";
+
+/** Which door a wrong token was presented at (a label of the failures' metric). */
+export type Door = "admin" | "dashboard";
+
+/** fail: a wrong token, counted (401); throttled: a wrong token past a limit, not counted (429). */
 export type DoorVerdict =
   | { verdict: "pass" | "fail" }
   | { verdict: "throttled"; scope: "client" | "global"; retry_after_secs: number };
 
 export interface DoorRpc {
-  attempt(client: string, ok: boolean, limits: DoorLimits): DoorVerdict;
+  /** A wrong token from `client`: counted when under the limits, else throttled. */
+  failed(client: string, door: Door, limits: DoorLimits): Exclude<DoorVerdict, { verdict: "pass" }>;
 }

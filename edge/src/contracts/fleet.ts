@@ -88,7 +88,8 @@ export interface EnrollmentTokenView {
   expires_at: string | null;
   uses: number;
   last_used_at: string | null;
-  single_use: boolean;
+  /** Node addresses it may enroll; null: no limit (a token made before tokens had one). */
+  max_uses: number | null;
   max_slots: number;
   require_approval: boolean;
 }
@@ -98,7 +99,8 @@ export interface EnrollmentTokenRequest {
   name: string;
   /** 0: never expires. */
   ttlSecs: number;
-  singleUse: boolean;
+  /** Node addresses it may enroll (default 1). */
+  maxUses: number;
   maxSlots: number;
   requireApproval: boolean;
 }

@@ -38,7 +38,7 @@ export async function handleDashboard(
     if (!sameOrigin(request)) return html(403, loginPage("The login form must be posted from this page."));
     const form = await request.formData().catch(() => null);
     const token = typeof form?.get("token") === "string" ? (form.get("token") as string).trim() : "";
-    const v = await knock(request, env, expected, token);
+    const v = await knock(request, env, "dashboard", expected, token);
     if (v.verdict === "throttled") return html(429, loginPage(String(throttled(v).body.message)), throttled(v).headers);
     if (v.verdict === "fail") return html(401, loginPage("That is not the operator token."));
     return new Response(null, {

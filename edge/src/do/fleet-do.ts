@@ -14,7 +14,7 @@ import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { EnrollmentTokens, createTokenTable } from "../registry/enrollment-tokens.ts";
 import { REVOKED, isRevoked } from "../registry/node-admission.ts";
-import { enrollNode, recordHeartbeat, takeBackRuns } from "../registry/enroll-node.ts";
+import { enrollNode, recordHeartbeat, settleRevoked } from "../registry/enroll-node.ts";
 import { admit } from "../registry/admission-store.ts";
 import { HealthPoll } from "../registry/health-poll.ts";
 import { parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
@@ -218,7 +218,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     this.ctx.storage.sql.exec(update, ...bindings, row.id);
     console.warn(`fleet node ${what} by an operator`, row.id, row.name);
     await this.#changed(row.id);
-    if (isRevoked(this.#row(row.id)!)) await takeBackRuns(this.env, row);
+    if (isRevoked(this.#row(row.id)!)) await settleRevoked(this.env, row, this.#tokens);
     return (await this.#views([this.#row(row.id)!]))[0]!;
   }
 

@@ -14,7 +14,7 @@ requestComponents.add(cancelSubmissionSchema, { id: "CancelSubmissionRequest", d
 requestComponents.add(registerNodeSchema, { id: "RegisterNodeRequest", description: "A running fleet node by its gRPC-Web URL, and its fleet credential" });
 requestComponents.add(enrollmentTokenSchema, {
   id: "EnrollmentTokenRequest",
-  description: "ttl_secs default 3600 (0: never expires), single_use default false, max_slots default 16, require_approval default false",
+  description: "ttl_secs default 3600 (0: never expires), max_uses default 1 (one node; a node back at the same address is not a new use), max_slots default 16, require_approval default false",
 });
 requestComponents.add(createWebhookSchema, { id: "CreateWebhookRequest", description: "An https endpoint; secret (whsec_ + base64 of 24-64 bytes) defaults to a generated one" });
 requestComponents.add(updateWebhookSchema, { id: "UpdateWebhookRequest", description: "The fields to change" });

@@ -55,7 +55,7 @@ export const deleted = named("Deleted", z.object({ deleted: z.literal(true), id:
 
 export const throttled = named("OperatorThrottled", z.object({
   error: z.literal("too many failed attempts"), message: z.string(), retry_after_secs: int(),
-}), "Too many wrong operator tokens: from this address, or from addresses that never presented the right one");
+}), "Too many wrong operator tokens, from this address or from all addresses together (only wrong tokens get it; the right one passes)");
 
 export const plan = named("Plan", z.object({
   name: z.string(), rate_per_minute: int(), max_in_flight: int(), max_wall_time_ms: int(), max_cpu_time_ms: int(),
@@ -63,6 +63,9 @@ export const plan = named("Plan", z.object({
   checker_wall_time_ms: int().optional().meta({ description: "A custom checker's wall limit; absent: 5000" }),
   checker_cpu_time_ms: int().optional().meta({ description: "A custom checker's CPU limit; absent: 5000" }),
   checker_memory_mb: int().optional().meta({ description: "A custom checker's memory limit; absent: 256" }),
+  compile_wall_time_ms: int().optional().meta({ description: "The highest compile_limits.wall_time_ms a request may ask for; absent: 30000 (the node's)" }),
+  compile_cpu_time_ms: int().optional().meta({ description: "The highest compile_limits.cpu_time_ms; absent: 60000 (the node's)" }),
+  compile_memory_mb: int().optional().meta({ description: "The highest compile_limits.memory_mb; absent: 1024 (the node's)" }),
   tests_wall_budget_ms: int().optional().meta({ description: "Wall time a submission's tests may use in all, counted as they run; absent: 120000" }),
   session_max_secs: int().optional().meta({ description: "A live session's longest life (its program's wall limit); absent: 300" }),
   session_idle_secs: int().optional().meta({ description: "A live session ends after this long with nothing from its client or its program; absent: 60" }),
@@ -89,7 +92,8 @@ export const drainResult = named("DrainResult", z.object({ node, in_flight_at_dr
 
 const tokenFields = {
   id: z.string(), name: z.string(), created_at: isoTime(), expires_at: nullableTime(), uses: int(), last_used_at: nullableTime(),
-  single_use: z.boolean(), max_slots: int(), require_approval: z.boolean(),
+  max_uses: int().nullable().meta({ description: "Node addresses it may enroll; null: no limit (a token made before tokens had one)" }),
+  max_slots: int(), require_approval: z.boolean(),
 };
 export const enrollmentToken = named("EnrollmentToken", z.object(tokenFields), "An enrollment token without its value");
 export const createdEnrollmentToken = named("CreatedEnrollmentToken", z.object({ ...tokenFields, token: z.string().meta({ description: "The plain token: shown here only" }) }));

@@ -34,7 +34,7 @@ export const FIELD_DOCS: Record<string, Record<string, string>> = {
     args: "Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL)",
     merge_stderr: "true: the program's stderr is written into its stdout (one stream, in the order written); stderr stays empty",
     compiler_options: "Compiler options from the language's allow-list (at most 32)",
-    compile_limits: "Narrow the compile step's limits (compiled languages): each at most the node's compile default",
+    compile_limits: "Narrow the compile step's limits (compiled languages): each at most the key's plan's compile cap (default plan: the node's compile limits)",
     checker: "A testlib-style checker {language, code, files?, version?} judging each run instead of `compare`: run as `checker input.txt output.txt answer.txt`; exit 0 AC, 1 WA, 2 presentation error, 7 points; anything else is its own failure (WA, cause checker_failed)",
     interactor: "An interactor {language, code, files?, version?} for an interactive problem: each run, it and the program run at once, each one's stdout the other's stdin; run as `interactor input.txt output.txt` with the test's stdin as input.txt; its exit code is the verdict (as a checker's; its own failure: WA, cause interactor_failed). A checker, or `compare` against expected_output, then judges its output.txt, which is the record's stdout. Both sides waiting on each other: TLE, cause idleness",
   },

@@ -25,6 +25,10 @@ export interface Plan {
   checker_wall_time_ms?: number;
   checker_cpu_time_ms?: number;
   checker_memory_mb?: number;
+  /** The compile step's limits at most (absent: COMPILE_MAXIMA, the node's compile limits). */
+  compile_wall_time_ms?: number;
+  compile_cpu_time_ms?: number;
+  compile_memory_mb?: number;
   /** Wall time a submission's tests may use in all (absent: the node's, TESTS_WALL_BUDGET_MS). */
   tests_wall_budget_ms?: number;
   /** A live session's caps (absent: SESSION_DEFAULTS; docs/live-sessions.md). */
@@ -35,6 +39,18 @@ export interface Plan {
   output_budget_kb?: number;
   /** What one account may store in one submission shard (absent: STORAGE_DEFAULTS). */
   shard_storage_mb?: number;
+}
+
+/** A node's compile-step limits, which a plan (and so a request's compile_limits) may only narrow. */
+export const COMPILE_MAXIMA = { wall_time_ms: 30_000, cpu_time_ms: 60_000, memory_mb: 1024 } as const;
+
+/** The compile limits a request may ask for at most under `plan`. */
+export function compileCaps(plan: Plan): { wall_time_ms: number; cpu_time_ms: number; memory_mb: number } {
+  return {
+    wall_time_ms: plan.compile_wall_time_ms ?? COMPILE_MAXIMA.wall_time_ms,
+    cpu_time_ms: plan.compile_cpu_time_ms ?? COMPILE_MAXIMA.cpu_time_ms,
+    memory_mb: plan.compile_memory_mb ?? COMPILE_MAXIMA.memory_mb,
+  };
 }
 
 /** A plan's output budget and storage quota when it names none. */
@@ -90,6 +106,9 @@ export const planUpdateSchema = z.strictObject({
   checker_wall_time_ms: int(1, CHECKER_LIMIT_DEFAULTS.wall_time_ms).optional(),
   checker_cpu_time_ms: int(1, CHECKER_LIMIT_DEFAULTS.cpu_time_ms).optional(),
   checker_memory_mb: int(1, CHECKER_LIMIT_DEFAULTS.memory_mb).optional(),
+  compile_wall_time_ms: int(1, COMPILE_MAXIMA.wall_time_ms).optional(),
+  compile_cpu_time_ms: int(1, COMPILE_MAXIMA.cpu_time_ms).optional(),
+  compile_memory_mb: int(1, COMPILE_MAXIMA.memory_mb).optional(),
   tests_wall_budget_ms: int(1, TESTS_WALL_BUDGET_MS).optional(),
   session_max_secs: int(1, SESSION_DEFAULTS.max_secs).optional(),
   session_idle_secs: int(1, 3600).optional(),

@@ -19,6 +19,12 @@ import { encodeInfo, upsertNode } from "./node-table.ts";
 const refused = (status: number, error: string): Refused => ({ ok: false, status, error });
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+function usedUp(maxUses: number): string {
+  return maxUses === 1
+    ? "this enrollment token was for one node only and has been used"
+    : `this enrollment token was for ${maxUses} nodes and all have enrolled with it`;
+}
+
 export async function enrollNode(
   sql: SqlStorage, tokens: EnrollmentTokens, enrollmentToken: string, body: Uint8Array,
 ): Promise<{ ok: true; id: string; response: Omit<EnrollResponse, "heartbeatIntervalMs"> } | Refused> {
@@ -28,12 +34,14 @@ export async function enrollNode(
   if (typeof req === "string") return refused(400, req);
   const a = admission(sql.exec<NodeRow>("SELECT * FROM nodes WHERE url = ?", req.url).toArray()[0], grant);
   if ("ok" in a) return a;
-  if (!a.again && !tokens.claim(grant)) return refused(401, "this enrollment token was for one node only and has been used");
+  // A node back at an address that used this token (restarted, or after it left) is not a new use.
+  const returning = a.again || tokens.usedAt(grant.id, req.url);
+  if (!returning && !tokens.claim(grant, req.url)) return refused(401, usedUp(grant.maxUses));
   let info: NodeInfoResponse;
   try {
     info = await unary({ url: req.url, token: req.token }, fleetMethods.nodeInfo, {}, 5_000);
   } catch (e) {
-    if (!a.again) tokens.unclaim(grant.id);
+    if (!returning) tokens.unclaim(grant.id, req.url);
     return refused(502, `the edge cannot reach the node at ${req.url}: ${message(e)}`);
   }
   const secret = `cch_${randomBase62(40)}`;
@@ -55,8 +63,12 @@ export function recordHeartbeat(sql: SqlStorage, row: NodeRow, req: HeartbeatReq
   if (!wasFresh) console.log("fleet node heartbeats resumed", row.id, row.name);
 }
 
-/** A revoked node's runs are lost at once (whatever it still sends is not read) and go to other nodes. */
-export async function takeBackRuns(env: Env, row: NodeRow): Promise<void> {
+/**
+ * A revoked node: its address no longer counts as a use of its token (coming back takes a new
+ * one), and its runs are lost at once (whatever it still sends is not read) and go to other nodes.
+ */
+export async function settleRevoked(env: Env, row: NodeRow, tokens: EnrollmentTokens): Promise<void> {
+  if (row.enroll_token) tokens.forgetAddress(row.enroll_token, row.url);
   const why = `fleet node ${row.id} was revoked by an operator during the run`;
   const runs = await scheduler(env, row.pool).runsOn(row.id).catch(() => []);
   await Promise.all(runs.map((s) => submissionObject(env, s).nodeLost(s, row.id, why)

@@ -24,7 +24,8 @@ export interface TokenGrant {
   id: string;
   maxSlots: number;
   requireApproval: boolean;
-  singleUse: boolean;
+  /** Node addresses it may enroll (0: no limit, a token made before tokens had one). */
+  maxUses: number;
 }
 
 export interface Admission {

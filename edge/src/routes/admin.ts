@@ -16,7 +16,7 @@ import { listPlans, putPlan, showPlan } from "./admin-plans.ts";
 import { DEFAULT_PLAN, loadPlan, planOf } from "../plans/plans.ts";
 import { nodeUrlProblem } from "../registry/node-url.ts";
 import { DEFAULT_MAX_SLOTS } from "../registry/node-admission.ts";
-import { DEFAULT_TOKEN_TTL_SECS, enrollmentTokenSchema } from "../registry/token-schema.ts";
+import { DEFAULT_TOKEN_TTL_SECS, DEFAULT_TOKEN_USES, enrollmentTokenSchema } from "../registry/token-schema.ts";
 import { dashboard, fleetRegistry as fleet, keyObject as keyStub, submissionObject } from "../stubs.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import { shardInUse } from "../contracts/submission-id.ts";
@@ -252,7 +252,7 @@ async function createEnrollmentToken(request: IRequest, env: Env): Promise<Respo
   const body = parseWith(enrollmentTokenSchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
   // The plain token is shown here only.
   return json(201, await fleet(env).createEnrollmentToken({
-    name: body.name ?? "", ttlSecs: body.ttl_secs ?? DEFAULT_TOKEN_TTL_SECS, singleUse: body.single_use ?? false,
+    name: body.name ?? "", ttlSecs: body.ttl_secs ?? DEFAULT_TOKEN_TTL_SECS, maxUses: body.max_uses ?? DEFAULT_TOKEN_USES,
     maxSlots: body.max_slots ?? DEFAULT_MAX_SLOTS, requireApproval: body.require_approval ?? false,
   }));
 }

@@ -32,7 +32,7 @@ export async function authenticateOperator(request: Request, env: Env): Promise<
   const expected = operatorToken(env, "admin API");
   const header = request.headers.get("authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
-  const v = await knock(request, env, expected, token);
+  const v = await knock(request, env, "admin", expected, token);
   if (v.verdict === "throttled") {
     const t = throttled(v);
     throw new HttpError(429, t.body, t.headers);

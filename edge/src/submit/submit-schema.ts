@@ -9,7 +9,7 @@ import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
 import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, TESTS_WALL_BUDGET_MS, argsProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
 import { HttpError } from "../lib/http.ts";
-import { NODE_MAXIMA } from "../plans/plan-caps.ts";
+import { COMPILE_MAXIMA, NODE_MAXIMA, compileCaps } from "../plans/plan-caps.ts";
 import { checkerOptions, checkerShape, interactorOptions } from "./checker-input.ts";
 import { bad, checkedFiles, decode } from "./request-files.ts";
 import type { Plan } from "../plans/plan-caps.ts";
@@ -20,8 +20,7 @@ export const MAX_EXPECTED_OUTPUT_BYTES = 1024 * 1024;
 const encoding = z.enum(["utf8", "base64"]);
 /** A node's file-size limit (KB), which a request's limits.file_size_kb may only narrow (no plan cap). */
 export const NODE_FILE_SIZE_KB = 16 * 1024;
-/** A node's compile-step limits, which a request's compile_limits may only narrow. */
-export const COMPILE_MAXIMA = { wall_time_ms: 30_000, cpu_time_ms: 60_000, memory_mb: 1024 } as const;
+export { COMPILE_MAXIMA } from "../plans/plan-caps.ts";
 const positive = z.number().int().min(1);
 
 /** The new fields' shapes; validate.ts adds them to the submit schema. */
@@ -43,10 +42,7 @@ export const extendedShape = {
     processes: positive.optional(), output_kb: positive.optional(),
     file_size_kb: positive.max(NODE_FILE_SIZE_KB).optional(),
   }).optional(),
-  compile_limits: z.strictObject({
-    wall_time_ms: positive.max(COMPILE_MAXIMA.wall_time_ms).optional(), cpu_time_ms: positive.max(COMPILE_MAXIMA.cpu_time_ms).optional(),
-    memory_mb: positive.max(COMPILE_MAXIMA.memory_mb).optional(),
-  }).optional(),
+  compile_limits: z.strictObject({ wall_time_ms: positive.optional(), cpu_time_ms: positive.optional(), memory_mb: positive.optional() }).optional(),
   files: z.array(z.strictObject({ path: z.string().max(1024), content: z.string(), encoding: encoding.optional() })).optional(),
   args: z.array(z.string()).optional(),
   merge_stderr: z.boolean().optional(),
@@ -137,6 +133,19 @@ function limits(body: Body, plan: Plan): RunOptions["limits"] {
   return Object.values(out).some((v) => v > 0) ? out : undefined;
 }
 
+/** The compile limits sent to the node, as `limits` does for the run: within the plan's caps. */
+function compileLimits(body: Body, plan: Plan): RunOptions["compile_limits"] {
+  const l = body.compile_limits ?? {};
+  const caps = compileCaps(plan);
+  const pick = (field: keyof typeof caps): number => {
+    const value = l[field];
+    if (value !== undefined && value > caps[field]) throw aboveCap(`compile_limits.${field}`, value, caps[field], plan);
+    return value ?? (caps[field] < COMPILE_MAXIMA[field] ? caps[field] : 0);
+  };
+  const out = { wall_time_ms: pick("wall_time_ms"), cpu_time_ms: pick("cpu_time_ms"), memory_bytes: pick("memory_mb") * 1024 * 1024 };
+  return Object.values(out).some((v) => v > 0) ? out : undefined;
+}
+
 function judging(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptions, "check" | "tests" | "checker" | "interactor" | "tests_wall_budget_ms"> {
   const interactor = body.interactor ? { interactor: interactorOptions(body.interactor, plan) } : {};
   return { ...judgedBy(body, enc, plan), ...interactor };
@@ -201,10 +210,7 @@ export function extendedInput(body: Body, plan: Plan, language: string | null): 
   const options: RunOptions = {
     ...(stdinBytes ? { stdin_b64: body.stdin ?? "" } : {}),
     limits: limits(body, plan),
-    compile_limits: body.compile_limits ? {
-      wall_time_ms: body.compile_limits.wall_time_ms ?? 0, cpu_time_ms: body.compile_limits.cpu_time_ms ?? 0,
-      memory_bytes: (body.compile_limits.memory_mb ?? 0) * 1024 * 1024,
-    } : undefined,
+    compile_limits: compileLimits(body, plan),
     files: files(body, language, code),
     args: args(body.args),
     merge_stderr: body.merge_stderr === true ? true : undefined,
