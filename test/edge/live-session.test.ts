@@ -3,12 +3,12 @@
 // it is sent; a compiled program shows compile, then run; the record is the stored one; refusals
 // close with their codes; a program that never reads holds the edge and the node to their caps.
 import assert from "node:assert/strict";
-import { request } from "node:https";
 import { describe, it } from "node:test";
 import { before } from "../hooks.ts";
 import { keyOnPlan, startEdge, useStack } from "./harness.ts";
 import type { Client } from "./harness.ts";
 import { SessionSocket } from "../../scripts/stack/session-socket.ts";
+import { upgradeStatus } from "./upgrade-status.ts";
 import { LIVE_INPUT_BUFFER_BYTES } from "../../fleet/src/service/live-input.ts";
 
 const stack = useStack({ fleet: { env: { FLEET_SLOTS: "2" } } });
@@ -309,21 +309,4 @@ async function waitTerminal(id: string): Promise<Record<string, any>> {
     if (r.json.job_status === "completed" || r.json.job_status === "error") return r.json;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** A WebSocket upgrade request's HTTP answer (a refused one is not upgraded). */
-function upgradeStatus(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(base + path, {
-      rejectUnauthorized: false,
-      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers },
-    }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("upgrade", (res) => resolve({ status: res.statusCode ?? 101, body: "" }));
-    req.on("error", reject);
-    req.end();
-  });
 }

@@ -16,6 +16,8 @@ import { native } from "../session/native.ts";
 import { piston } from "../session/piston.ts";
 import { startSession } from "../session/start.ts";
 import { countRequest } from "../submit/api-context.ts";
+import { IdleClock } from "../session/idle-clock.ts";
+import { MAX_CONTROLS_WAITING, MessageRate, PAST_CONTROLS, PAST_RATE } from "../session/message-budget.ts";
 import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
 import { OPEN_HEADER, sendReply, type OpenSession, type Session, type SocketState } from "../session/sockets.ts";
 
@@ -29,14 +31,15 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   #session: Session | null | undefined;
   #pump: StdinPump | null = null;
   #node: NodeTarget | null = null;
-  #lastActivity = Date.now();
+  readonly #clock = new IdleClock(this.ctx.storage.kv);
+  readonly #rate = new MessageRate();
   /** While the first message is being admitted: the messages after it wait for it. */
   #starting: Promise<void> | null = null;
 
   override async fetch(request: Request): Promise<Response> {
     const open = JSON.parse(request.headers.get(OPEN_HEADER) ?? "null") as OpenSession;
-    // Another account's session is answered as one that does not exist: its id is confirmed to nobody.
-    if (open.resume && this.#stored()?.account_id !== open.caller.account_id) return json(404, { error: "not found", message: "no such session" });
+    // Only keys of the project that started it attach to a session; to any other it does not exist.
+    if (open.resume && !ownedBy(this.#stored(), open.caller)) return json(404, { error: "not found", message: "no such session" });
     if (this.ctx.getWebSockets().length >= MAX_SOCKETS) {
       return json(429, { error: "too many connections", message: `a session takes at most ${MAX_SOCKETS} WebSockets at once; close one first` }, { "retry-after": "1" });
     }
@@ -66,17 +69,21 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   }
 
   async #message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    this.#lastActivity = Date.now();
+    // Messages still arriving on a socket this side has closed are nothing to do.
+    if (ws.readyState !== WebSocket.OPEN) return;
     const state = ws.deserializeAttachment() as SocketState;
+    if (state.started && !this.#rate.take()) return this.#refuseAll(PAST_RATE);
     const dialect = DIALECTS[state.dialect];
     const action = dialect.parse(message, state.started);
     if (isRefusal(action)) return this.#refuse(ws, action);
+    // A message the protocol ignores is no activity: it does not hold an abandoned session open.
+    if (action.kind !== "none") this.#clock.touch();
     if (action.kind !== "start" && this.#starting) await this.#starting;
     switch (action.kind) {
       case "start": return this.#start(ws, state, action.body, action.piston === true);
       case "stdin": return this.#stdin(ws, action.data);
-      case "end": return void this.#pumpFor()?.end();
-      case "signal": return void this.#pumpFor()?.signal(action.signal);
+      case "end": return this.#control((pump) => pump.end());
+      case "signal": return this.#control((pump) => pump.signal(action.signal));
       case "none": return;
     }
   }
@@ -91,7 +98,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   }
 
   async push(events: SessionEvent[]): Promise<void> {
-    this.#lastActivity = Date.now();
+    this.#clock.touch();
     for (const e of events) {
       if (e.kind === "node") {
         this.#node = e.node;
@@ -135,7 +142,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
       await submissionObject(this.env, s.id).cancel(s.id, "the live session outlived its maximum duration").catch(() => false);
       return Infinity;
     }
-    const idleUntil = this.#lastActivity + s.caps.idle_timeout_ms;
+    const idleUntil = this.#clock.last(s.created_ms) + s.caps.idle_timeout_ms;
     if (now < idleUntil) return Math.min(idleUntil, overdue);
     this.#refuseAll({ refused: "idle", message: `nothing came from the client or the program for ${s.caps.idle_timeout_ms / 1000} s; the program was killed` });
     return Infinity;
@@ -153,10 +160,10 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     ws.serializeAttachment({ ...state, started: true });
     const starting = startSession({ env: this.env, caller: state.caller, session, pool: state.pool }, body, isPiston);
     this.#starting = starting.then(() => {});
-    const started = await starting.finally(() => (this.#starting = null));;
+    const started = await starting.finally(() => (this.#starting = null));
     if (isRefusal(started)) return this.#refuse(ws, started, false);
     const now = Date.now();
-    const s: Session = { id: started.id, session, account_id: state.caller.account_id, caps: started.caps, created_ms: now, received: 0, done: false };
+    const s: Session = { id: started.id, session, account_id: state.caller.account_id, project_id: state.caller.project_id, caps: started.caps, created_ms: now, received: 0, done: false };
     this.#session = s;
     this.ctx.storage.kv.put("session", s);
     await this.#alarmBy(now + Math.min(s.caps.idle_timeout_ms, s.caps.max_duration_ms + OVERDUE_GRACE_MS));
@@ -179,6 +186,13 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     // Kept on the socket for a wake-up (the cap counts on): no storage write in the way of the bytes.
     ws.serializeAttachment({ ...(ws.deserializeAttachment() as SocketState), received: s.received });
     pump.write(data);
+  }
+
+  #control(send: (pump: StdinPump) => void): void {
+    const pump = this.#pumpFor();
+    if (!pump) return;
+    send(pump);
+    if (pump.controlsWaiting > MAX_CONTROLS_WAITING) this.#refuseAll(PAST_CONTROLS);
   }
 
   async #reattach(ws: WebSocket, open: SocketState): Promise<void> {
@@ -280,3 +294,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   }
 }
 
+
+function ownedBy(s: Session | null, caller: OpenSession["caller"]): boolean {
+  return s !== null && s.account_id === caller.account_id && s.project_id === caller.project_id;
+}

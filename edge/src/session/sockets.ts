@@ -36,6 +36,8 @@ export interface Session {
   id: string;
   session: string;
   account_id: string;
+  /** Only keys of this project attach to the session. */
+  project_id: string;
   caps: SessionCaps;
   created_ms: number;
   /** Stdin bytes the client sent in all (the cap counts them). */

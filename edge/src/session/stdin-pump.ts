@@ -38,6 +38,10 @@ export class StdinPump {
   /** Kicked while running: run once more after. */
   #again = false;
   #closed = false;
+  /** The signals (and the end) waiting, sent or not: one of each kind at most (a repeat is coalesced). */
+  readonly #pendingControls = new Set<string>();
+  /** End and signal messages received and not yet delivered, the coalesced ones included. */
+  #controlsReceived = 0;
 
   constructor(submissionId: string, host: PumpHost, taken: number | null = 0) {
     this.#submissionId = submissionId;
@@ -59,6 +63,11 @@ export class StdinPump {
     return this.#closed;
   }
 
+  /** End and signal messages the client sent that wait for the node (coalesced ones included). */
+  get controlsWaiting(): number {
+    return this.#controlsReceived;
+  }
+
   write(data: Uint8Array): void {
     if (data.length === 0 || this.#closed) return;
     this.#waiting += data.length;
@@ -67,7 +76,7 @@ export class StdinPump {
   }
 
   end(): void {
-    this.#push({ end: true });
+    this.#control("end", { end: true });
   }
 
   /**
@@ -78,12 +87,17 @@ export class StdinPump {
     if (name === "SIGKILL") {
       this.#queue.clear();
       this.#waiting = 0;
+      this.#pendingControls.clear();
     }
-    this.#push({ signal: name });
+    this.#control(name, { signal: name });
   }
 
-  #push(item: Item): void {
+  /** Queued unless one of its kind waits already: as the kernel's pending signals, a repeat is one. */
+  #control(kind: string, item: Item): void {
     if (this.#closed) return;
+    this.#controlsReceived++;
+    if (this.#pendingControls.has(kind)) return;
+    this.#pendingControls.add(kind);
     this.#queue.push(item);
     this.kick();
   }
@@ -161,15 +175,25 @@ export class StdinPump {
       else this.#queue.replaceHead({ data: head.data.subarray(cut) });
     }
     const allSent = taken - before === call.bytes;
-    if (call.control && allSent && !closed) this.#queue.shift();
+    if (call.control && allSent && !closed) this.#delivered();
     if (taken > before) this.#host.taken(taken);
     return taken > before || (call.control && allSent);
+  }
+
+  /** The control at the head was taken; what waits now is the controls still queued. */
+  #delivered(): void {
+    const head = this.#queue.at(0)!;
+    this.#pendingControls.delete("end" in head ? "end" : "signal" in head ? head.signal : "");
+    this.#queue.shift();
+    this.#controlsReceived = this.#pendingControls.size;
   }
 
   #close(): void {
     this.#closed = true;
     this.#queue.clear();
     this.#waiting = 0;
+    this.#pendingControls.clear();
+    this.#controlsReceived = 0;
     this.#host.closed();
   }
 
