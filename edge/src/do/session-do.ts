@@ -8,14 +8,13 @@ import type { ResultRecord } from "../../../proto/record.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
 import type { SessionEvent, SessionRpc } from "../contracts/session.ts";
 import type { Env } from "../env.ts";
-import { fleetRegistry, submissionObject } from "../stubs.ts";
+import { fleetRegistry, keyObject, submissionObject } from "../stubs.ts";
 import { readRecord } from "../submission/reads.ts";
 import { json } from "../lib/http.ts";
 import { type Dialect, type Refusal, type Reply, isRefusal } from "../session/dialect.ts";
 import { native } from "../session/native.ts";
 import { piston } from "../session/piston.ts";
 import { startSession } from "../session/start.ts";
-import { countRequest } from "../submit/api-context.ts";
 import { IdleClock } from "../session/idle-clock.ts";
 import { MAX_CONTROLS_WAITING, MessageRate, PAST_CONTROLS, PAST_RATE } from "../session/message-budget.ts";
 import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
@@ -46,7 +45,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
     const now = Date.now();
-    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null, opened_ms: now, attach: open.resume };
+    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null, opened_ms: now, attach: open.resume, socket: open.socket };
     server.serializeAttachment(state);
     // What a new socket waits for (a reconnect's answer, the deadline of its first message) is the
     // alarm's to do: a close sent from an event of the socket's object completes at once, one sent
@@ -89,12 +88,23 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
+    this.#socketGone(ws);
     // The program goes on without a client until its idle timeout: a reconnect may pick it up.
     try {
       ws.close(code === 1005 ? 1000 : code, reason);
     } catch {
       // already closed
     }
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    this.#socketGone(ws);
+  }
+
+  /** The key's count of open sockets takes this one back. */
+  #socketGone(ws: WebSocket): void {
+    const state = ws.deserializeAttachment() as SocketState | null;
+    if (state?.socket) this.ctx.waitUntil(keyObject(this.env, state.caller.hash).liveSocket(state.socket, null).catch(() => {}));
   }
 
   async push(events: SessionEvent[]): Promise<void> {
@@ -274,9 +284,6 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     const state = ws.deserializeAttachment() as SocketState | null;
     this.#send(ws, DIALECTS[state?.dialect ?? "native"].refusal(r));
     if (killRun) this.#kill();
-    // A connection refused before its first message was taken counts against the key's rate like
-    // any request (a start that was refused counted in its admission).
-    if (state && !state.started) this.ctx.waitUntil(countRequest(this.env, { caller: state.caller, rate: null }).catch(() => {}));
   }
 
   #refuseAll(r: Refusal): void {

@@ -122,7 +122,7 @@ export class StdinPump {
       const node = await this.#host.node();
       if (!node) return; // the run is not at a node yet: kicked again when it is
       // After a wake-up the node says first where it is (a query), so new bytes go from there.
-      const call = this.#taken === null ? { request: {}, bytes: 0, control: false } : this.#nextCall();
+      const call = this.#taken === null ? { request: {}, bytes: 0, control: null } : this.#nextCall();
       let progressed = false;
       try {
         const before = this.#taken ?? 0;
@@ -138,7 +138,7 @@ export class StdinPump {
   }
 
   /** The next call: the data before the first end or signal (capped), with that end or signal when all of it goes. */
-  #nextCall(): { request: { data?: Uint8Array; end?: boolean; signal?: string }; bytes: number; control: boolean } {
+  #nextCall(): { request: { data?: Uint8Array; end?: boolean; signal?: string }; bytes: number; control: Item | null } {
     const parts: Uint8Array[] = [];
     let bytes = 0;
     let i = 0;
@@ -150,13 +150,13 @@ export class StdinPump {
     }
     const data = concat(parts, Math.min(bytes, CALL_BYTES));
     const next = this.#queue.at(i);
-    const control = bytes <= CALL_BYTES && next !== undefined && !("data" in next);
-    const extra = control ? ("end" in next ? { end: true } : { signal: next.signal }) : {};
+    const control = bytes <= CALL_BYTES && next !== undefined && !("data" in next) ? next : null;
+    const extra = control === null || "data" in control ? {} : "end" in control ? { end: true } : { signal: control.signal };
     return { request: { ...(data.length ? { data } : {}), ...extra }, bytes: data.length, control };
   }
 
   /** Drops what the node took; whether anything moved. */
-  #settle(taken: number, call: { bytes: number; control: boolean }, closed: boolean): boolean {
+  #settle(taken: number, call: { bytes: number; control: Item | null }, closed: boolean): boolean {
     const before = this.#taken;
     this.#taken = taken;
     if (before === null) {
@@ -175,9 +175,10 @@ export class StdinPump {
       else this.#queue.replaceHead({ data: head.data.subarray(cut) });
     }
     const allSent = taken - before === call.bytes;
-    if (call.control && allSent && !closed) this.#delivered();
+    // Not when a SIGKILL cleared the queue meanwhile: the head is the SIGKILL then, still to send.
+    if (call.control && allSent && !closed && this.#queue.at(0) === call.control) this.#delivered();
     if (taken > before) this.#host.taken(taken);
-    return taken > before || (call.control && allSent);
+    return taken > before || (call.control !== null && allSent);
   }
 
   /** The control at the head was taken; what waits now is the controls still queued. */
