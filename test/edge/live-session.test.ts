@@ -110,7 +110,9 @@ describe("a native live session", () => {
   });
 
   it("an edge restart mid-session: the program goes on, a reconnect feeds it, the result comes", async () => {
-    const s = native();
+    // An idle deadline that outlasts the restart: it is kept across it (session-ownership.test.ts).
+    const patient = await keyOnPlan(stack, "live-patient", { session_idle_secs: 60 });
+    const s = native({ "x-api-key": patient.key! });
     s.send({ type: "start", language: "python", code: ECHO });
     const accepted = await s.next((m) => m.type === "accepted");
     s.send({ type: "stdin", data: "before\n" });
@@ -118,13 +120,13 @@ describe("a native live session", () => {
     const { persistDir, port, operatorToken } = stack.edge;
     await stack.edge.stop();
     stack.edge = await startEdge({ persistDir, port, operatorToken });
-    const again = new SessionSocket(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": c.key! });
+    const again = new SessionSocket(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": patient.key! });
     await again.next((m) => m.type === "attached");
     again.send({ type: "stdin", data: "after\n" });
     again.send({ type: "end" });
     const { record } = await again.next((m) => m.type === "result");
     assert.equal(record.stdout, "you said before\nyou said after\nbye\n");
-    assert.deepEqual((await c.result(accepted.id)).json, record);
+    assert.deepEqual((await patient.result(accepted.id)).json, record);
   });
 
   it("SIGKILL reaches a program that does not read, past the input waiting for it", async () => {

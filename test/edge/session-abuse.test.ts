@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { keyOnPlan, useStack } from "./harness.ts";
 import type { Client } from "./harness.ts";
 import { SessionSocket } from "../../scripts/stack/session-socket.ts";
-import { MAX_CONTROLS_WAITING } from "../../edge/src/session/message-budget.ts";
+import { MAX_CONTROLS_WAITING, MESSAGE_BURST } from "../../edge/src/session/message-budget.ts";
 import { upgradeStatus } from "./upgrade-status.ts";
 
 const stack = useStack();
@@ -65,6 +65,18 @@ describe("a live session under abuse", () => {
     // One signal in flight and one waiting at a time: the program got a few, not one per message.
     const delivered = String(record.stdout).split("\n").filter((l) => l === "int").length;
     assert.ok(delivered < MAX_CONTROLS_WAITING, `delivered ${delivered}`);
+  });
+
+  it(`past the message rate (${MESSAGE_BURST} at once) the session closes with 4414 and the program is killed`, async () => {
+    const c = await keyOnPlan(stack, "message-flood");
+    const s = new SessionSocket(stack.edge.base, "/api/sessions", { "x-api-key": c.key! });
+    s.send({ type: "start", language: "python", code: "import sys\nprint('ready', flush=True)\nsys.stdin.read()\n" });
+    const accepted = await s.next((m) => m.type === "accepted");
+    await s.seen("ready\n");
+    for (let i = 0; i < 10 * MESSAGE_BURST; i++) s.send({ type: "stdin", data: "x" });
+    assert.equal((await s.closed).code, 4414);
+    assert.match(s.messages.find((m) => m.type === "error")?.message, new RegExp(`more than ${MESSAGE_BURST} messages at once`));
+    assert.equal((await c.terminal(accepted.id, 60_000)).json.verdict, "SIG");
   });
 });
 

@@ -298,6 +298,8 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
 
   #send(ws: WebSocket, reply: Reply): void {
     sendReply(ws, reply);
+    // A socket this side closes is given back now: its close event may come late, or not at all.
+    if (reply.close) this.#socketGone(ws);
   }
 }
 
