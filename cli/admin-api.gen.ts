@@ -217,6 +217,7 @@ export interface components {
       session_max_secs?: number;
       session_idle_secs?: number;
       session_stdin_kb?: number;
+      max_sessions?: number;
       output_budget_kb?: number;
       shard_storage_mb?: number;
     };
@@ -473,6 +474,8 @@ export interface components {
       session_idle_secs?: number;
       /** @description Stdin a live session may send in all (KiB); absent: 16384 */
       session_stdin_kb?: number;
+      /** @description Live-session WebSockets a key holds open at once, before start and reconnects included; past it an upgrade gets 429; absent: 10 */
+      max_sessions?: number;
       /** @description A submission's output budget, every test and both streams together (KiB); absent: 2048, at most 8192 */
       output_budget_kb?: number;
       /** @description What one account may store in one submission shard (MiB); past it new submissions get 429; absent: 256 */

@@ -3,12 +3,12 @@
 // it is sent; a compiled program shows compile, then run; the record is the stored one; refusals
 // close with their codes; a program that never reads holds the edge and the node to their caps.
 import assert from "node:assert/strict";
-import { request } from "node:https";
 import { describe, it } from "node:test";
 import { before } from "../hooks.ts";
 import { keyOnPlan, startEdge, useStack } from "./harness.ts";
 import type { Client } from "./harness.ts";
 import { SessionSocket } from "../../scripts/stack/session-socket.ts";
+import { upgradeStatus } from "./upgrade-status.ts";
 import { LIVE_INPUT_BUFFER_BYTES } from "../../fleet/src/service/live-input.ts";
 
 const stack = useStack({ fleet: { env: { FLEET_SLOTS: "2" } } });
@@ -110,7 +110,9 @@ describe("a native live session", () => {
   });
 
   it("an edge restart mid-session: the program goes on, a reconnect feeds it, the result comes", async () => {
-    const s = native();
+    // An idle deadline that outlasts the restart: it is kept across it (session-ownership.test.ts).
+    const patient = await keyOnPlan(stack, "live-patient", { session_idle_secs: 60 });
+    const s = native({ "x-api-key": patient.key! });
     s.send({ type: "start", language: "python", code: ECHO });
     const accepted = await s.next((m) => m.type === "accepted");
     s.send({ type: "stdin", data: "before\n" });
@@ -118,13 +120,13 @@ describe("a native live session", () => {
     const { persistDir, port, operatorToken } = stack.edge;
     await stack.edge.stop();
     stack.edge = await startEdge({ persistDir, port, operatorToken });
-    const again = new SessionSocket(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": c.key! });
+    const again = new SessionSocket(stack.edge.base, `/api/sessions/${accepted.session_id}`, { "x-api-key": patient.key! });
     await again.next((m) => m.type === "attached");
     again.send({ type: "stdin", data: "after\n" });
     again.send({ type: "end" });
     const { record } = await again.next((m) => m.type === "result");
     assert.equal(record.stdout, "you said before\nyou said after\nbye\n");
-    assert.deepEqual((await c.result(accepted.id)).json, record);
+    assert.deepEqual((await patient.result(accepted.id)).json, record);
   });
 
   it("SIGKILL reaches a program that does not read, past the input waiting for it", async () => {
@@ -309,21 +311,4 @@ async function waitTerminal(id: string): Promise<Record<string, any>> {
     if (r.json.job_status === "completed" || r.json.job_status === "error") return r.json;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** A WebSocket upgrade request's HTTP answer (a refused one is not upgraded). */
-function upgradeStatus(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(base + path, {
-      rejectUnauthorized: false,
-      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers },
-    }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("upgrade", (res) => resolve({ status: res.statusCode ?? 101, body: "" }));
-    req.on("error", reject);
-    req.end();
-  });
 }

@@ -93,7 +93,7 @@ describe("native protocol: replies", () => {
   const WHY: Record<RefusalKind, string | null> = {
     invalid: "not JSON", not_started: "unknown", bad_stream: "bad fields", bad_signal: "bad fields",
     revoked: "revoked", start_timeout: "No `start` within 10 s",
-    started_twice: "second `start`", idle: "idle timeout", window: "past the window", stdin_cap: "byte cap",
+    started_twice: "second `start`", idle: "idle timeout", window: "past the window", stdin_cap: "byte cap", flood: "Too many messages",
     rate_limited: "rate or concurrency", unavailable: "queue is full", too_long: "maximum duration",
     internal: null,
   };

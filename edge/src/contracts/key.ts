@@ -2,6 +2,7 @@
 // window, its concurrency units (submissions in flight), idempotency keys and usage counters.
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { CreateInput, HopTimes } from "./submission.ts";
+import type { SocketLease } from "../session/key-sockets.ts";
 
 /** What KV stores per key (`key:<sha256>`, `keyid:<key_id>`); the plain key is never stored. */
 export interface KeyMeta {
@@ -68,6 +69,8 @@ export interface KeyRpc {
   /** Refuses the key from now on; `cancelInFlight`: its submissions still in flight end too (deletion, not rotation). */
   revoke(cancelInFlight?: boolean): Promise<number>;
   reinstate(): void;
+  /** Opens a live-session socket (false: the key holds its plan's max_sessions), or closes it (lease null). */
+  liveSocket(token: string, lease: SocketLease | null): boolean;
   /** The dashboard watches until `untilMs`: report usage changes to it meanwhile. */
   watch(untilMs: number, keyHash: string): void;
 }

@@ -1,7 +1,6 @@
-// KeyDO: one per API key (named by the key's SHA-256). Rate limit, concurrency units (a key's
-// allowance of submissions in flight), idempotency and usage counters live here because a single object per key serialises every decision for that
-// key: all checks and reservations below are synchronous SQLite statements with no await between
-// check and write, so concurrent requests cannot both pass a check that only one of them should.
+// KeyDO: one per API key (named by the key's SHA-256). Rate limit, concurrency units (submissions in
+// flight), live-session sockets, idempotency and usage counters live here: one object per key serialises every decision for
+// that key (synchronous SQLite statements, no await between check and write), so concurrent requests cannot both pass a check.
 import { DurableObject } from "cloudflare:workers";
 import type { HitResult, KeyQuota, KeyRpc, KeyUsage, RateInfo, SubmitOutcome, SubmitRequest } from "../contracts/key.ts";
 import type { CreateResult } from "../contracts/submission.ts";
@@ -11,6 +10,7 @@ import { ChangeReporter } from "../lib/change-reporter.ts";
 import { windowDecision } from "../lib/ratelimit.ts";
 import { newSubmissionId } from "../contracts/submission-id.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
+import { liveSocket, type SocketLease } from "../session/key-sockets.ts";
 
 /** Requests between two deletions of what left the rate window (and of stale concurrency units). */
 const PRUNE_EVERY = 64;
@@ -28,11 +28,9 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
   /** This object's name, the key's SHA-256, as the dashboard knows it. */
   #keyHash = "";
   #hitsSincePrune = 0;
-  /**
-   * Concurrency units of synchronous submits, held in memory: such a submit holds this object's
-   * call open until its answer, so a unit cannot outlive the call (were the object lost, the call
-   * fails with it). It is written (inflight) only if the hold expires before the run ends.
-   */
+  /** Concurrency units of synchronous submits, held in memory: such a submit holds this object's call open
+   * until its answer, so a unit cannot outlive the call (were the object lost, the call fails with it).
+   * It is written (inflight) only if the hold expires before the run ends. */
   #heldBySyncCalls = new Set<string>();
   /** Usage counts not written yet: written with the next request's writes, or within a second. */
   #unwrittenCounts = new Map<string, number>();
@@ -62,11 +60,8 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     this.#reporter = new ChangeReporter(250, () => this.#report());
   }
 
-  /**
-   * Revocation is decided here, not only in KV: every API request passes through this object, so a
-   * revoked (or rotated-away) key is refused at once, whatever the Worker's cache or KV's
-   * propagation delay says.
-   */
+  /** Revocation is decided here, not only in KV: every API request passes through this object, so a revoked
+   * (or rotated-away) key is refused at once, whatever the Worker's cache or KV's propagation delay says. */
   #revoked = false;
 
   async revoke(cancelInFlight = false): Promise<number> {
@@ -239,6 +234,10 @@ export class KeyDO extends DurableObject<Env> implements KeyRpc {
     const n = this.ctx.storage.sql.exec("DELETE FROM inflight WHERE id = ?", id).rowsWritten;
     this.ctx.storage.sql.exec("DELETE FROM live WHERE id = ?", id);
     if (n > 0) this.#count(status === "completed" ? "completed" : "errors");
+  }
+
+  liveSocket(token: string, lease: SocketLease | null): boolean {
+    return liveSocket(this.ctx.storage.sql, token, lease);
   }
 
   watch(untilMs: number, keyHash: string): void {

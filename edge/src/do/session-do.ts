@@ -8,14 +8,15 @@ import type { ResultRecord } from "../../../proto/record.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
 import type { SessionEvent, SessionRpc } from "../contracts/session.ts";
 import type { Env } from "../env.ts";
-import { fleetRegistry, submissionObject } from "../stubs.ts";
+import { fleetRegistry, keyObject, submissionObject } from "../stubs.ts";
 import { readRecord } from "../submission/reads.ts";
 import { json } from "../lib/http.ts";
 import { type Dialect, type Refusal, type Reply, isRefusal } from "../session/dialect.ts";
 import { native } from "../session/native.ts";
 import { piston } from "../session/piston.ts";
 import { startSession } from "../session/start.ts";
-import { countRequest } from "../submit/api-context.ts";
+import { IdleClock } from "../session/idle-clock.ts";
+import { MAX_CONTROLS_WAITING, MessageRate, PAST_CONTROLS, PAST_RATE } from "../session/message-budget.ts";
 import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
 import { OPEN_HEADER, sendReply, type OpenSession, type Session, type SocketState } from "../session/sockets.ts";
 
@@ -29,21 +30,22 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   #session: Session | null | undefined;
   #pump: StdinPump | null = null;
   #node: NodeTarget | null = null;
-  #lastActivity = Date.now();
+  readonly #clock = new IdleClock(this.ctx.storage.kv);
+  readonly #rate = new MessageRate();
   /** While the first message is being admitted: the messages after it wait for it. */
   #starting: Promise<void> | null = null;
 
   override async fetch(request: Request): Promise<Response> {
     const open = JSON.parse(request.headers.get(OPEN_HEADER) ?? "null") as OpenSession;
-    // Another account's session is answered as one that does not exist: its id is confirmed to nobody.
-    if (open.resume && this.#stored()?.account_id !== open.caller.account_id) return json(404, { error: "not found", message: "no such session" });
+    // Only keys of the project that started it attach to a session; to any other it does not exist.
+    if (open.resume && !ownedBy(this.#stored(), open.caller)) return json(404, { error: "not found", message: "no such session" });
     if (this.ctx.getWebSockets().length >= MAX_SOCKETS) {
       return json(429, { error: "too many connections", message: `a session takes at most ${MAX_SOCKETS} WebSockets at once; close one first` }, { "retry-after": "1" });
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
     const now = Date.now();
-    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null, opened_ms: now, attach: open.resume };
+    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null, opened_ms: now, attach: open.resume, socket: open.socket };
     server.serializeAttachment(state);
     // What a new socket waits for (a reconnect's answer, the deadline of its first message) is the
     // alarm's to do: a close sent from an event of the socket's object completes at once, one sent
@@ -66,22 +68,27 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   }
 
   async #message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    this.#lastActivity = Date.now();
+    // Messages still arriving on a socket this side has closed are nothing to do.
+    if (ws.readyState !== WebSocket.OPEN) return;
     const state = ws.deserializeAttachment() as SocketState;
+    if (state.started && !this.#rate.take()) return this.#refuseAll(PAST_RATE);
     const dialect = DIALECTS[state.dialect];
     const action = dialect.parse(message, state.started);
     if (isRefusal(action)) return this.#refuse(ws, action);
+    // A message the protocol ignores is no activity: it does not hold an abandoned session open.
+    if (action.kind !== "none") this.#clock.touch();
     if (action.kind !== "start" && this.#starting) await this.#starting;
     switch (action.kind) {
       case "start": return this.#start(ws, state, action.body, action.piston === true);
       case "stdin": return this.#stdin(ws, action.data);
-      case "end": return void this.#pumpFor()?.end();
-      case "signal": return void this.#pumpFor()?.signal(action.signal);
+      case "end": return this.#control((pump) => pump.end());
+      case "signal": return this.#control((pump) => pump.signal(action.signal));
       case "none": return;
     }
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
+    this.#socketGone(ws);
     // The program goes on without a client until its idle timeout: a reconnect may pick it up.
     try {
       ws.close(code === 1005 ? 1000 : code, reason);
@@ -90,8 +97,18 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     }
   }
 
+  override webSocketError(ws: WebSocket): void {
+    this.#socketGone(ws);
+  }
+
+  /** The key's count of open sockets takes this one back. */
+  #socketGone(ws: WebSocket): void {
+    const state = ws.deserializeAttachment() as SocketState | null;
+    if (state?.socket) this.ctx.waitUntil(keyObject(this.env, state.caller.hash).liveSocket(state.socket, null).catch(() => {}));
+  }
+
   async push(events: SessionEvent[]): Promise<void> {
-    this.#lastActivity = Date.now();
+    this.#clock.touch();
     for (const e of events) {
       if (e.kind === "node") {
         this.#node = e.node;
@@ -135,7 +152,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
       await submissionObject(this.env, s.id).cancel(s.id, "the live session outlived its maximum duration").catch(() => false);
       return Infinity;
     }
-    const idleUntil = this.#lastActivity + s.caps.idle_timeout_ms;
+    const idleUntil = this.#clock.last(s.created_ms) + s.caps.idle_timeout_ms;
     if (now < idleUntil) return Math.min(idleUntil, overdue);
     this.#refuseAll({ refused: "idle", message: `nothing came from the client or the program for ${s.caps.idle_timeout_ms / 1000} s; the program was killed` });
     return Infinity;
@@ -153,10 +170,10 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     ws.serializeAttachment({ ...state, started: true });
     const starting = startSession({ env: this.env, caller: state.caller, session, pool: state.pool }, body, isPiston);
     this.#starting = starting.then(() => {});
-    const started = await starting.finally(() => (this.#starting = null));;
+    const started = await starting.finally(() => (this.#starting = null));
     if (isRefusal(started)) return this.#refuse(ws, started, false);
     const now = Date.now();
-    const s: Session = { id: started.id, session, account_id: state.caller.account_id, caps: started.caps, created_ms: now, received: 0, done: false };
+    const s: Session = { id: started.id, session, account_id: state.caller.account_id, project_id: state.caller.project_id, caps: started.caps, created_ms: now, received: 0, done: false };
     this.#session = s;
     this.ctx.storage.kv.put("session", s);
     await this.#alarmBy(now + Math.min(s.caps.idle_timeout_ms, s.caps.max_duration_ms + OVERDUE_GRACE_MS));
@@ -179,6 +196,13 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     // Kept on the socket for a wake-up (the cap counts on): no storage write in the way of the bytes.
     ws.serializeAttachment({ ...(ws.deserializeAttachment() as SocketState), received: s.received });
     pump.write(data);
+  }
+
+  #control(send: (pump: StdinPump) => void): void {
+    const pump = this.#pumpFor();
+    if (!pump) return;
+    send(pump);
+    if (pump.controlsWaiting > MAX_CONTROLS_WAITING) this.#refuseAll(PAST_CONTROLS);
   }
 
   async #reattach(ws: WebSocket, open: SocketState): Promise<void> {
@@ -260,9 +284,6 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     const state = ws.deserializeAttachment() as SocketState | null;
     this.#send(ws, DIALECTS[state?.dialect ?? "native"].refusal(r));
     if (killRun) this.#kill();
-    // A connection refused before its first message was taken counts against the key's rate like
-    // any request (a start that was refused counted in its admission).
-    if (state && !state.started) this.ctx.waitUntil(countRequest(this.env, { caller: state.caller, rate: null }).catch(() => {}));
   }
 
   #refuseAll(r: Refusal): void {
@@ -277,6 +298,12 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
 
   #send(ws: WebSocket, reply: Reply): void {
     sendReply(ws, reply);
+    // A socket this side closes is given back now: its close event may come late, or not at all.
+    if (reply.close) this.#socketGone(ws);
   }
 }
 
+
+function ownedBy(s: Session | null, caller: OpenSession["caller"]): boolean {
+  return s !== null && s.account_id === caller.account_id && s.project_id === caller.project_id;
+}

@@ -70,6 +70,7 @@ export const plan = named("Plan", z.object({
   session_max_secs: int().optional().meta({ description: "A live session's longest life (its program's wall limit); absent: 300" }),
   session_idle_secs: int().optional().meta({ description: "A live session ends after this long with nothing from its client or its program; absent: 60" }),
   session_stdin_kb: int().optional().meta({ description: "Stdin a live session may send in all (KiB); absent: 16384" }),
+  max_sessions: int().optional().meta({ description: "Live-session WebSockets a key holds open at once, before start and reconnects included; past it an upgrade gets 429; absent: 10" }),
   output_budget_kb: int().optional().meta({ description: "A submission's output budget, every test and both streams together (KiB); absent: 2048, at most 8192" }),
   shard_storage_mb: int().optional().meta({ description: "What one account may store in one submission shard (MiB); past it new submissions get 429; absent: 256" }),
 }), "The rate, in-flight cap and request caps a key is held to, the run limits of a submission's custom checker, its output budget and its account's storage quota");

@@ -35,6 +35,8 @@ export interface Plan {
   session_max_secs?: number;
   session_idle_secs?: number;
   session_stdin_kb?: number;
+  /** A key's live-session WebSockets open at once, before `start` and reconnects included (absent: SESSION_DEFAULTS). */
+  max_sessions?: number;
   /** A submission's output budget, every test and both streams (absent: STORAGE_DEFAULTS; docs/api.md, "Output budget"). */
   output_budget_kb?: number;
   /** What one account may store in one submission shard (absent: STORAGE_DEFAULTS). */
@@ -57,7 +59,7 @@ export function compileCaps(plan: Plan): { wall_time_ms: number; cpu_time_ms: nu
 export const STORAGE_DEFAULTS = { output_budget_kb: OUTPUT_BUDGET_DEFAULT_BYTES / 1024, shard_storage_mb: 256 } as const;
 
 /** A live session's caps when its plan names none; a node keeps a live program 300 s at most. */
-export const SESSION_DEFAULTS = { max_secs: 300, idle_secs: 60, stdin_kb: 16 * 1024 } as const;
+export const SESSION_DEFAULTS = { max_secs: 300, idle_secs: 60, stdin_kb: 16 * 1024, max_sessions: 10 } as const;
 
 export interface SessionCaps {
   max_duration_ms: number;
@@ -113,6 +115,7 @@ export const planUpdateSchema = z.strictObject({
   session_max_secs: int(1, SESSION_DEFAULTS.max_secs).optional(),
   session_idle_secs: int(1, 3600).optional(),
   session_stdin_kb: int(1, 1024 * 1024).optional(),
+  max_sessions: int(1, 10_000).optional(),
   output_budget_kb: int(1, OUTPUT_BUDGET_MAX_BYTES / 1024).optional(),
   shard_storage_mb: int(1, 10 * 1024).optional(),
 });

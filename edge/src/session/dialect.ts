@@ -18,7 +18,7 @@ export type ClientAction =
 
 export type RefusalKind =
   | "invalid" | "not_started" | "started_twice" | "start_timeout" | "bad_stream" | "bad_signal"
-  | "revoked" | "idle" | "window" | "stdin_cap" | "rate_limited"
+  | "revoked" | "idle" | "window" | "stdin_cap" | "flood" | "rate_limited"
   | "unavailable" | "too_long" | "internal";
 
 export interface Refusal {

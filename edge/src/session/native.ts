@@ -7,7 +7,7 @@ import { SESSION_SIGNALS, isRefusal, parseJson, type Accepted, type ClientAction
 export const NATIVE_CLOSE: Record<RefusalKind, number> = {
   invalid: 4400, not_started: 4400, bad_stream: 4400, bad_signal: 4400,
   revoked: 4401, start_timeout: 4408, started_twice: 4409,
-  idle: 4410, window: 4411, stdin_cap: 4413, rate_limited: 4429, unavailable: 4503, too_long: 4504,
+  idle: 4410, window: 4411, stdin_cap: 4413, flood: 4414, rate_limited: 4429, unavailable: 4503, too_long: 4504,
   internal: 1011,
 };
 

@@ -15,6 +15,8 @@ export interface OpenSession {
   pool: string;
   /** A reconnect to a session that exists (GET /api/sessions/{id}). */
   resume: boolean;
+  /** The socket's token in its key's count of open sockets (KeyDO.liveSocket), given back at its close. */
+  socket: string;
 }
 
 export interface SocketState {
@@ -29,6 +31,8 @@ export interface SocketState {
   attach: boolean;
   /** The session's stdin count when this socket last sent (read back after a wake-up). */
   received?: number;
+  /** Its token in the key's count of open sockets. */
+  socket?: string;
 }
 
 /** The session once admitted: stored once, so that a reconnect and a wake-up find it. */
@@ -36,6 +40,8 @@ export interface Session {
   id: string;
   session: string;
   account_id: string;
+  /** Only keys of this project attach to the session. */
+  project_id: string;
   caps: SessionCaps;
   created_ms: number;
   /** Stdin bytes the client sent in all (the cap counts them). */

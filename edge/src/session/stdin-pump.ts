@@ -38,6 +38,10 @@ export class StdinPump {
   /** Kicked while running: run once more after. */
   #again = false;
   #closed = false;
+  /** The signals (and the end) waiting, sent or not: one of each kind at most (a repeat is coalesced). */
+  readonly #pendingControls = new Set<string>();
+  /** End and signal messages received and not yet delivered, the coalesced ones included. */
+  #controlsReceived = 0;
 
   constructor(submissionId: string, host: PumpHost, taken: number | null = 0) {
     this.#submissionId = submissionId;
@@ -59,6 +63,11 @@ export class StdinPump {
     return this.#closed;
   }
 
+  /** End and signal messages the client sent that wait for the node (coalesced ones included). */
+  get controlsWaiting(): number {
+    return this.#controlsReceived;
+  }
+
   write(data: Uint8Array): void {
     if (data.length === 0 || this.#closed) return;
     this.#waiting += data.length;
@@ -67,7 +76,7 @@ export class StdinPump {
   }
 
   end(): void {
-    this.#push({ end: true });
+    this.#control("end", { end: true });
   }
 
   /**
@@ -78,12 +87,17 @@ export class StdinPump {
     if (name === "SIGKILL") {
       this.#queue.clear();
       this.#waiting = 0;
+      this.#pendingControls.clear();
     }
-    this.#push({ signal: name });
+    this.#control(name, { signal: name });
   }
 
-  #push(item: Item): void {
+  /** Queued unless one of its kind waits already: as the kernel's pending signals, a repeat is one. */
+  #control(kind: string, item: Item): void {
     if (this.#closed) return;
+    this.#controlsReceived++;
+    if (this.#pendingControls.has(kind)) return;
+    this.#pendingControls.add(kind);
     this.#queue.push(item);
     this.kick();
   }
@@ -108,7 +122,7 @@ export class StdinPump {
       const node = await this.#host.node();
       if (!node) return; // the run is not at a node yet: kicked again when it is
       // After a wake-up the node says first where it is (a query), so new bytes go from there.
-      const call = this.#taken === null ? { request: {}, bytes: 0, control: false } : this.#nextCall();
+      const call = this.#taken === null ? { request: {}, bytes: 0, control: null } : this.#nextCall();
       let progressed = false;
       try {
         const before = this.#taken ?? 0;
@@ -124,7 +138,7 @@ export class StdinPump {
   }
 
   /** The next call: the data before the first end or signal (capped), with that end or signal when all of it goes. */
-  #nextCall(): { request: { data?: Uint8Array; end?: boolean; signal?: string }; bytes: number; control: boolean } {
+  #nextCall(): { request: { data?: Uint8Array; end?: boolean; signal?: string }; bytes: number; control: Item | null } {
     const parts: Uint8Array[] = [];
     let bytes = 0;
     let i = 0;
@@ -136,13 +150,13 @@ export class StdinPump {
     }
     const data = concat(parts, Math.min(bytes, CALL_BYTES));
     const next = this.#queue.at(i);
-    const control = bytes <= CALL_BYTES && next !== undefined && !("data" in next);
-    const extra = control ? ("end" in next ? { end: true } : { signal: next.signal }) : {};
+    const control = bytes <= CALL_BYTES && next !== undefined && !("data" in next) ? next : null;
+    const extra = control === null || "data" in control ? {} : "end" in control ? { end: true } : { signal: control.signal };
     return { request: { ...(data.length ? { data } : {}), ...extra }, bytes: data.length, control };
   }
 
   /** Drops what the node took; whether anything moved. */
-  #settle(taken: number, call: { bytes: number; control: boolean }, closed: boolean): boolean {
+  #settle(taken: number, call: { bytes: number; control: Item | null }, closed: boolean): boolean {
     const before = this.#taken;
     this.#taken = taken;
     if (before === null) {
@@ -161,15 +175,26 @@ export class StdinPump {
       else this.#queue.replaceHead({ data: head.data.subarray(cut) });
     }
     const allSent = taken - before === call.bytes;
-    if (call.control && allSent && !closed) this.#queue.shift();
+    // Not when a SIGKILL cleared the queue meanwhile: the head is the SIGKILL then, still to send.
+    if (call.control && allSent && !closed && this.#queue.at(0) === call.control) this.#delivered();
     if (taken > before) this.#host.taken(taken);
-    return taken > before || (call.control && allSent);
+    return taken > before || (call.control !== null && allSent);
+  }
+
+  /** The control at the head was taken; what waits now is the controls still queued. */
+  #delivered(): void {
+    const head = this.#queue.at(0)!;
+    this.#pendingControls.delete("end" in head ? "end" : "signal" in head ? head.signal : "");
+    this.#queue.shift();
+    this.#controlsReceived = this.#pendingControls.size;
   }
 
   #close(): void {
     this.#closed = true;
     this.#queue.clear();
     this.#waiting = 0;
+    this.#pendingControls.clear();
+    this.#controlsReceived = 0;
     this.#host.closed();
   }
 
