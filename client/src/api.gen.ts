@@ -49,6 +49,13 @@ export interface paths {
     /** Languages and versions the ready nodes run */
     get: operations["runtimes"];
   };
+  "/api/limits": {
+    /**
+     * The caps this key is held to
+     * @description The key's plan with every cap it leaves to a default filled in: rate, in-flight cap, run, compile and checker limits, tests, batches, live sessions (max_sessions: sockets open at once), the output budget and the storage quota per shard.
+     */
+    get: operations["limits"];
+  };
   "/api/languages": {
     /** Languages the ready nodes run */
     get: operations["languages"];
@@ -518,6 +525,44 @@ export interface components {
        * @constant
        */
       test?: true;
+    };
+    Plan: {
+      name: string;
+      rate_per_minute: number;
+      max_in_flight: number;
+      max_wall_time_ms: number;
+      max_cpu_time_ms: number;
+      max_memory_mb: number;
+      max_processes: number;
+      max_output_kb: number;
+      max_tests: number;
+      max_batch: number;
+      /** @description A custom checker's wall limit; absent: 5000 */
+      checker_wall_time_ms?: number;
+      /** @description A custom checker's CPU limit; absent: 5000 */
+      checker_cpu_time_ms?: number;
+      /** @description A custom checker's memory limit; absent: 256 */
+      checker_memory_mb?: number;
+      /** @description The highest compile_limits.wall_time_ms a request may ask for; absent: 30000 (the node's) */
+      compile_wall_time_ms?: number;
+      /** @description The highest compile_limits.cpu_time_ms; absent: 60000 (the node's) */
+      compile_cpu_time_ms?: number;
+      /** @description The highest compile_limits.memory_mb; absent: 1024 (the node's) */
+      compile_memory_mb?: number;
+      /** @description Wall time a submission's tests may use in all, counted as they run; absent: 120000 */
+      tests_wall_budget_ms?: number;
+      /** @description A live session's longest life (its program's wall limit); absent: 300 */
+      session_max_secs?: number;
+      /** @description A live session ends after this long with nothing from its client or its program; absent: 60 */
+      session_idle_secs?: number;
+      /** @description Stdin a live session may send in all (KiB); absent: 16384 */
+      session_stdin_kb?: number;
+      /** @description Live-session WebSockets a key holds open at once, before start and reconnects included; past it an upgrade gets 429; absent: 10 */
+      max_sessions?: number;
+      /** @description A submission's output budget, every test and both streams together (KiB); absent: 2048, at most 8192 */
+      output_budget_kb?: number;
+      /** @description What one account may store in one submission shard (MiB); past it new submissions get 429; absent: 256 */
+      shard_storage_mb?: number;
     };
     ServerSentEvent: {
       /** @description Sequence number from 1; send it back as Last-Event-ID to resume */
@@ -1231,6 +1276,45 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Runtimes"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * The caps this key is held to
+   * @description The key's plan with every cap it leaves to a default filled in: rate, in-flight cap, run, compile and checker limits, tests, batches, live sessions (max_sessions: sockets open at once), the output budget and the storage quota per shard.
+   */
+  limits: {
+    responses: {
+      /** @description The key's effective plan */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Plan"];
         };
       };
       /** @description Missing or invalid X-API-Key */

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { Client, sleep } from "./harness.ts";
 import { cli, cliJson } from "../operators/cli-helpers.ts";
 import { UUID, assert400, useV11Stack } from "./api-v11-checks.ts";
+import { assertDocumented } from "./openapi-check.ts";
 
 const { stack, keyOn, usage } = useV11Stack();
 
@@ -30,6 +31,23 @@ describe("plans", () => {
     assert400(await stack.ops.call("PUT", "/admin/plans/small", { compile_memory_mb: 1025 }), "invalid request", /compile_memory_mb/);
     assert400(await stack.ops.call("PUT", "/admin/plans/small", { rate: 5 }), "invalid request", /unknown field/);
     assert400(await stack.ops.call("PUT", "/admin/plans/Bad%20Name", {}), "invalid plan name");
+  });
+
+  it("GET /api/limits: the key's plan, every default filled in; counted like every request", async () => {
+    assert.equal((await stack.ops.call("PUT", "/admin/plans/shown", { max_memory_mb: 128, max_sessions: 3, output_budget_kb: 512 })).status, 201);
+    const { c } = await keyOn("shown");
+    const r = await c.call("GET", "/api/limits");
+    assert.equal(r.status, 200, r.text);
+    assertDocumented("GET", "/api/limits", r);
+    assert.deepEqual(r.json, {
+      name: "shown", rate_per_minute: 60, max_in_flight: 10, max_wall_time_ms: 10_000, max_cpu_time_ms: 10_000, max_memory_mb: 128,
+      max_processes: 64, max_output_kb: 1024, max_tests: 100, max_batch: 20,
+      checker_wall_time_ms: 5000, checker_cpu_time_ms: 5000, checker_memory_mb: 256,
+      compile_wall_time_ms: 30_000, compile_cpu_time_ms: 60_000, compile_memory_mb: 1024, tests_wall_budget_ms: 120_000,
+      session_max_secs: 300, session_idle_secs: 60, session_stdin_kb: 16 * 1024, max_sessions: 3, output_budget_kb: 512, shard_storage_mb: 256,
+    });
+    assert.equal(Number(r.headers["ratelimit-remaining"]), 59, "the request itself is counted");
+    assert.equal((await c.call("POST", "/api/limits")).status, 405);
   });
 
   it("a key on a plan is held to its caps (limits, tests, batch, rate)", async () => {

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { batchRequest, submitRequest } from "./requests.ts";
 import * as s from "./schemas.ts";
+import { plan } from "./admin-responses.ts";
 import { serverSentEvent } from "./event-stream.ts";
 
 /** Sections of the document, in order; a tag no route uses is left out. */
@@ -127,6 +128,12 @@ export const NATIVE_ROUTES: RouteDoc[] = [
     method: "get", path: "/api/runtimes", operationId: "runtimes", tag: "Reference",
     summary: "Languages and versions the ready nodes run",
     responses: { 200: { description: "One entry per (language, version)", schema: s.runtimes } },
+  },
+  {
+    method: "get", path: "/api/limits", operationId: "limits", tag: "Reference",
+    summary: "The caps this key is held to",
+    description: "The key's plan with every cap it leaves to a default filled in: rate, in-flight cap, run, compile and checker limits, tests, batches, live sessions (max_sessions: sockets open at once), the output budget and the storage quota per shard.",
+    responses: { 200: { description: "The key's effective plan", schema: plan } },
   },
   {
     method: "get", path: "/api/languages", operationId: "languages", tag: "Reference",

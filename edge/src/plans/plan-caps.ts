@@ -87,6 +87,27 @@ export function checkerLimits(plan: Plan): { wall_time_ms: number; cpu_time_ms: 
   };
 }
 
+/** `plan` with every cap it leaves to a default filled in: what a key is held to (GET /api/limits). */
+export function effectivePlan(plan: Plan): Required<Plan> {
+  const compile = compileCaps(plan);
+  return {
+    ...plan,
+    checker_wall_time_ms: plan.checker_wall_time_ms ?? CHECKER_LIMIT_DEFAULTS.wall_time_ms,
+    checker_cpu_time_ms: plan.checker_cpu_time_ms ?? CHECKER_LIMIT_DEFAULTS.cpu_time_ms,
+    checker_memory_mb: plan.checker_memory_mb ?? CHECKER_LIMIT_DEFAULTS.memory_mb,
+    compile_wall_time_ms: compile.wall_time_ms,
+    compile_cpu_time_ms: compile.cpu_time_ms,
+    compile_memory_mb: compile.memory_mb,
+    tests_wall_budget_ms: plan.tests_wall_budget_ms ?? TESTS_WALL_BUDGET_MS,
+    session_max_secs: plan.session_max_secs ?? SESSION_DEFAULTS.max_secs,
+    session_idle_secs: plan.session_idle_secs ?? SESSION_DEFAULTS.idle_secs,
+    session_stdin_kb: plan.session_stdin_kb ?? SESSION_DEFAULTS.stdin_kb,
+    max_sessions: plan.max_sessions ?? SESSION_DEFAULTS.max_sessions,
+    output_budget_kb: plan.output_budget_kb ?? STORAGE_DEFAULTS.output_budget_kb,
+    shard_storage_mb: plan.shard_storage_mb ?? STORAGE_DEFAULTS.shard_storage_mb,
+  };
+}
+
 /** The caps a submission is checked against when no plan is given: the default plan's. */
 export const DEFAULT_CAPS: Plan = {
   name: "default", rate_per_minute: 60, max_in_flight: 10, ...NODE_MAXIMA, max_tests: 100, max_batch: 20,

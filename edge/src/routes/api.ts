@@ -11,6 +11,7 @@ import { fleetRegistry } from "../stubs.ts";
 import { readForAnswer, readRecord } from "../submission/reads.ts";
 import { HttpError, STREAM_FROM_CHARS, json, jsonBody, jsonStreamed, readJsonObject } from "../lib/http.ts";
 import { outputChars } from "../lib/json-pieces.ts";
+import { effectivePlan } from "../plans/plan-caps.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import { MAX_SUBMIT_BODY_BYTES, parseWait } from "../submit/validate.ts";
@@ -139,6 +140,12 @@ async function runtimes(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Api
   return json(200, list, rateHeaders(api.rate));
 }
 
+/** The caps the key is held to: its plan, every default filled in (docs/api.md, "Limits"). */
+async function limits(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
+  await countRequest(env, api);
+  return json(200, effectivePlan(await planFor(env, api)), rateHeaders(api.rate));
+}
+
 const methodNotAllowed = countedRefusal(405, { error: "method not allowed" });
 const notFound = countedRefusal(404, { error: "not found" });
 
@@ -152,6 +159,7 @@ export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .get("/health/ready", ready)
   .get("/languages", languages)
   .get("/runtimes", runtimes)
+  .get("/limits", limits)
   .get("/sessions", openNativeSession)
   .get("/sessions/:id", resumeNativeSession)
   .all("/submit", methodNotAllowed)
@@ -163,4 +171,5 @@ export const apiRouter = IttyRouter<IRequest, Args>({ base: "/api" })
   .all("/health/ready", methodNotAllowed)
   .all("/languages", methodNotAllowed)
   .all("/runtimes", methodNotAllowed)
+  .all("/limits", methodNotAllowed)
   .all("*", notFound);
