@@ -38,8 +38,15 @@ function shapeOf(e: EventEntry | undefined): Shape | null {
   return { i: e.i, n: [e.b[0].length, e.b[1].length] };
 }
 
-export const entrySize = (e: EventEntry): number =>
-  typeof e === "string" ? e.length * 2 : "b" in e && e.b ? (e.b instanceof Uint8Array ? e.b.length : e.b[0].length + e.b[1].length) + 64 : 64;
+/** Bytes an entry with output takes: its output and its framing. */
+const shapeBytes = (s: Shape): number => ("o" in s ? s.n : s.n[0] + s.n[1]) + 64;
+
+/** Bytes an entry takes in memory (a frame's UTF-16, or its output and framing). */
+function entrySize(e: EventEntry): number {
+  if (typeof e === "string") return e.length * 2;
+  const shape = shapeOf(e);
+  return shape ? shapeBytes(shape) : 64;
+}
 
 export class EventLog {
   readonly #kv: BulkKv;
@@ -59,7 +66,7 @@ export class EventLog {
    * compaction needs no read-back of what it wrote itself (the node's Output and TestFinished
    * events are the bytes its result reports, by construction: fleet-node.md, "Output budget").
    */
-  readonly #shapes = new Map<number, Shape>();
+  readonly #shapes = new Map<number, Shape | null>();
 
   constructor(kv: BulkKv, spill?: () => void) {
     this.#kv = kv;
@@ -91,8 +98,7 @@ export class EventLog {
     const id = (this.#last = this.last + 1);
     this.#pending.push([id, entry]);
     this.#pendingBytes += entrySize(entry);
-    const shape = shapeOf(entry);
-    if (shape) this.#shapes.set(id, shape);
+    this.#shapes.set(id, shapeOf(entry)); // null: no output (queued, started), never read back
     if (this.#eager) this.flush();
     else if (this.#pendingBytes > EVENT_MEMORY_BYTES) {
       this.#spill();
@@ -131,13 +137,13 @@ export class EventLog {
     const broken = new Set<string>();
     let left = 0;
     for (let id = 1; id <= this.last; id++) {
-      const known = this.#shapes.get(id);
+      const known = this.#shapes.has(id);
       const stored = known ? undefined : this.#kv.getThrough<EventEntry>(`ev:${id}`);
-      const shape = known ?? shapeOf(stored);
+      const shape = known ? this.#shapes.get(id)! : shapeOf(stored);
       if (!shape) continue;
       const compacted = out ? placed(shape, out, offsets, broken, stored) : null;
       if (compacted) this.#kv.putThrough(`ev:${id}`, compacted);
-      else left += "o" in shape ? shape.n + 64 : shape.n[0] + shape.n[1] + 64;
+      else left += shapeBytes(shape);
     }
     this.#shapes.clear();
     return left;

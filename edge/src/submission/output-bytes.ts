@@ -44,11 +44,6 @@ export function withoutOutput(r: ExecutionResult): ExecutionResult {
   return { ...r, ...empty, tests: r.tests.map((t) => (t.result ? { ...t, result: { ...t.result, ...empty } } : t)) };
 }
 
-/** The top level's streams (its own, or its deciding test's). */
-export function topPair(out: RecordOutput): StreamPair {
-  return out.top ?? out.tests[out.topTest ?? 0] ?? { stdout: new Uint8Array(0), stderr: new Uint8Array(0) };
-}
-
 /** Where a chunk streamed for test `test` lives in the record: that test's when the record lists tests, else the top level. */
 export function placeOf(out: { tests: readonly unknown[] }, test: number): Place {
   return test < out.tests.length ? test : "top";

@@ -8,8 +8,10 @@ import type { Encoding } from "../../../proto/record.ts";
 import type { JsonText } from "../lib/json-pieces.ts";
 
 const decoder = new TextDecoder("utf-8");
-/** Bytes decoded at once when output's JSON is made as it is read (a multiple of 3: whole base64 groups). */
+/** Bytes decoded and escaped at once when output's JSON is made as it is read (a multiple of 3: whole base64 groups). */
 const SLICE_BYTES = 12 * 1024;
+/** Bytes read at once: whole stored pieces (output-store.ts, 64 KiB), each read once, and whole slices. */
+const READ_BYTES = 16 * SLICE_BYTES;
 
 /** A stream's bytes in the record's encoding (a whole range: see heldTail). */
 export function outputView(bytes: Uint8Array, encoding: Encoding): string {
@@ -26,9 +28,12 @@ export function outputJson(length: number, read: (from: number, to: number) => U
     jsonText: true,
     *escaped() {
       const streaming = new TextDecoder("utf-8");
-      for (let at = 0; at < length; at += SLICE_BYTES) {
-        const bytes = read(at, Math.min(length, at + SLICE_BYTES));
-        yield JSON.stringify(encoding === "base64" ? toBase64(bytes) : streaming.decode(bytes, { stream: true })).slice(1, -1);
+      for (let at = 0; at < length; at += READ_BYTES) {
+        const block = read(at, Math.min(length, at + READ_BYTES));
+        for (let i = 0; i < block.length; i += SLICE_BYTES) {
+          const bytes = block.subarray(i, i + SLICE_BYTES);
+          yield JSON.stringify(encoding === "base64" ? toBase64(bytes) : streaming.decode(bytes, { stream: true })).slice(1, -1);
+        }
       }
       if (encoding === "utf8") yield JSON.stringify(streaming.decode()).slice(1, -1);
     },

@@ -156,10 +156,6 @@ export class SubmissionStore implements StoredRecord {
     return bare && withOutput(bare, this.#view(index, "stdout", encoding), this.#view(index, "stderr", encoding));
   }
 
-  range(place: Place, stream: StreamName, from: number, to: number): Uint8Array {
-    return this.#output.read(place, stream, from, to);
-  }
-
   #view(place: Place, stream: StreamName, encoding: Encoding): string {
     return outputView(this.#output.read(place, stream), encoding);
   }
