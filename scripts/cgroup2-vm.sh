@@ -42,7 +42,8 @@ fi
 command -v qemu-system-x86_64 >/dev/null || lacks "qemu-system-x86_64" qemu-system-x86
 if [ ! -x "$busybox" ]; then
   lacks "a static busybox: no $busybox" busybox-static
-elif command -v ldd >/dev/null && ldd "$busybox" 2>/dev/null | grep -q '=>'; then
+elif command -v ldd >/dev/null && [[ $(ldd "$busybox" 2>/dev/null || true) == *"=>"* ]]; then
+  # (read whole: `ldd | grep -q` fails under pipefail when grep's early exit ends ldd by SIGPIPE)
   lacks "a static busybox: $busybox is linked dynamically and cannot run alone in the initramfs" busybox-static
 fi
 command -v cpio >/dev/null || lacks "cpio" cpio

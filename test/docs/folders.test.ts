@@ -35,7 +35,9 @@ function crossing([from, to]: [string, string]): boolean {
 }
 
 test("no file of bench/ imports test/, and none of test/ imports bench/", { timeout: 300_000 }, () => {
-  const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit", "--explainFiles"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit", "--explainFiles"], {
+    cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024,
+  });
   const edges = importEdges(tsc.stdout);
   assert.ok(edges.some(([from, to]) => from.startsWith("bench/") && to.startsWith("shared-fixtures/")), "the graph shows bench/ importing shared-fixtures/");
   assert.ok(edges.some(([from, to]) => from.startsWith("test/") && to.startsWith("shared-fixtures/")), "the graph shows test/ importing shared-fixtures/");
