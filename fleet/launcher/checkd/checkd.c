@@ -1,4 +1,4 @@
-/* The check server (docs/sandbox.md, "Check server"; fleet/src/judge/check-server.ts): the
+/* The check server (docs/sandbox.md, "Check server"; fleet/src/judge/programs/check-server.ts): the
  * sandboxed program of a submission's checker session. It runs the prepared checker once per
  * request read on its stdin and answers each on its stdout; any failure of its own ends it, and
  * the node runs the checks left in fresh sandboxes.

@@ -2,7 +2,7 @@
 // by one in fresh sandboxes, aggregated into the overall outcome (docs/languages.md, "Judging").
 import type { EngineCheck, EngineRequest, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord, RunOutcome } from "../sandbox/run-spec.ts";
-import type { OutputChecks } from "./check-pool.ts";
+import type { OutputChecks } from "./compare/check-pool.ts";
 import { scored, testScore, totalScore, type Score } from "./score.ts";
 import { budgetClock, budgetExceeded, skippedTest, testsBudgetMs } from "./tests-budget.ts";
 import { TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";

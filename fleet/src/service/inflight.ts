@@ -5,7 +5,7 @@
 // edge puts it back in its queue for another node. A queued submission holds its reservation too,
 // so what the node holds never depends on how fast the queue moves.
 import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { CHECKER_LIMITS } from "../judge/custom-checker.ts";
+import { CHECKER_LIMITS } from "../judge/programs/custom-checker.ts";
 import { COMPILE_LIMITS, RUN_LIMITS } from "../sandbox/limits.ts";
 import { ServiceError, Status } from "./errors.ts";
 import { encodedSizeBound } from "./message-size.ts";

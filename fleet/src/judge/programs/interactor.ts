@@ -4,14 +4,14 @@
 // output.txt`, with the test's stdin as input.txt, and its exit code is the verdict
 // (checker-verdict.ts). What it writes to output.txt stands for the program's output: a checker,
 // or the built-in compare against the expected output, judges that.
-import type { EngineChecker, EngineRequest } from "../engine.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { ExecutionRecord, InteractiveOutcome, Limits, RunSpec } from "../sandbox/run-spec.ts";
-import { signalName } from "../sandbox/verdict.ts";
-import { INTERACTOR_IO_FILES, INTERACTOR_WALL_MARGIN_MS } from "../../../proto/checker-rules.ts";
+import type { EngineChecker, EngineRequest } from "../../engine.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import type { ExecutionRecord, InteractiveOutcome, Limits, RunSpec } from "../../sandbox/run-spec.ts";
+import { signalName } from "../../sandbox/verdict.ts";
+import { INTERACTOR_IO_FILES, INTERACTOR_WALL_MARGIN_MS } from "../../../../proto/checker-rules.ts";
 import { checkerMessage, checkerVerdict } from "./checker-verdict.ts";
 import { checkerLimits, type PreparedChecker } from "./custom-checker.ts";
-import type { RunOnce } from "./tests.ts";
+import type { RunOnce } from "../tests.ts";
 
 const SIGPIPE = 13;
 

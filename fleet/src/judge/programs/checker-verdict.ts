@@ -2,8 +2,8 @@
 // checkers"): its exit code is the verdict, its stderr the message. A checker that fails (exit 3,
 // a crash, a limit, no verdict) is its own failure: WA, cause `checker_failed`, actor `checker`:
 // the output was not shown correct, and neither the program nor the platform is blamed.
-import type { JudgeRole } from "../../../proto/checker-rules.ts";
-import type { CheckerEvidence, ExecutionRecord } from "../../../proto/record.ts";
+import type { JudgeRole } from "../../../../proto/checker-rules.ts";
+import type { CheckerEvidence, ExecutionRecord } from "../../../../proto/record.ts";
 
 /** The part of the checker's stderr that becomes the test's message. */
 export const CHECKER_MESSAGE_BYTES = 4096;
