@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "forward.h"
 
 static long read_number_after(const char *path, const char *key)
 {

@@ -20,8 +20,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
 #include "mounts.h"
+#include "procfs.h"
+#include "status.h"
 
 #define PROC STAGE "/proc"
 #define MASKS_TMPFS_OPTS "size=256k,nr_inodes=32,mode=0755"

@@ -14,6 +14,11 @@
 #include <unistd.h>
 
 #include "checkd.h"
+#include "cleanup.h"
+#include "io.h"
+#include "ipc.h"
+#include "run.h"
+#include "warm_client.h"
 
 static const char *const io_files[] = {"input.txt", "output.txt", "answer.txt"};
 

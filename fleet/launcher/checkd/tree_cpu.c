@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checkd.h"
+#include "tree_cpu.h"
+#include "warm_client.h"
 
 /* utime + stime + cutime + cstime of one process, in clock ticks; 0 when it is gone. */
 static uint64_t ticks_of(long pid)
