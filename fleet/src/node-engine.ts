@@ -13,7 +13,8 @@ import { REQUIRED_CONTROLS, Sandbox } from "./sandbox/sandbox.ts";
 /** The node's engine: the language table and toolchains over one sandbox. */
 export async function createEngine(options: Partial<EngineOptions> & Pick<EngineOptions, "stateDir">): Promise<Engine> {
   const slots = options.slots ?? availableParallelism();
-  const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent, launcherPath: options.launcherPath, cpuPolicy: options.cpuPolicy });
+  const { stateDir, cgroupParent, launcherPath, cpuPolicy } = options;
+  const sandbox = await Sandbox.create({ slots, stateDir, cgroupParent, launcherPath, cpuPolicy });
   const toolchains = await detectToolchains();
   const goCaches = keepTrimmed(goStdCacheDirs(toolchains.get("go")));
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);

@@ -23,7 +23,9 @@ export async function judgeRun(
   if (expected === undefined || result.verdict !== "AC") return result;
   const checked = await checks.check({ actual: stdout, expected, mode: rule?.compare ?? "exact", epsilon: rule?.floatEpsilon });
   if ("overrun" in checked) {
-    const message = `wrong answer: the output check ran past the judge's time budget of ${checked.budgetMs / 1000} s and was stopped; the output was not judged correct`;
+    const message =
+      `wrong answer: the output check ran past the judge's time budget of ${checked.budgetMs / 1000} s and was stopped; ` +
+      "the output was not judged correct";
     return {
       ...result,
       verdict: "WA",

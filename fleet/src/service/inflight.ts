@@ -60,7 +60,8 @@ export class InflightBytes {
   reserve(bytes: number): () => void {
     if (this.#reserved + bytes > this.budget) {
       const mib = (value: number) => (value / (1024 * 1024)).toFixed(1);
-      throw new ServiceError(Status.RESOURCE_EXHAUSTED, `${NODE_MEMORY_FULL}: ${mib(this.#reserved)} of ${mib(this.budget)} MiB in flight, the submission needs ${mib(bytes)} MiB`);
+      const held = `${mib(this.#reserved)} of ${mib(this.budget)} MiB in flight`;
+      throw new ServiceError(Status.RESOURCE_EXHAUSTED, `${NODE_MEMORY_FULL}: ${held}, the submission needs ${mib(bytes)} MiB`);
     }
     this.#reserved += bytes;
     let held = true;

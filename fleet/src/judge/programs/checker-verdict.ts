@@ -40,7 +40,8 @@ export function checkerVerdict(program: ExecutionRecord, checker: ExecutionRecor
   });
   // The platform failed to run the checker (isolation, cancelled): the platform's verdict, not the checker's.
   if (checker.verdict === "IE") {
-    return { ...program, verdict: "IE", error_message: `the ${role} could not be run: ${checker.error_message ?? "internal error"}`, evidence: { ...checker.evidence, [role]: evidence() } };
+    const message = `the ${role} could not be run: ${checker.error_message ?? "internal error"}`;
+    return { ...program, verdict: "IE", error_message: message, evidence: { ...checker.evidence, [role]: evidence() } };
   }
   if (checker.verdict === "AC") return { ...program, evidence: { ...program.evidence, [role]: evidence() } };
   const code = checker.evidence.verdict_cause === "nonzero_exit" ? checker.exit_code : null;

@@ -57,7 +57,11 @@ export function checkerNotPrepared(failed: ExecutionRecord, role: JudgeRole = "c
 
 /** What checks a run instead of a fresh sandbox while it can (check-server.ts); undefined: it cannot now. */
 export interface CheckService {
-  check(input: Uint8Array | string, output: Uint8Array | string, answer: Uint8Array | string): Promise<{ record: ExecutionRecord; stderr: Uint8Array } | undefined>;
+  check(
+    input: Uint8Array | string,
+    output: Uint8Array | string,
+    answer: Uint8Array | string,
+  ): Promise<{ record: ExecutionRecord; stderr: Uint8Array } | undefined>;
 }
 
 /**

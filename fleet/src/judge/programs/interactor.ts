@@ -22,7 +22,13 @@ export function interactorLimits(interactor: EngineChecker, program: Limits): Li
 }
 
 /** Each run: the program and the interactor at once; the record's stdout is the interactor's output.txt. */
-export function interactiveRunOnce(sandbox: Sandbox, program: Omit<RunSpec, "stdin">, interactor: PreparedChecker, request: EngineRequest, signal?: AbortSignal): RunOnce {
+export function interactiveRunOnce(
+  sandbox: Sandbox,
+  program: Omit<RunSpec, "stdin">,
+  interactor: PreparedChecker,
+  request: EngineRequest,
+  signal?: AbortSignal,
+): RunOnce {
   const [input, output] = INTERACTOR_IO_FILES;
   const { onOutput } = request;
   return async (stdin, test) => {
@@ -59,7 +65,8 @@ export function interactiveVerdict({ program, interactor, programEndedFirst }: I
   if (ran.verdict !== "AC" && (programEndedFirst || said.verdict === "AC")) return withInteractor(ran);
   if (programEndedFirst && said.signal === SIGPIPE) {
     const why = `wrong answer: the program stopped reading before the interaction was over (the interactor got ${signalName(SIGPIPE)})`;
-    return { ...ran, verdict: "WA", error_message: why, evidence: { ...ran.evidence, verdict_cause: "wrong_answer", verdict_actor: "interactor", interactor: evidence } };
+    const judged = { ...ran.evidence, verdict_cause: "wrong_answer", verdict_actor: "interactor" as const, interactor: evidence };
+    return { ...ran, verdict: "WA", error_message: why, evidence: judged };
   }
   return checkerVerdict(ran, said, interactor.stderrBytes, "interactor");
 }
