@@ -39,6 +39,7 @@ interface ReadyJudges {
   interactor?: PreparedProgram;
 }
 
+/** Grades one request: the program prepared, then its checker and interactor, then its runs, each judged. */
 export async function grade(context: GradingContext): Promise<ExecuteOutcome> {
   const { request, program: target } = context;
   const runLimits = narrowLimits(request.liveStdin ? LIVE_RUN_LIMITS : RUN_LIMITS, request.limits);
