@@ -1,4 +1,4 @@
-// A live session's admission, pure: its submission made live (session/live-input.ts), its caps
+// A live session's admission, pure: its submission made live (submit/live-input.ts), its caps
 // (plans/plan-caps.ts), a refused submit as the session's refusal (session/start.ts), and a lost
 // node (submission/run-steps.ts), against docs/live-sessions.md.
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { HttpError } from "../../edge/src/lib/http.ts";
 import { DEFAULT_CAPS, SESSION_DEFAULTS, sessionCaps, type Plan } from "../../edge/src/plans/plan-caps.ts";
-import { asLiveSession } from "../../edge/src/session/live-input.ts";
+import { asLiveSession } from "../../edge/src/submit/live-input.ts";
 import type { Refusal } from "../../edge/src/session/dialect.ts";
 import { NATIVE_CLOSE } from "../../edge/src/session/native.ts";
 import { lossStep } from "../../edge/src/submission/run-steps.ts";
@@ -23,7 +23,7 @@ const { REVOKED, quotaExceeded } = (await import(API_CONTEXT)) as {
 };
 
 const CAPS = sessionCaps(DEFAULT_CAPS);
-const admission = { session: "7c1d0e9a4b2f", caps: CAPS, pool: "default" };
+const admission = { session: "7c1d0e9a4b2f", caps: CAPS };
 const limits = { wall_time_ms: 5000, cpu_time_ms: 2000, memory_bytes: 128 << 20, processes: 16, output_bytes: 64 << 10 };
 
 /** A checked `start` body: python reading its input, with stdin and the extras a session keeps. */

@@ -6,7 +6,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
-import type { SessionEvent, SessionRpc } from "../contracts/session.ts";
+import { OPEN_HEADER, type OpenSession, type SessionEvent, type SessionRpc } from "../contracts/session.ts";
 import type { Env } from "../env.ts";
 import { fleetRegistry, keyObject, submissionObject } from "../stubs.ts";
 import { readRecord } from "../submission/reads.ts";
@@ -18,7 +18,7 @@ import { startSession } from "../session/start.ts";
 import { IdleClock } from "../session/idle-clock.ts";
 import { MAX_CONTROLS_WAITING, MessageRate, PAST_CONTROLS, PAST_RATE } from "../session/message-budget.ts";
 import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
-import { OPEN_HEADER, sendReply, type OpenSession, type Session, type SocketState } from "../session/sockets.ts";
+import { sendReply, type Session, type SocketState } from "../session/sockets.ts";
 
 const DIALECTS: Record<SocketState["dialect"], Dialect> = { native, piston };
 /** WebSockets one session holds at once (its first, and reconnects that overlap it). */

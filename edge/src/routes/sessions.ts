@@ -4,7 +4,7 @@
 // upgrade, and every refusal, counts against the key's rate; its open sockets are capped by its plan.
 import type { IRequest } from "itty-router";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
-import { OPEN_HEADER, type OpenSession } from "../session/sockets.ts";
+import { OPEN_HEADER, type OpenSession } from "../contracts/session.ts";
 import type { Env } from "../env.ts";
 import { HttpError } from "../lib/http.ts";
 import { SESSION_DEFAULTS, sessionCaps } from "../plans/plan-caps.ts";
