@@ -7,7 +7,7 @@ import { readSse } from "./sse.ts";
 import { globalWebSocket, openSession } from "./session-open.ts";
 import type { WebSocketFactory } from "./session-open.ts";
 import type { Session } from "./session.ts";
-import type { SessionRequest } from "./session-protocol.ts";
+import type { SessionRequest } from "./api-types.ts";
 import type { Accepted, BatchItem, Health, ResultRecord, ResultsEntry, Runtime, StreamEvent, SubmitRequest } from "./api-types.ts";
 
 export interface CodecellOptions {

@@ -7,6 +7,8 @@ import type { ResultRecord } from "../../proto/record.ts";
 import type { ClientAction, Refusal, RefusalKind } from "../../edge/src/session/dialect.ts";
 import { NATIVE_CLOSE, native } from "../../edge/src/session/native.ts";
 import { piston } from "../../edge/src/session/piston.ts";
+import { SESSION_ERRORS } from "../../edge/src/openapi/session-messages.ts";
+import { assertSchema } from "./openapi-check.ts";
 
 const DOC = readFileSync(new URL("../../docs/live-sessions.md", import.meta.url), "utf8");
 
@@ -142,6 +144,50 @@ describe("native protocol: replies", () => {
     assert.deepEqual(sent(accepted.messages), [{ type: "accepted", id: "s1", session_id: "k1", window: 1 << 20, limits }]);
     assert.equal(accepted.close, undefined);
     assert.deepEqual(sent(native.attached({ id: "s1", session_id: "k1", taken: 12 }).messages), [{ type: "attached", id: "s1", session_id: "k1", taken: 12 }]);
+  });
+});
+
+describe("native protocol: the messages are the document's (SessionClientMessage, SessionServerMessage)", () => {
+  const ID = "0f8e2a41-5c3b-4d7e-9a10-6b2c4d8e1f00";
+  const SESSION = "7c1d0e9a-4b2f-4e11-8a3d-2f6b9c0d1e22";
+  const limits = { max_duration_ms: 300_000, idle_timeout_ms: 60_000, stdin_bytes: 16 << 20, output_bytes: 1 << 20 };
+
+  it("every reply the server makes is a SessionServerMessage", () => {
+    const replies = [
+      native.accepted({ id: ID, session_id: SESSION, window: 1 << 20, limits }),
+      native.attached({ id: ID, session_id: SESSION, taken: 12 }),
+      native.stage("compile", null), native.stage("run", "compile"),
+      native.output("stdout", "hello\n"), native.output("stderr", "oops\n"),
+      native.taken(4096),
+      native.result(record(), "run"),
+      native.refusal({ refused: "rate_limited", message: "60 requests per minute", details: { retry_after: 7, status: 429, reason: "quota exceeded" } }),
+      native.refusal({ refused: "invalid", message: "unsupported language", details: { available: ["python"], status: 400 } }),
+      ...SESSION_ERRORS.map((kind) => native.refusal(refusal(kind))),
+    ];
+    for (const reply of replies) for (const m of sent(reply.messages)) assertSchema("SessionServerMessage", m);
+  });
+
+  it("the schema can fail: a message the server never sends is refused", () => {
+    for (const m of [{ type: "stage", stage: "judge" }, { type: "stdout" }, { type: "error", error: "exploded", message: "x" }, { type: "accepted", id: ID }]) {
+      assert.throws(() => assertSchema("SessionServerMessage", m), JSON.stringify(m));
+    }
+  });
+
+  it("what the schema lets a client send, the server takes; what it refuses, the server refuses", () => {
+    const valid = [
+      { type: "start", language: "python", code: "print(input())", stdin: "ada" },
+      { type: "stdin", data: "é" }, { type: "stdin", data_b64: "AAEC/w==" }, { type: "end" },
+      { type: "signal", signal: "SIGINT" }, { type: "signal", signal: "SIGTERM" }, { type: "signal", signal: "SIGKILL" },
+    ];
+    for (const m of valid) {
+      assertSchema("SessionClientMessage", m);
+      assert.ok(!("refused" in native.parse(frame(m), m.type !== "start")), JSON.stringify(m));
+    }
+    const invalid = [{ type: "stdin", data: 1 }, { type: "stdin" }, { type: "signal", signal: "SIGHUP" }, { type: "hello" }];
+    for (const m of invalid) {
+      assert.throws(() => assertSchema("SessionClientMessage", m), JSON.stringify(m));
+      assert.ok("refused" in native.parse(frame(m), true), JSON.stringify(m));
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the public API, built from the route table (routes.ts) and the zod
-// schemas (requests.ts, schemas.ts, event-stream.ts) with zod's own JSON Schema output: OpenAPI 3.1
-// schemas are JSON Schema 2020-12, so no translation layer sits between validation and document.
+// schemas (requests.ts, schemas.ts, event-stream.ts, session-messages.ts) with zod's own JSON Schema
+// output: OpenAPI 3.1 schemas are JSON Schema 2020-12, so no translation layer sits between
+// validation and document.
 // Served at GET /api/openapi.json; `npm run openapi` writes it to docs/openapi.json.
 import { z } from "zod";
 import { EXAMPLES, FIELD_DOCS, requestComponents } from "./requests.ts";
@@ -14,6 +15,7 @@ import { throttled } from "./admin-responses.ts";
 import type { ResponseDoc, RouteDoc } from "./routes.ts";
 import { components, errorBody } from "./schemas.ts";
 import "./event-stream.ts";
+import "./session-messages.ts";
 import { HEADERS, PARAMETERS, RATE_HEADERS, WEBHOOKS } from "./document-parts.ts";
 
 type Json = Record<string, unknown>;

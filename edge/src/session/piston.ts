@@ -3,7 +3,8 @@
 import type { ResultRecord } from "../../../proto/record.ts";
 import { isBuildFailure, isNoExecutable } from "../compat/build-failure.ts";
 import { stage as pistonStage } from "../compat/piston/from-native.ts";
-import { SESSION_SIGNALS, isRefusal, parseJson, type ClientAction, type Dialect, type Refusal, type RefusalKind, type Reply } from "./dialect.ts";
+import { SESSION_SIGNALS } from "../openapi/session-messages.ts";
+import { isRefusal, parseJson, type ClientAction, type Dialect, type Refusal, type RefusalKind, type Reply } from "./dialect.ts";
 
 /** Piston's own codes; anything else is 4002 after an `error` message, as in Piston. */
 const PISTON_CLOSE: Partial<Record<RefusalKind, [number, string]>> = {
