@@ -55,7 +55,8 @@ describe("a submission made a live session's", () => {
     assert.match(refused({ check }), /: not with expected_output$/);
     assert.match(refused({ checker }), /: not with checker$/);
     assert.match(refused({ interactor: checker }), /: not with interactor$/);
-    assert.equal(refused({ tests, check, checker, interactor: checker }), "a live session runs one program fed by its client: not with tests, expected_output, checker, interactor");
+    const message = "a live session runs one program fed by its client: not with tests, expected_output, checker, interactor";
+    assert.equal(refused({ tests, check, checker, interactor: checker }), message);
   });
   it("takes an empty list of tests", () => {
     assert.doesNotThrow(() => asLiveSession(input({ tests: [] }), admission));
@@ -76,7 +77,8 @@ describe("a submission made a live session's", () => {
     const live = asLiveSession(before, admission);
     assert.equal(live.stdin, "");
     assert.equal(live.options && "stdin_b64" in live.options, false);
-    assert.deepEqual([live.code, live.language, live.canonical, live.options?.args, live.options?.merge_stderr], [before.code, "python", "python", ["-v"], true]);
+    const kept = [live.code, live.language, live.canonical, live.options?.args, live.options?.merge_stderr];
+    assert.deepEqual(kept, [before.code, "python", "python", ["-v"], true]);
     assert.deepEqual(before, input(), "the input is left as it was");
   });
 });
@@ -115,7 +117,8 @@ describe("a refused start as the session's refusal", () => {
   });
   it("503: unavailable, its fields kept", () => {
     const r = refusalOf(new HttpError(503, { error: "queue full", message: "the execution queue is full (500 pending); retry later", queue_depth: 500 }));
-    assert.deepEqual(r, { refused: "unavailable", message: "the execution queue is full (500 pending); retry later", details: { queue_depth: 500, status: 503, reason: "queue full" } });
+    const details = { queue_depth: 500, status: 503, reason: "queue full" };
+    assert.deepEqual(r, { refused: "unavailable", message: "the execution queue is full (500 pending); retry later", details });
   });
   it("500 and other 5xx: internal; other 4xx: invalid", () => {
     assert.equal(refusalOf(new HttpError(500, { error: "internal error" })).refused, "internal");

@@ -34,7 +34,9 @@ const refusal = (refused: RefusalKind, message = "why"): Refusal => ({ refused, 
 const EVIDENCE: ResultRecord["evidence"] = {
   verdict_cause: "normal_exit", verdict_actor: "runtime", isolation_mode: "namespaces+cgroup",
   controls_applied: ["cgroup_memory", "cgroup_pids", "seccomp"], controls_missing: [],
-  cgroup: { memory_limit_bytes: 268435456, memory_peak_bytes: 9175040, oom_events: 0, oom_kill_events: 0, cpu_usage_usec: 41200, process_count: 1, process_limit: 64 },
+  cgroup: {
+    memory_limit_bytes: 268435456, memory_peak_bytes: 9175040, oom_events: 0, oom_kill_events: 0, cpu_usage_usec: 41200, process_count: 1, process_limit: 64,
+  },
   timing: { cpu_ms: 41, cpu_time_ms: 41, wall_ms: 5120, cpu_wall_ratio: 0.008, divergence: "io_bound" },
   process_lifecycle: { reap_status: "reaped", descendant_containment: "contained", zombie_count: 0 },
   judge_actions: [], collection_errors: [],
@@ -71,7 +73,8 @@ describe("native protocol: parse", () => {
   });
   it("before start: stdin, end and signal are not_started; an unknown type is invalid", () => {
     for (const type of ["stdin", "end", "signal"]) {
-      assert.deepEqual(native.parse(frame({ type, data: "x", signal: "SIGINT" }), false), { refused: "not_started", message: "the first message must be `start`" });
+      const refused = { refused: "not_started", message: "the first message must be `start`" };
+      assert.deepEqual(native.parse(frame({ type, data: "x", signal: "SIGINT" }), false), refused);
     }
     for (const m of [{ type: "init" }, { type: "hello" }, { data: "x" }, { type: 1 }]) {
       assert.equal((native.parse(frame(m), false) as Refusal).refused, "invalid", JSON.stringify(m));
@@ -241,7 +244,8 @@ describe("Piston protocol: stages and the result", () => {
   const exitOf = (messages: string[]) => sent(messages).filter((m) => m.type === "exit");
 
   it("a stage after compile ends the compile stage first", () => {
-    assert.deepEqual(sent(piston.stage("run", "compile").messages), [{ type: "exit", stage: "compile", code: 0, signal: null }, { type: "stage", stage: "run" }]);
+    const expected = [{ type: "exit", stage: "compile", code: 0, signal: null }, { type: "stage", stage: "run" }];
+    assert.deepEqual(sent(piston.stage("run", "compile").messages), expected);
     assert.deepEqual(sent(piston.stage("run", null).messages), [{ type: "stage", stage: "run" }]);
     assert.deepEqual(sent(piston.stage("compile", null).messages), [{ type: "stage", stage: "compile" }]);
   });
@@ -262,7 +266,8 @@ describe("Piston protocol: stages and the result", () => {
     assert.equal(exit!.status, "SG");
     assert.equal(exit!.message, "killed by signal 9 (SIGKILL)");
     const timedOut = record({ verdict: "TLE", exit_code: null, signal: 9 }, { verdict_cause: "wall_timeout" });
-    assert.deepEqual([exitOf(piston.result(timedOut, "run").messages)[0]!.signal, exitOf(piston.result(timedOut, "run").messages)[0]!.status], ["SIGKILL", "TO"]);
+    const [timeout] = exitOf(piston.result(timedOut, "run").messages);
+    assert.deepEqual([timeout!.signal, timeout!.status], ["SIGKILL", "TO"]);
   });
   it("a failed build: the compile stage's exit with a non-zero code, and no run stage", () => {
     const failed = record(
@@ -280,7 +285,8 @@ describe("Piston protocol: stages and the result", () => {
     assert.deepEqual(reply.close, { code: 4999, reason: "Job Completed" });
   });
   it("a build with no program exits its compile stage 1", () => {
-    const none = record({ language: "go", verdict: "RE", exit_code: 0, stdout: "", error_message: "package util is not a main package" }, { verdict_cause: "no_executable" });
+    const fields = { language: "go", verdict: "RE", exit_code: 0, stdout: "", error_message: "package util is not a main package" } as const;
+    const none = record(fields, { verdict_cause: "no_executable" });
     assert.deepEqual(exitOf(piston.result(none, "compile").messages).map((m) => [m.stage, m.code]), [["compile", 1]]);
   });
   it("a run that failed to run: an error message, then its exit", () => {

@@ -22,7 +22,9 @@ export async function runtimes(status: StatusOnce): Promise<Runtime[]> {
 }
 
 /** Checks and submits a native body through the one admission path (submit/submit-core.ts). */
-export async function submitNative(request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, wait: boolean, status: StatusOnce): Promise<Submitted> {
+export async function submitNative(
+  request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, wait: boolean, status: StatusOnce,
+): Promise<Submitted> {
   const outcome = await admit(choosePool(request, env), env, api, body, { status, waitMs: wait ? config(env).syncHoldMs : 0 });
   const record = outcome.kind === "created" ? (outcome.record ?? null) : null;
   return { id: outcome.id, record: record && isTerminal(record.job_status) ? record : null };

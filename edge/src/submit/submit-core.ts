@@ -97,7 +97,8 @@ export function refusal(outcome: SubmitOutcome, requestedLanguage: unknown, head
     case "storage_full":
       return new HttpError(429, {
         error: "storage quota exceeded",
-        message: `this account stores ${outcome.used_bytes} bytes of results in this submission's shard, and a new submission could take it past its quota of ${outcome.quota_bytes}; results are freed when their retention ends`,
+        message: `this account stores ${outcome.used_bytes} bytes of results in this submission's shard, and a new submission could take it past `
+          + `its quota of ${outcome.quota_bytes}; results are freed when their retention ends`,
         retry_after: STORAGE_RETRY_SECS,
       }, { "retry-after": String(STORAGE_RETRY_SECS), ...headers });
     default:

@@ -181,7 +181,8 @@ function judgedBy(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptio
     ...(t.points !== undefined ? { points: t.points } : {}),
   }));
   // The tests' wall-time budget is the node's (it counts the time the tests use); a plan may narrow it.
-  const budget = plan.tests_wall_budget_ms !== undefined && plan.tests_wall_budget_ms < TESTS_WALL_BUDGET_MS ? { tests_wall_budget_ms: plan.tests_wall_budget_ms } : {};
+  const narrower = plan.tests_wall_budget_ms !== undefined && plan.tests_wall_budget_ms < TESTS_WALL_BUDGET_MS;
+  const budget = narrower ? { tests_wall_budget_ms: plan.tests_wall_budget_ms } : {};
   return { check, tests, checker, ...budget };
 }
 
