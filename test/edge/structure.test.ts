@@ -12,10 +12,12 @@ function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => join(ROOT, dir, f));
 }
 
-/** Relative imports and re-exports of a file, resolved to absolute paths. */
+/** Relative imports (type-only and side-effect ones too) and re-exports of a file, resolved to absolute paths. */
 function imports(file: string): string[] {
   const src = readFileSync(file, "utf8");
-  return [...src.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)";?$/gm)].map((m) => resolve(dirname(file), m[1]!));
+  const from = [...src.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)";?$/gm)].map((m) => m[1]!);
+  const bare = [...src.matchAll(/^import\s+"(\.[^"]+)";?$/gm)].map((m) => m[1]!);
+  return [...from, ...bare].map((path) => resolve(dirname(file), path));
 }
 
 /**
