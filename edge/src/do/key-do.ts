@@ -10,7 +10,7 @@ import { ChangeReporter } from "../lib/change-reporter.ts";
 import { windowDecision } from "../lib/ratelimit.ts";
 import { newSubmissionId } from "../contracts/submission-id.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
-import { liveSocket, type SocketLease } from "../session/key-sockets.ts";
+import { liveSocket, type SocketLease } from "../lib/socket-leases.ts";
 
 /** Requests between two deletions of what left the rate window (and of stale concurrency units). */
 const PRUNE_EVERY = 64;

@@ -7,6 +7,7 @@ import type { ApiContext } from "../submit/api-context.ts";
 import { results, submitBatch } from "./api-batch.ts";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
+import { choosePool } from "../scheduling/first-pool.ts";
 import { fleetRegistry } from "../stubs.ts";
 import { readForAnswer, readRecord } from "../submission/reads.ts";
 import { HttpError, STREAM_FROM_CHARS, json, jsonBody, jsonStreamed, readJsonObject } from "../lib/http.ts";
@@ -50,7 +51,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     const hops = outcome.kind === "created" ? Object.entries(outcome.hops ?? {}).map(([hop, ms]) => `, ${hop};dur=${ms}`).join("") : "";
     return { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}${hops}` };
   };
-  const outcome = await admit(request as unknown as Request, env, api, body, {
+  const outcome = await admit(choosePool(request as unknown as Request, env), env, api, body, {
     status: fleetStatus(env), idempotencyKey, waitMs: wait ? cfg.syncHoldMs : 0, headers: timing,
   });
   const headers = timing(outcome);
@@ -58,7 +59,8 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     case "duplicate": {
       // An Idempotency-Key seen before (docs/api.md): the existing record, HTTP 202, no new execution.
       const rec = await readRecord(env, outcome.id, api.caller.account_id);
-      return jsonStreamed(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" }, outputChars(rec) > STREAM_FROM_CHARS);
+      const replayed = { ...headers, "idempotent-replayed": "true" };
+      return jsonStreamed(202, rec ?? { id: outcome.id, job_status: "pending" }, replayed, outputChars(rec) > STREAM_FROM_CHARS);
     }
     case "created": {
       const id = outcome.id;
@@ -123,7 +125,8 @@ async function ready(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiCon
   if (reasons.length > 0 || !s) {
     return json(503, { error: "not ready", ready: false, reasons }, rateHeaders(api.rate));
   }
-  return json(200, { ready: true, enforcement_mode: s.enforcement_mode, ready_nodes: s.ready_nodes, workers: s.workers, queue_depth: s.queue_depth }, rateHeaders(api.rate));
+  const ready = { ready: true, enforcement_mode: s.enforcement_mode, ready_nodes: s.ready_nodes, workers: s.workers, queue_depth: s.queue_depth };
+  return json(200, ready, rateHeaders(api.rate));
 }
 
 async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
