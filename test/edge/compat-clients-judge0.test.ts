@@ -244,3 +244,37 @@ describe("judge0api 0.1.19 (requests)", () => {
     assert.ok(!log.includes(wrong) && !log.includes(key), "a key in a URL was logged");
   });
 });
+
+describe("Judge0 CE 1.13.1's other routes, in Judge0's shapes", () => {
+  useKey();
+  const h = () => ({ "X-Auth-Token": key });
+  it("version, system_info, statistics, languages/all, a full language, 89's; the home route", async () => {
+    const version = await call("GET", "/version", h());
+    assert.deepEqual([version.status, version.text], [200, "1.13.1"]);
+    assert.deepEqual((await call("GET", "/system_info", h())).json, {});
+    const stats = await call("GET", "/statistics", h());
+    assert.equal(stats.json.submissions.total, 0);
+    assert.equal(Object.keys(stats.json.submissions.last_30_days).length, 30);
+    assert.deepEqual([stats.json.languages, stats.json.statuses], [[], []]);
+    const all = await call("GET", "/languages/all", h());
+    const names = all.json.map((l: { name: string }) => l.name);
+    assert.deepEqual(names, [...names].sort(), "by name");
+    assert.ok(all.json.every((l: { is_archived: boolean }) => l.is_archived === false));
+    assert.ok(all.json.some((l: { id: number; name: string }) => l.id === 89 && l.name === "Multi-file program"), all.text);
+    const c = await call("GET", "/languages/50", h());
+    assert.deepEqual(Object.keys(c.json), ["id", "name", "is_archived", "source_file", "compile_cmd", "run_cmd"]);
+    assert.equal(c.json.source_file, "main.c");
+    assert.equal((await call("GET", "/languages/89", h())).json.source_file, null);
+    const home = await call("GET", "", h());
+    assert.deepEqual([home.status, home.text], [200, ""]);
+  });
+
+  it("the authorized calls (the full list, delete, authorize) are 403 with no body; nothing is deleted", async () => {
+    const created = await call("POST", "/submissions?wait=true", h(), { source_code: "print(1)", language_id: 71 });
+    for (const [method, path] of [["GET", "/submissions"], ["DELETE", `/submissions/${created.json.token}`], ["POST", "/authorize"]] as const) {
+      const r = await call(method, path, h());
+      assert.deepEqual([r.status, r.text], [403, ""], `${method} ${path}`);
+    }
+    assert.equal((await call("GET", `/submissions/${created.json.token}`, h())).status, 200);
+  });
+});
