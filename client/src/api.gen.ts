@@ -1832,7 +1832,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Per item {token} or its field errors */
+      /** @description Per item {token} or its field errors (at least one item created) */
       201: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1848,13 +1848,25 @@ export interface operations {
             })[];
         };
       };
+      /** @description No submissions, or more than the plan's batch cap (Judge0's messages) */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Missing or invalid X-API-Key */
       401: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not a list, or too many */
+      /** @description No item was created: each item's field errors */
       422: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1863,7 +1875,9 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
         };
         content: {
-          "application/json": components["schemas"]["Judge0Errors"];
+          "application/json": {
+              [key: string]: unknown;
+            }[];
         };
       };
       /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */

@@ -269,6 +269,16 @@ describe("Judge0 CE 1.13.1's other routes, in Judge0's shapes", () => {
     assert.deepEqual([home.status, home.text], [200, ""]);
   });
 
+  it("a batch: none created is 422 with each item's errors; empty or over the plan's cap is Judge0's 400", async () => {
+    const none = await call("POST", "/submissions/batch", h(), { submissions: [{ source_code: "x", language_id: 4242 }, { language_id: 71 }] });
+    assert.equal(none.status, 422, none.text);
+    assert.deepEqual(none.json.map((e: Record<string, unknown>) => Object.keys(e)[0]), ["language_id", "source_code"]);
+    const empty = await call("POST", "/submissions/batch", h(), { submissions: [] });
+    assert.deepEqual([empty.status, empty.json.error], [400, "there should be at least one submission in a batch"]);
+    const many = await call("POST", "/submissions/batch", h(), { submissions: Array.from({ length: 6 }, () => ({ source_code: "print(1)", language_id: 71 })) });
+    assert.deepEqual([many.status, many.json.error], [400, "number of submissions in a batch should be less than or equal to 5"]);
+  });
+
   it("the authorized calls (the full list, delete, authorize) are 403 with no body; nothing is deleted", async () => {
     const created = await call("POST", "/submissions?wait=true", h(), { source_code: "print(1)", language_id: 71 });
     for (const [method, path] of [["GET", "/submissions"], ["DELETE", `/submissions/${created.json.token}`], ["POST", "/authorize"]] as const) {

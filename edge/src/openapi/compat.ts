@@ -99,7 +99,11 @@ export const COMPAT_ROUTES: RouteDoc[] = [
   {
     method: "post", path: "/judge0/submissions/batch", operationId: "judge0CreateBatch", tag: "Compatibility",
     summary: "Judge0: create several submissions", parameters: ["Base64Encoded"], body: judge0Batch,
-    responses: { 201: { description: "Per item {token} or its field errors", schema: z.array(z.union([z.object({ token: z.string() }), judge0Errors])) }, 422: { description: "Not a list, or too many", schema: judge0Errors } },
+    responses: {
+      201: { description: "Per item {token} or its field errors (at least one item created)", schema: z.array(z.union([z.object({ token: z.string() }), judge0Errors])) },
+      400: { description: "No submissions, or more than the plan's batch cap (Judge0's messages)", schema: errorBody },
+      422: { description: "No item was created: each item's field errors", schema: z.array(judge0Errors) },
+    },
   },
   {
     method: "get", path: "/judge0/submissions/batch", operationId: "judge0GetBatch", tag: "Compatibility",

@@ -110,9 +110,15 @@ async function createBatch(request: IRequest, env: Env, _ctx: ExecutionContext, 
   try {
     const body = await readJsonObject(request as unknown as Request, MAX_BODY_BYTES, true);
     const plan = await planFor(env, api);
-    if (!Array.isArray(body.submissions) || body.submissions.length === 0) throw judge0FieldError("submissions", "must be a non-empty array");
+    // Judge0's own answers (400) for a batch of the wrong size; the cap is the plan's.
+    if (!Array.isArray(body.submissions) || body.submissions.length === 0) {
+      throw new HttpError(400, { error: "there should be at least one submission in a batch", message: "submissions must be a non-empty list" });
+    }
     if (body.submissions.length > plan.max_batch) {
-      throw judge0FieldError("submissions", `has ${body.submissions.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}`);
+      throw new HttpError(400, {
+        error: `number of submissions in a batch should be less than or equal to ${plan.max_batch}`,
+        message: `submissions has ${body.submissions.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}`,
+      });
     }
     items = body.submissions;
   } catch (e) {
@@ -121,17 +127,20 @@ async function createBatch(request: IRequest, env: Env, _ctx: ExecutionContext, 
   }
   const status = fleetStatus(env);
   const out: unknown[] = [];
+  let created = false;
   // In order: the quota decisions follow the request's order; each item stands or falls alone.
   for (const item of items) {
     try {
       out.push({ token: (await createOne(request, env, api, item, base64, false, status)).id });
+      created = true;
     } catch (e) {
       if (!(e instanceof HttpError) || e.status >= 500) throw e;
       out.push(e.body);
     }
   }
   if (api.rate === null) await countRequest(env, api);
-  return json(201, out, rateHeaders(api.rate));
+  // As Judge0: 201 when at least one item was created, else 422 (each item's errors either way).
+  return json(created ? 201 : 422, out, rateHeaders(api.rate));
 }
 
 async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
