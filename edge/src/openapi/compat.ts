@@ -55,28 +55,44 @@ const judge0Worker = z.object({
 components.add(judge0Worker, { id: "Judge0Worker" });
 const plainText = z.string();
 
+type Ok = { description: string; schema?: z.ZodType; contentType?: string };
+
 /** Judge0's routes besides submissions (compat/judge0/info-routes.ts). */
-function judge0Info(path: string, operationId: string, summary: string, ok: { description: string; schema?: z.ZodType; contentType?: string }, method: "get" | "post" = "get"): RouteDoc {
+function judge0Info(path: string, operationId: string, summary: string, ok: Ok, method: "get" | "post" = "get"): RouteDoc {
   return { method, path: `/judge0${path}`, operationId, tag: "Compatibility", summary: `Judge0: ${summary}`, responses: { 200: ok } };
 }
 
+const plain = (description: string): Ok => ({ description, contentType: "text/plain", schema: plainText });
+
 const JUDGE0_INFO_ROUTES: RouteDoc[] = [
   judge0Info("", "judge0Home", "home (Judge0's `head :ok`)", { description: "No body" }),
-  judge0Info("/languages/all", "judge0AllLanguages", "every language id, by name, none archived", { description: "[{id, name, is_archived}]", schema: z.array(judge0Language) }),
-  judge0Info("/config_info", "judge0ConfigInfo", "configuration: the key's plan's limits in Judge0's field names and units", { description: "Every field Judge0 CE 1.13.1 answers", schema: judge0Config }),
-  judge0Info("/workers", "judge0Workers", "one entry per runtime (language@version) from the fleet's state", { description: "[{queue, size, available, idle, working, paused, failed}]", schema: z.array(judge0Worker) }),
-  judge0Info("/system_info", "judge0SystemInfo", "system information (empty: the edge is no host of ours to describe)", { description: "{}", schema: z.record(z.string(), z.string()) }),
-  judge0Info("/statistics", "judge0Statistics", "statistics in Judge0's shape, nothing counted", { description: "Judge0's shape with zero counts", schema: z.record(z.string(), z.unknown()) }),
-  judge0Info("/version", "judge0Version", "the Judge0 API version served", { description: "1.13.1", contentType: "text/plain", schema: plainText }),
-  judge0Info("/isolate", "judge0Isolate", "the sandbox (a fixed text: isolate is not used)", { description: "Plain text", contentType: "text/plain", schema: plainText }),
-  judge0Info("/license", "judge0License", "a fixed text", { description: "Plain text", contentType: "text/plain", schema: plainText }),
+  judge0Info("/languages/all", "judge0AllLanguages", "every language id, by name, none archived", {
+    description: "[{id, name, is_archived}]", schema: z.array(judge0Language),
+  }),
+  judge0Info("/config_info", "judge0ConfigInfo", "configuration: the key's plan's limits in Judge0's field names and units", {
+    description: "Every field Judge0 CE 1.13.1 answers", schema: judge0Config,
+  }),
+  judge0Info("/workers", "judge0Workers", "one entry per runtime (language@version) from the fleet's state", {
+    description: "[{queue, size, available, idle, working, paused, failed}]", schema: z.array(judge0Worker),
+  }),
+  judge0Info("/system_info", "judge0SystemInfo", "system information (empty: the edge is no host of ours to describe)", {
+    description: "{}", schema: z.record(z.string(), z.string()),
+  }),
+  judge0Info("/statistics", "judge0Statistics", "statistics in Judge0's shape, nothing counted", {
+    description: "Judge0's shape with zero counts", schema: z.record(z.string(), z.unknown()),
+  }),
+  judge0Info("/version", "judge0Version", "the Judge0 API version served", plain("1.13.1")),
+  judge0Info("/isolate", "judge0Isolate", "the sandbox (a fixed text: isolate is not used)", plain("Plain text")),
+  judge0Info("/license", "judge0License", "a fixed text", plain("Plain text")),
   judge0Info("/authenticate", "judge0Authenticate", "check the key; nothing runs (401 when it is wrong)", { description: "The key is valid; no body" }, "post"),
   {
-    method: "post", path: "/judge0/authorize", operationId: "judge0Authorize", tag: "Compatibility", summary: "Judge0: authorization, which is not enabled here",
+    method: "post", path: "/judge0/authorize", operationId: "judge0Authorize", tag: "Compatibility",
+    summary: "Judge0: authorization, which is not enabled here",
     responses: { 403: { description: "As a Judge0 without an authorization token: protected calls are forbidden; no body" } },
   },
   {
-    method: "get", path: "/judge0/submissions", operationId: "judge0ListSubmissions", tag: "Compatibility", summary: "Judge0: list all submissions (an authorized call; not enabled)",
+    method: "get", path: "/judge0/submissions", operationId: "judge0ListSubmissions", tag: "Compatibility",
+    summary: "Judge0: list all submissions (an authorized call; not enabled)",
     responses: { 403: { description: "Forbidden, as in a Judge0 without an authorization token; no body" } },
   },
   {
