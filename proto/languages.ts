@@ -1,7 +1,11 @@
 // The language vocabulary edge and fleet share: docs/api.md's accepted values and their canonical
 // names (docs/api.md). The edge validates requests with it; a node maps them onto its language table.
 
-export const CANONICAL_LANGUAGES = ["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust"] as const;
+/**
+ * `multi-file`: a program made of scripts (Judge0's language 89): the code is its `run` script and
+ * its files may hold a `compile` script; both run with bash (docs/languages.md).
+ */
+export const CANONICAL_LANGUAGES = ["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust", "multi-file"] as const;
 
 const ALIASES: Record<string, string> = {
   python: "python", py: "python",
@@ -12,6 +16,7 @@ const ALIASES: Record<string, string> = {
   typescript: "typescript", ts: "typescript",
   go: "go",
   rust: "rust", rs: "rust",
+  "multi-file": "multi-file",
 };
 
 /** Canonical name for an accepted value, or null. Case-sensitive, as docs/api.md lists them. */

@@ -7,6 +7,7 @@ import { loadedByNameProblem } from "./compile-inputs.ts";
 /** Languages whose source file always has the same name. */
 export const MAIN_SOURCE_FILES = {
   python: "main.py", c: "main.c", cpp: "main.cpp", javascript: "main.js", typescript: "main.ts", go: "main.go", rust: "main.rs",
+  "multi-file": "run",
 } as const;
 
 /** What a compile writes in the work dir: the program it builds, and scratch it needs there. */
@@ -17,6 +18,8 @@ export const COMPILE_OUTPUTS = {
   go: { artifact: "main", scratch: [] },
   rust: { artifact: "main", scratch: [] },
   typescript: { artifact: "main.js", scratch: [] },
+  // The work dir as the compile script left it, carried to every run.
+  "multi-file": { artifact: ".multi-file-build.tar", scratch: [] },
 } as const satisfies Record<string, { artifact: string; scratch: readonly string[] }>;
 
 /**

@@ -73,15 +73,19 @@ export interface paths {
     get: operations["openapi"];
   };
   "/judge0/submissions": {
+    /** Judge0: list all submissions (an authorized call; not enabled) */
+    get: operations["judge0ListSubmissions"];
     /**
      * Judge0: create a submission
-     * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+     * @description The key as X-API-Key, X-Auth-Token (Judge0; also as the query parameter ?X-Auth-Token=, which URLs carry into logs: prefer the header), Authorization: Bearer, a bare Authorization: <key> (Piston routes only) or HTTP Basic with the key as user name.
      */
     post: operations["judge0Create"];
   };
   "/judge0/submissions/{token}": {
     /** Judge0: a submission */
     get: operations["judge0Get"];
+    /** Judge0: delete a submission (an authorized call; not enabled) */
+    delete: operations["judge0DeleteSubmission"];
   };
   "/judge0/submissions/batch": {
     /** Judge0: several submissions */
@@ -105,17 +109,61 @@ export interface paths {
     /** Judge0: about */
     get: operations["judge0About"];
   };
+  "/judge0": {
+    /** Judge0: home (Judge0's `head :ok`) */
+    get: operations["judge0Home"];
+  };
+  "/judge0/languages/all": {
+    /** Judge0: every language id, by name, none archived */
+    get: operations["judge0AllLanguages"];
+  };
+  "/judge0/config_info": {
+    /** Judge0: configuration: the key's plan's limits in Judge0's field names and units */
+    get: operations["judge0ConfigInfo"];
+  };
+  "/judge0/workers": {
+    /** Judge0: one entry per runtime (language@version) from the fleet's state */
+    get: operations["judge0Workers"];
+  };
+  "/judge0/system_info": {
+    /** Judge0: system information (empty: the edge is no host of ours to describe) */
+    get: operations["judge0SystemInfo"];
+  };
+  "/judge0/statistics": {
+    /** Judge0: statistics in Judge0's shape, nothing counted */
+    get: operations["judge0Statistics"];
+  };
+  "/judge0/version": {
+    /** Judge0: the Judge0 API version served */
+    get: operations["judge0Version"];
+  };
+  "/judge0/isolate": {
+    /** Judge0: the sandbox (a fixed text: isolate is not used) */
+    get: operations["judge0Isolate"];
+  };
+  "/judge0/license": {
+    /** Judge0: a fixed text */
+    get: operations["judge0License"];
+  };
+  "/judge0/authenticate": {
+    /** Judge0: check the key; nothing runs (401 when it is wrong) */
+    post: operations["judge0Authenticate"];
+  };
+  "/judge0/authorize": {
+    /** Judge0: authorization, which is not enabled here */
+    post: operations["judge0Authorize"];
+  };
   "/piston/api/v2/execute": {
     /**
      * Piston: run a program and wait for it
-     * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+     * @description The key as X-API-Key, X-Auth-Token (Judge0; also as the query parameter ?X-Auth-Token=, which URLs carry into logs: prefer the header), Authorization: Bearer, a bare Authorization: <key> (Piston routes only) or HTTP Basic with the key as user name.
      */
     post: operations["pistonExecute"];
   };
   "/piston/api/v2/connect": {
     /**
      * Piston: a live session (WebSocket)
-     * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name. Piston's interactive protocol: init, runtime, stage, data, signal, exit, error; close codes 4000-4005 and 4999 (docs/live-sessions.md).
+     * @description The key as X-API-Key, X-Auth-Token (Judge0; also as the query parameter ?X-Auth-Token=, which URLs carry into logs: prefer the header), Authorization: Bearer, a bare Authorization: <key> (Piston routes only) or HTTP Basic with the key as user name. Piston's interactive protocol: init, runtime, stage, data, signal, exit, error; close codes 4000-4005 and 4999 (docs/live-sessions.md).
      */
     get: operations["pistonConnect"];
   };
@@ -226,7 +274,7 @@ export interface components {
       submissions: components["schemas"]["SubmitRequest"][];
     };
     Judge0SubmissionRequest: {
-      source_code: string;
+      source_code?: string | null;
       language_id: number;
       compiler_options?: string | null;
       command_line_arguments?: string | null;
@@ -749,6 +797,18 @@ export interface components {
     PistonError: {
       message: string;
       [key: string]: unknown;
+    };
+    Judge0ConfigInfo: {
+      [key: string]: boolean | number | string[];
+    };
+    Judge0Worker: {
+      queue: string;
+      size: number;
+      available: number;
+      idle: number;
+      working: number;
+      paused: number;
+      failed: number;
     };
     SessionLimits: {
       max_duration_ms: number;
@@ -1611,9 +1671,43 @@ export interface operations {
       };
     };
   };
+  /** Judge0: list all submissions (an authorized call; not enabled) */
+  judge0ListSubmissions: {
+    responses: {
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Forbidden, as in a Judge0 without an authorization token; no body */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   /**
    * Judge0: create a submission
-   * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+   * @description The key as X-API-Key, X-Auth-Token (Judge0; also as the query parameter ?X-Auth-Token=, which URLs carry into logs: prefer the header), Authorization: Bearer, a bare Authorization: <key> (Piston routes only) or HTTP Basic with the key as user name.
    */
   judge0Create: {
     parameters: {
@@ -1743,6 +1837,45 @@ export interface operations {
       };
     };
   };
+  /** Judge0: delete a submission (an authorized call; not enabled) */
+  judge0DeleteSubmission: {
+    parameters: {
+      path: {
+        token: components["parameters"]["Judge0Token"];
+      };
+    };
+    responses: {
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Forbidden, as in a Judge0 without an authorization token; no body */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   /** Judge0: several submissions */
   judge0GetBatch: {
     parameters: {
@@ -1833,7 +1966,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Per item {token} or its field errors */
+      /** @description Per item {token} or its field errors (at least one item created) */
       201: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1849,13 +1982,25 @@ export interface operations {
             })[];
         };
       };
+      /** @description No submissions, or more than the plan's batch cap (Judge0's messages) */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Missing or invalid X-API-Key */
       401: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not a list, or too many */
+      /** @description No item was created: each item's field errors */
       422: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1864,7 +2009,9 @@ export interface operations {
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
         };
         content: {
-          "application/json": components["schemas"]["Judge0Errors"];
+          "application/json": {
+              [key: string]: unknown;
+            }[];
         };
       };
       /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
@@ -1929,7 +2076,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description {id, name, is_archived} */
+      /** @description {id, name, is_archived, source_file, compile_cmd, run_cmd}; the commands are the node's (docs/languages.md): null here */
       200: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1942,6 +2089,9 @@ export interface operations {
             id: number;
             name: string;
             is_archived: boolean;
+            source_file: string | null;
+            compile_cmd: string | null;
+            run_cmd: string | null;
           };
         };
       };
@@ -2020,7 +2170,7 @@ export interface operations {
   /** Judge0: about */
   judge0About: {
     responses: {
-      /** @description The Judge0 API version served */
+      /** @description The Judge0 API version served; every field a string */
       200: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2031,6 +2181,238 @@ export interface operations {
         content: {
           "application/json": {
             version: string;
+            homepage: string;
+            source_code: string;
+            maintainer: string;
+          };
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: home (Judge0's `head :ok`) */
+  judge0Home: {
+    responses: {
+      /** @description No body */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: every language id, by name, none archived */
+  judge0AllLanguages: {
+    responses: {
+      /** @description [{id, name, is_archived}] */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+              id: number;
+              name: string;
+              is_archived: boolean;
+            }[];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: configuration: the key's plan's limits in Judge0's field names and units */
+  judge0ConfigInfo: {
+    responses: {
+      /** @description Every field Judge0 CE 1.13.1 answers */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Judge0ConfigInfo"];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: one entry per runtime (language@version) from the fleet's state */
+  judge0Workers: {
+    responses: {
+      /** @description [{queue, size, available, idle, working, paused, failed}] */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+              queue: string;
+              size: number;
+              available: number;
+              idle: number;
+              working: number;
+              paused: number;
+              failed: number;
+            }[];
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: system information (empty: the edge is no host of ours to describe) */
+  judge0SystemInfo: {
+    responses: {
+      /** @description {} */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: statistics in Judge0's shape, nothing counted */
+  judge0Statistics: {
+    responses: {
+      /** @description Judge0's shape with zero counts */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": {
             [key: string]: unknown;
           };
         };
@@ -2056,9 +2438,185 @@ export interface operations {
       };
     };
   };
+  /** Judge0: the Judge0 API version served */
+  judge0Version: {
+    responses: {
+      /** @description 1.13.1 */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "text/plain": string;
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: the sandbox (a fixed text: isolate is not used) */
+  judge0Isolate: {
+    responses: {
+      /** @description Plain text */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "text/plain": string;
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: a fixed text */
+  judge0License: {
+    responses: {
+      /** @description Plain text */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "text/plain": string;
+        };
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: check the key; nothing runs (401 when it is wrong) */
+  judge0Authenticate: {
+    responses: {
+      /** @description The key is valid; no body */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Judge0: authorization, which is not enabled here */
+  judge0Authorize: {
+    responses: {
+      /** @description Missing or invalid X-API-Key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description As a Judge0 without an authorization token: protected calls are forbidden; no body */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: never;
+      };
+      /** @description Rate limit or in-flight cap reached; retry after Retry-After seconds */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   /**
    * Piston: run a program and wait for it
-   * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.
+   * @description The key as X-API-Key, X-Auth-Token (Judge0; also as the query parameter ?X-Auth-Token=, which URLs carry into logs: prefer the header), Authorization: Bearer, a bare Authorization: <key> (Piston routes only) or HTTP Basic with the key as user name.
    */
   pistonExecute: {
     requestBody: {
@@ -2126,7 +2684,7 @@ export interface operations {
   };
   /**
    * Piston: a live session (WebSocket)
-   * @description The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name. Piston's interactive protocol: init, runtime, stage, data, signal, exit, error; close codes 4000-4005 and 4999 (docs/live-sessions.md).
+   * @description The key as X-API-Key, X-Auth-Token (Judge0; also as the query parameter ?X-Auth-Token=, which URLs carry into logs: prefer the header), Authorization: Bearer, a bare Authorization: <key> (Piston routes only) or HTTP Basic with the key as user name. Piston's interactive protocol: init, runtime, stage, data, signal, exit, error; close codes 4000-4005 and 4999 (docs/live-sessions.md).
    */
   pistonConnect: {
     responses: {

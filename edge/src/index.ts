@@ -8,7 +8,7 @@ import { handleDashboard } from "./dashboard/index.ts";
 import { apiRouter } from "./routes/api.ts";
 import type { ApiContext } from "./routes/api.ts";
 import { authenticate, authenticateOperator } from "./routes/auth.ts";
-import { compatKey } from "./compat/credentials.ts";
+import { compatKey, redactedUrl } from "./compat/credentials.ts";
 import { judge0Router } from "./compat/judge0/routes.ts";
 import { pistonRouter } from "./compat/piston/routes.ts";
 import type { Env } from "./env.ts";
@@ -62,7 +62,7 @@ async function handle(request: Request, env: Env, ctx: ExecutionContext, trace: 
   const compat = path === "/judge0" || path.startsWith("/judge0/") ? judge0Router : path === "/piston" || path.startsWith("/piston/") ? pistonRouter : null;
   if (compat) {
     trace.label = compat === judge0Router ? "/judge0/*" : "/piston/*";
-    const caller = await authenticate(request, env, compatKey(request.headers));
+    const caller = await authenticate(request, env, compatKey(request));
     const api: ApiContext = { caller, rate: null };
     return (await compat.fetch((trace.routed = rewrite(request, url, path)), env, ctx, api)) as Response;
   }
@@ -105,7 +105,7 @@ async function respond(request: Request, env: Env, ctx: ExecutionContext, trace:
     return await handle(request, env, ctx, trace);
   } catch (e) {
     if (e instanceof HttpError) return errorResponse(e);
-    console.error("internal error", request.method, request.url, e instanceof Error ? (e.stack ?? e.message) : String(e));
+    console.error("internal error", request.method, redactedUrl(request.url), e instanceof Error ? (e.stack ?? e.message) : String(e));
     return json(500, { error: "internal error", message: "the request failed inside the edge; it has been logged" });
   }
 }

@@ -77,7 +77,7 @@ describe("health, readiness, languages (docs/api.md)", () => {
     assert.equal(r.status, 200);
     assert.ok(Array.isArray(r.json));
     assert.ok(r.json.includes("python") && r.json.includes("c"), r.text);
-    for (const l of r.json) assert.ok(["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust"].includes(l));
+    for (const l of r.json) assert.ok(["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust", "multi-file"].includes(l));
   });
   it("unknown paths are JSON 404s", async () => {
     const c = await client();

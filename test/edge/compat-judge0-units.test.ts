@@ -58,7 +58,7 @@ describe("Judge0 request → native", () => {
         (e: unknown) => status(e, 422) && Object.hasOwn((e as HttpError).body, field));
     }
     assert.throws(() => parseJudge0Submission({ source_code: "x", language_id: 71, webhook: 1 }), (e: unknown) => status(e, 422) && /webhook/.test(String((e as HttpError).body.error)));
-    assert.throws(() => parseJudge0Submission({ language_id: 71 }), (e: unknown) => status(e, 422) && Object.hasOwn((e as HttpError).body, "source_code"));
+    assert.throws(() => judge0ToNative(parseJudge0Submission({ language_id: 71 }), RUNTIMES, false), (e: unknown) => status(e, 422) && Object.hasOwn((e as HttpError).body, "source_code"));
     assert.throws(() => judge0ToNative(parseJudge0Submission({ source_code: "x", language_id: 4242 }), RUNTIMES, false), (e: unknown) => status(e, 422));
     assert.throws(() => judge0ToNative(parseJudge0Submission({ source_code: "!!", language_id: 71 }), RUNTIMES, true), (e: unknown) => status(e, 422));
     assert.throws(() => splitArguments("a | b"), (e: unknown) => status(e, 422));
@@ -133,7 +133,7 @@ describe("Judge0 mappings, field by field", () => {
       assert.doesNotThrow(() => map({ [f]: false }));
     }
     assert.deepEqual(err(() => map({ language_id: 4242 })).body.language_id, ["language with id 4242 doesn't exist"]);
-    assert.deepEqual(err(() => parseJudge0Submission({ language_id: 71 })).body.source_code, ["can't be blank"]);
+    assert.deepEqual(err(() => map({ source_code: null })).body.source_code, ["can't be blank"]);
     assert.match(String(err(() => parseJudge0Submission({ source_code: 1, language_id: 71 })).body.error), /^source_code: /);
     assert.doesNotMatch(String(err(() => parseJudge0Submission({ source_code: 1, language_id: 71 })).body.error), /blank/);
     assert.deepEqual(err(() => parseJudge0Submission({ source_code: "x", language_id: 71, a: 1, b: 2 })).body, {

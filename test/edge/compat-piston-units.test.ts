@@ -93,14 +93,15 @@ describe("Piston stages and runtimes, field by field", () => {
     assert.deepEqual(compiled, { stdout: "", stderr: "", output: "", code: 0, signal: null, message: null, status: null, cpu_time: null, wall_time: null, memory: null });
   });
 
-  it("runtimes: Piston's names, aliases, and runtime node only for JavaScript and TypeScript", () => {
-    const list = pistonRuntimes([rt("python", "3.11.2"), rt("javascript", "24.1.0"), rt("typescript", "24.1.0"), rt("go", "1.23.5"), rt("zig", "0.1")]);
+  it("runtimes: Piston's names, aliases, and runtime node only for JavaScript and TypeScript; a language Piston cannot name (multi-file) is not listed", () => {
+    const list = pistonRuntimes([
+      rt("python", "3.11.2"), rt("javascript", "24.1.0"), rt("typescript", "24.1.0"), rt("go", "1.23.5"), rt("zig", "0.1"), rt("multi-file", "5.2.15"),
+    ]);
     assert.deepEqual(list, [
       { language: "python", version: "3.11.2", aliases: ["py", "py3", "python3"] },
       { language: "javascript", version: "24.1.0", aliases: ["js", "node", "node-js", "node-javascript"], runtime: "node" },
       { language: "typescript", version: "24.1.0", aliases: ["ts", "node-ts", "tsc"], runtime: "node" },
       { language: "go", version: "1.23.5", aliases: ["golang"] },
-      { language: "zig", version: "0.1", aliases: [] },
     ]);
   });
 });

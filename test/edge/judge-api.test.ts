@@ -214,6 +214,7 @@ describe("every version GET /api/runtimes lists", () => {
     python: 'print("hello")\n',
     rust: 'fn main() { println!("hello"); }\n',
     typescript: 'const greeting: string = "hello";\nconsole.log(greeting);\n',
+    "multi-file": "echo hello\n",
   };
 
   it("runs hello world with `version`, and the record names that version", async (t) => {

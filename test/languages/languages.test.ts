@@ -1,4 +1,4 @@
-// All eight languages on the real kernel: hello world, stdin, runtime and compile errors, time and
+// Every language on the real kernel: hello world, stdin, runtime and compile errors, time and
 // memory limits, aliases, the compile cache, and what a compiled program can (not) see.
 // Cases run concurrently (the engine has 2 slots) to keep the file's wall time modest.
 import assert from "node:assert/strict";
@@ -122,10 +122,20 @@ const PROGRAMS: Record<string, Programs> = {
     hog: "fn main() { let mut hog = Vec::new(); loop { hog.push(vec![1u8; 1 << 20]); } }",
     hogVerdict: "MLE",
   },
+  // Judge0's language 89: the code is the `run` script, run with bash (test/languages/multi-file.test.ts has the rest).
+  "multi-file": {
+    aliases: [],
+    hello: 'echo "hello, world"',
+    sum: "s=0; for x in $(cat); do s=$((s + x)); done; echo $s",
+    runtimeError: "echo boom >&2; exit 3",
+    spin: "while :; do :; done",
+    hog: "tail /dev/zero",
+    hogVerdict: "MLE",
+  },
 };
 
 describe("languages", { skip: !requireKernelQuiet(), concurrency: true }, () => {
-  it("offers all eight languages with detected versions", () => {
+  it("offers every language with detected versions", () => {
     const offered = engine.languages();
     assert.deepEqual([...new Set(offered.map((l) => l.name))].sort(), Object.keys(PROGRAMS).sort());
     for (const { version } of offered) assert.match(version, /\d+\.\d+/);

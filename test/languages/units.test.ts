@@ -99,11 +99,12 @@ describe("language table", () => {
     const expected: Record<string, string> = {
       python: "python", py: "python", c: "c", cpp: "cpp", "c++": "cpp", cxx: "cpp", cc: "cpp", java: "java",
       javascript: "javascript", js: "javascript", typescript: "typescript", ts: "typescript", go: "go", rust: "rust", rs: "rust",
+      "multi-file": "multi-file",
     };
     for (const [name, canonical] of Object.entries(expected)) assert.equal(findLanguage(name)?.name, canonical, name);
     assert.equal(findLanguage(" Py "), undefined, "docs/api.md values are exact, as the edge validates them");
     assert.equal(findLanguage("cobol"), undefined);
-    assert.equal(LANGUAGES.length, 8);
+    assert.equal(LANGUAGES.length, 9);
   });
 
   it("java: names the file after the public class, in its package", () => {

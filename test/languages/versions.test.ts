@@ -32,6 +32,8 @@ const REPORTS_VERSION: Record<string, { code: string; printed: (version: string)
   go: { code: 'package main\n\nimport (\n\t"fmt"\n\t"runtime"\n)\n\nfunc main() { fmt.Println(runtime.Version()) }', printed: (v) => `go${v}` },
   // No way to ask rustc's version from the program: the outcome's version alone.
   rust: { code: 'fn main() { println!("hello, world"); }', printed: () => "hello, world" },
+  // The run script's interpreter is the node's bash.
+  "multi-file": { code: 'echo "${BASH_VERSINFO[0]}.${BASH_VERSINFO[1]}.${BASH_VERSINFO[2]}"', printed: (v) => v },
 };
 
 /** Distinct JDK homes with javac under /usr/lib/jvm (the newer JDK comes with the machine, not from Debian 12). */
@@ -62,7 +64,7 @@ describe("language versions", { skip: !requireKernel(), concurrency: true }, () 
       assert.equal(new Set(names).size, names.length, `${language}: every name selects one version: ${names.join(", ")}`);
       for (const v of versions) {
         assert.match(v.version, /^\d+\.\d+\.\d+$/, `${language} ${v.version}`);
-        assert.equal(v.compiled, ["c", "cpp", "java", "typescript", "go", "rust"].includes(language), `${language}: compiled`);
+        assert.equal(v.compiled, ["c", "cpp", "java", "typescript", "go", "rust", "multi-file"].includes(language), `${language}: compiled`);
       }
     }
     // scripts/provision.sh installs go 1.23 (backports) and Node 22 (npm) beside the defaults.

@@ -40,7 +40,66 @@ components.add(pistonRuntime, { id: "PistonRuntime" });
 const pistonError = z.object({ message: z.string() }).loose();
 components.add(pistonError, { id: "PistonError" });
 
-const KEY = "The key as X-API-Key, X-Auth-Token (Judge0), Authorization: Bearer (Piston) or HTTP Basic with the key as user name.";
+const KEY = "The key as X-API-Key, X-Auth-Token (Judge0; also as the query parameter ?X-Auth-Token=, which URLs carry into logs: prefer the header), "
+  + "Authorization: Bearer, a bare Authorization: <key> (Piston routes only) or HTTP Basic with the key as user name.";
+
+const judge0Language = z.object({ id: z.number().int(), name: z.string(), is_archived: z.boolean() });
+const judge0LanguageFull = judge0Language.extend({ source_file: z.string().nullable(), compile_cmd: z.string().nullable(), run_cmd: z.string().nullable() });
+/** Judge0 CE 1.13.1's configuration: every field, our limits in its names (seconds, KB). */
+const judge0Config = z.record(z.string(), z.union([z.boolean(), z.number(), z.array(z.string())]));
+components.add(judge0Config, { id: "Judge0ConfigInfo" });
+const judge0Worker = z.object({
+  queue: z.string(), size: z.number().int(), available: z.number().int(), idle: z.number().int(), working: z.number().int(),
+  paused: z.number().int(), failed: z.number().int(),
+});
+components.add(judge0Worker, { id: "Judge0Worker" });
+const plainText = z.string();
+
+type Ok = { description: string; schema?: z.ZodType; contentType?: string };
+
+/** Judge0's routes besides submissions (compat/judge0/info-routes.ts). */
+function judge0Info(path: string, operationId: string, summary: string, ok: Ok, method: "get" | "post" = "get"): RouteDoc {
+  return { method, path: `/judge0${path}`, operationId, tag: "Compatibility", summary: `Judge0: ${summary}`, responses: { 200: ok } };
+}
+
+const plain = (description: string): Ok => ({ description, contentType: "text/plain", schema: plainText });
+
+const JUDGE0_INFO_ROUTES: RouteDoc[] = [
+  judge0Info("", "judge0Home", "home (Judge0's `head :ok`)", { description: "No body" }),
+  judge0Info("/languages/all", "judge0AllLanguages", "every language id, by name, none archived", {
+    description: "[{id, name, is_archived}]", schema: z.array(judge0Language),
+  }),
+  judge0Info("/config_info", "judge0ConfigInfo", "configuration: the key's plan's limits in Judge0's field names and units", {
+    description: "Every field Judge0 CE 1.13.1 answers", schema: judge0Config,
+  }),
+  judge0Info("/workers", "judge0Workers", "one entry per runtime (language@version) from the fleet's state", {
+    description: "[{queue, size, available, idle, working, paused, failed}]", schema: z.array(judge0Worker),
+  }),
+  judge0Info("/system_info", "judge0SystemInfo", "system information (empty: the edge is no host of ours to describe)", {
+    description: "{}", schema: z.record(z.string(), z.string()),
+  }),
+  judge0Info("/statistics", "judge0Statistics", "statistics in Judge0's shape, nothing counted", {
+    description: "Judge0's shape with zero counts", schema: z.record(z.string(), z.unknown()),
+  }),
+  judge0Info("/version", "judge0Version", "the Judge0 API version served", plain("1.13.1")),
+  judge0Info("/isolate", "judge0Isolate", "the sandbox (a fixed text: isolate is not used)", plain("Plain text")),
+  judge0Info("/license", "judge0License", "a fixed text", plain("Plain text")),
+  judge0Info("/authenticate", "judge0Authenticate", "check the key; nothing runs (401 when it is wrong)", { description: "The key is valid; no body" }, "post"),
+  {
+    method: "post", path: "/judge0/authorize", operationId: "judge0Authorize", tag: "Compatibility",
+    summary: "Judge0: authorization, which is not enabled here",
+    responses: { 403: { description: "As a Judge0 without an authorization token: protected calls are forbidden; no body" } },
+  },
+  {
+    method: "get", path: "/judge0/submissions", operationId: "judge0ListSubmissions", tag: "Compatibility",
+    summary: "Judge0: list all submissions (an authorized call; not enabled)",
+    responses: { 403: { description: "Forbidden, as in a Judge0 without an authorization token; no body" } },
+  },
+  {
+    method: "delete", path: "/judge0/submissions/{token}", operationId: "judge0DeleteSubmission", tag: "Compatibility", parameters: ["Judge0Token"],
+    summary: "Judge0: delete a submission (an authorized call; not enabled)", responses: { 403: { description: "Forbidden, as in a Judge0 without an authorization token; no body" } },
+  },
+];
 
 export const COMPAT_ROUTES: RouteDoc[] = [
   {
@@ -56,7 +115,11 @@ export const COMPAT_ROUTES: RouteDoc[] = [
   {
     method: "post", path: "/judge0/submissions/batch", operationId: "judge0CreateBatch", tag: "Compatibility",
     summary: "Judge0: create several submissions", parameters: ["Base64Encoded"], body: judge0Batch,
-    responses: { 201: { description: "Per item {token} or its field errors", schema: z.array(z.union([z.object({ token: z.string() }), judge0Errors])) }, 422: { description: "Not a list, or too many", schema: judge0Errors } },
+    responses: {
+      201: { description: "Per item {token} or its field errors (at least one item created)", schema: z.array(z.union([z.object({ token: z.string() }), judge0Errors])) },
+      400: { description: "No submissions, or more than the plan's batch cap (Judge0's messages)", schema: errorBody },
+      422: { description: "No item was created: each item's field errors", schema: z.array(judge0Errors) },
+    },
   },
   {
     method: "get", path: "/judge0/submissions/batch", operationId: "judge0GetBatch", tag: "Compatibility",
@@ -71,7 +134,7 @@ export const COMPAT_ROUTES: RouteDoc[] = [
     method: "get", path: "/judge0/languages/{id}", operationId: "judge0Language", tag: "Compatibility", summary: "Judge0: one language id a submission may name",
     parameters: ["Judge0LanguageId"],
     responses: {
-      200: { description: "{id, name, is_archived}", schema: z.object({ id: z.number().int(), name: z.string(), is_archived: z.boolean() }) },
+      200: { description: "{id, name, is_archived, source_file, compile_cmd, run_cmd}; the commands are the node's (docs/languages.md): null here", schema: judge0LanguageFull },
       404: { description: "Not an id a submission may name", schema: errorBody },
     },
   },
@@ -81,8 +144,9 @@ export const COMPAT_ROUTES: RouteDoc[] = [
   },
   {
     method: "get", path: "/judge0/about", operationId: "judge0About", tag: "Compatibility", summary: "Judge0: about",
-    responses: { 200: { description: "The Judge0 API version served", schema: z.object({ version: z.string() }).loose() } },
+    responses: { 200: { description: "The Judge0 API version served; every field a string", schema: z.object({ version: z.string(), homepage: z.string(), source_code: z.string(), maintainer: z.string() }) } },
   },
+  ...JUDGE0_INFO_ROUTES,
   {
     method: "post", path: "/piston/api/v2/execute", operationId: "pistonExecute", tag: "Compatibility",
     summary: "Piston: run a program and wait for it", description: KEY, body: pistonExecuteSchema,

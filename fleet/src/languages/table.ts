@@ -5,11 +5,13 @@
 import { COMPILE_OUTPUTS, MAIN_SOURCE_FILES } from "../../../proto/source-names.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
 import { CPP_FLAGS, detectGcc, detectGxx } from "./detect/gcc.ts";
+import { detectBash } from "./detect/bash.ts";
 import { detectGo } from "./detect/go.ts";
 import { detectJdks, JAVAC_JVM_FLAGS } from "./detect/jdk.ts";
 import { detectNode } from "./detect/node.ts";
 import { detectPython } from "./detect/python.ts";
 import { detectRust } from "./detect/rust.ts";
+import { MULTI_FILE_ARCHIVE, multiFileCompileArgv, multiFileRunArgv } from "./multi-file.ts";
 import { fixed, javaSource } from "./sources.ts";
 import { typescriptEmitArgv } from "./typescript-emit.ts";
 import type { CommandContext, LanguageSpec } from "./language-spec.ts";
@@ -219,6 +221,20 @@ export const LANGUAGES: LanguageSpec[] = [
       noProgramHint: "the build produced no executable: a library crate (`crate_type = \"lib\"`) has no `fn main()` to run",
     },
     run: { argv: ({ artifactPath }) => [artifactPath] },
+  },
+  {
+    // Judge0's language 89: scripts run with bash (multi-file.ts; docs/languages.md).
+    name: "multi-file",
+    detect: detectBash,
+    source: fixed(MAIN_SOURCE_FILES["multi-file"]),
+    compile: {
+      argv: ({ toolchain }) => multiFileCompileArgv(toolchain),
+      artifact: MULTI_FILE_ARCHIVE,
+      executable: false,
+      // At most what a run's work dir holds.
+      maxArtifactBytes: 64 * MiB,
+    },
+    run: { argv: multiFileRunArgv },
   },
 ];
 

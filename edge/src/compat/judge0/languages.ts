@@ -32,12 +32,14 @@ const JUDGE0_IDS: readonly Judge0Id[] = [
 ];
 
 /** The id a Judge0 client most likely sends for a language (Judge0 CE's long-standing one). */
-const CLASSIC_ID: Record<string, number> = { python: 71, c: 50, cpp: 54, java: 62, javascript: 63, typescript: 74, go: 60, rust: 73 };
+const CLASSIC_ID: Record<string, number> = { python: 71, c: 50, cpp: 54, java: 62, javascript: 63, typescript: 74, go: 60, rust: 73, "multi-file": 89 };
 
 const DISPLAY: Record<string, (v: string) => string> = {
   python: (v) => `Python (${v})`, c: (v) => `C (GCC ${v})`, cpp: (v) => `C++ (GCC ${v})`, java: (v) => `Java (JDK ${v})`,
   javascript: (v) => `JavaScript (Node.js ${v})`, typescript: (v) => `TypeScript (${v})`, go: (v) => `Go (${v})`,
   rust: (v) => `Rust (${v})`,
+  // Judge0 names it without a version (its scripts run with our bash, whose version is the runtime's).
+  "multi-file": () => "Multi-file program",
 };
 
 export const OWN_IDS_FROM = 1000;

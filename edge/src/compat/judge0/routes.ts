@@ -1,5 +1,5 @@
-// Judge0 CE 1.13 under /judge0 (docs/migrating.md): thin routes over our own submission path;
-// the mappings are in to-native.ts and from-native.ts.
+// Judge0 CE 1.13.1 under /judge0 (docs/migrating.md): thin routes over our own submission path;
+// the mappings are in to-native.ts and from-native.ts, the other routes in info-routes.ts.
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
 import type { ApiContext } from "../../submit/api-context.ts";
@@ -19,6 +19,10 @@ import { judge0Submission, parseBase64Flag, parseFields } from "./from-native.ts
 import { acceptedLanguages, listedId } from "./languages.ts";
 import { rememberLanguageId, sentLanguageIds } from "./sent-language-ids.ts";
 import { JUDGE0_STATUSES } from "./statuses.ts";
+import {
+  judge0About, judge0AllLanguages, judge0Authenticate, judge0ConfigInfo, judge0Forbidden, judge0Home, judge0Isolate, judge0Language,
+  judge0License, judge0Statistics, judge0SystemInfo, judge0Version, judge0WorkersRoute,
+} from "./info-routes.ts";
 import { judge0FieldError, judge0ToNative, parseJudge0Submission } from "./to-native.ts";
 
 type Args = [Env, ExecutionContext, ApiContext];
@@ -106,9 +110,15 @@ async function createBatch(request: IRequest, env: Env, _ctx: ExecutionContext, 
   try {
     const body = await readJsonObject(request as unknown as Request, MAX_BODY_BYTES, true);
     const plan = await planFor(env, api);
-    if (!Array.isArray(body.submissions) || body.submissions.length === 0) throw judge0FieldError("submissions", "must be a non-empty array");
+    // Judge0's own answers (400) for a batch of the wrong size; the cap is the plan's.
+    if (!Array.isArray(body.submissions) || body.submissions.length === 0) {
+      throw new HttpError(400, { error: "there should be at least one submission in a batch", message: "submissions must be a non-empty list" });
+    }
     if (body.submissions.length > plan.max_batch) {
-      throw judge0FieldError("submissions", `has ${body.submissions.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}`);
+      throw new HttpError(400, {
+        error: `number of submissions in a batch should be less than or equal to ${plan.max_batch}`,
+        message: `submissions has ${body.submissions.length} entries; the plan '${plan.name}' allows at most ${plan.max_batch}`,
+      });
     }
     items = body.submissions;
   } catch (e) {
@@ -117,17 +127,20 @@ async function createBatch(request: IRequest, env: Env, _ctx: ExecutionContext, 
   }
   const status = fleetStatus(env);
   const out: unknown[] = [];
+  let created = false;
   // In order: the quota decisions follow the request's order; each item stands or falls alone.
   for (const item of items) {
     try {
       out.push({ token: (await createOne(request, env, api, item, base64, false, status)).id });
+      created = true;
     } catch (e) {
       if (!(e instanceof HttpError) || e.status >= 500) throw e;
       out.push(e.body);
     }
   }
   if (api.rate === null) await countRequest(env, api);
-  return json(201, out, rateHeaders(api.rate));
+  // As Judge0: 201 when at least one item was created, else 422 (each item's errors either way).
+  return json(created ? 201 : 422, out, rateHeaders(api.rate));
 }
 
 async function getBatch(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
@@ -157,24 +170,9 @@ async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: Ap
   return json(200, list, rateHeaders(api.rate));
 }
 
-async function language(request: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
-  await countRequest(env, api);
-  const found = acceptedLanguages(await runtimes(fleetStatus(env))).find((l) => String(l.id) === request.params.id);
-  if (!found) throw new HttpError(404, { error: "language not found" }, rateHeaders(api.rate));
-  return json(200, { id: found.id, name: found.name, is_archived: false }, rateHeaders(api.rate));
-}
-
 async function statuses(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
   await countRequest(env, api);
   return json(200, JUDGE0_STATUSES, rateHeaders(api.rate));
-}
-
-async function about(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
-  await countRequest(env, api);
-  return json(200, {
-    version: "1.13.1", homepage: null, source_code: null, maintainer: "codecell",
-    compatibility: "Judge0 CE 1.13 API served by codecell; see docs/migrating.md",
-  }, rateHeaders(api.rate));
 }
 
 const notFound = countedRefusal(404, { error: "not found" });
@@ -184,8 +182,21 @@ export const judge0Router = IttyRouter<IRequest, Args>({ base: "/judge0" })
   .get("/submissions/batch", getBatch)
   .post("/submissions", create)
   .get("/submissions/:token", get)
+  .get("/submissions", judge0Forbidden)
+  .delete("/submissions/:token", judge0Forbidden)
   .get("/languages", languages)
-  .get("/languages/:id", language)
+  .get("/languages/all", judge0AllLanguages)
+  .get("/languages/:id", judge0Language)
   .get("/statuses", statuses)
-  .get("/about", about)
+  .get("/system_info", judge0SystemInfo)
+  .get("/config_info", judge0ConfigInfo)
+  .get("/isolate", judge0Isolate)
+  .get("/about", judge0About)
+  .get("/version", judge0Version)
+  .get("/license", judge0License)
+  .get("/statistics", judge0Statistics)
+  .post("/authenticate", judge0Authenticate)
+  .post("/authorize", judge0Forbidden)
+  .get("/workers", judge0WorkersRoute)
+  .get("", judge0Home)
   .all("*", notFound);

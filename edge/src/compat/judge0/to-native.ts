@@ -15,7 +15,8 @@ const num = z.number().finite().nonnegative().nullish();
 const flag = z.boolean().nullish();
 
 export const judge0SubmissionSchema = z.object({
-  source_code: z.string(),
+  // Required, except for language 89 (a multi-file program), where it must be blank.
+  source_code: z.string().nullish(),
   language_id: z.number().int(),
   compiler_options: z.string().max(512).nullish(),
   command_line_arguments: z.string().max(4096).nullish(),
@@ -116,6 +117,23 @@ function decodeField(field: string, value: string, base64: boolean): string {
   return toBase64(bytes);
 }
 
+function required(field: string, value: string | null | undefined): string {
+  if (value == null) throw judge0FieldError(field, "can't be blank");
+  return value;
+}
+
+/**
+ * Language 89 (docs/migrating.md): no source_code; additional_files holds a `run` script, the
+ * program (our multi-file language's code), and maybe a `compile` script beside the other files.
+ */
+function projectProgram(s: Judge0Submission): { code: string; files: ReturnType<typeof filesFromZip> } {
+  if (s.source_code) throw judge0FieldError("source_code", "must be blank");
+  const files = filesFromZip(required("additional_files", s.additional_files || null));
+  const run = files.find((f) => f.path === "run");
+  if (!run) throw judge0FieldError("additional_files", "must hold a `run` script (language 89 runs it with bash)");
+  return { code: run.content, files: files.filter((f) => f !== run) };
+}
+
 /** The native request for a Judge0 submission; `base64` is the request's base64_encoded. */
 export function judge0ToNative(s: Judge0Submission, runtimes: readonly Runtime[], base64: boolean): Judge0Mapped {
   if (s.enable_network) refuse("enable_network", "network access is never enabled for programs");
@@ -130,14 +148,18 @@ export function judge0ToNative(s: Judge0Submission, runtimes: readonly Runtime[]
   if (s.memory_limit != null) limits.memory_mb = Math.max(1, Math.ceil(s.memory_limit / 1024));
   if (s.max_file_size != null) limits.file_size_kb = Math.max(1, Math.round(s.max_file_size));
   if (s.max_processes_and_or_threads != null) limits.processes = Math.max(1, Math.round(s.max_processes_and_or_threads));
+  // A multi-file program's code is the zip's run script, as bytes: its request travels in base64.
+  const project = runtime.language === "multi-file" ? projectProgram(s) : null;
+  const inBase64 = base64 || project !== null;
+  const text = (field: string, value: string) => (project && !base64 ? toBase64(new TextEncoder().encode(value)) : decodeField(field, value, base64));
   const body: Record<string, unknown> = {
     language: runtime.language,
     version: runtime.version,
-    code: decodeField("source_code", s.source_code, base64),
+    code: project ? project.code : text("source_code", required("source_code", s.source_code)),
   };
-  if (base64) body.encoding = "base64";
-  const stdin = s.stdin != null ? decodeField("stdin", s.stdin, base64) : undefined;
-  const expected = s.expected_output != null ? decodeField("expected_output", s.expected_output, base64) : undefined;
+  if (inBase64) body.encoding = "base64";
+  const stdin = s.stdin != null ? text("stdin", s.stdin) : undefined;
+  const expected = s.expected_output != null ? text("expected_output", s.expected_output) : undefined;
   const runs = s.number_of_runs ?? 1;
   if (runs > 1) {
     body.tests = Array.from({ length: runs }, (_, i) => ({
@@ -152,6 +174,8 @@ export function judge0ToNative(s: Judge0Submission, runtimes: readonly Runtime[]
   if (s.compiler_options) body.compiler_options = s.compiler_options.trim().split(/\s+/).filter(Boolean);
   if (s.command_line_arguments) body.args = splitArguments(s.command_line_arguments);
   if (s.redirect_stderr_to_stdout) body.merge_stderr = true;
-  if (s.additional_files) body.files = filesFromZip(s.additional_files);
+  if (project) {
+    if (project.files.length > 0) body.files = project.files;
+  } else if (s.additional_files) body.files = filesFromZip(s.additional_files);
   return { body, callbackUrl: s.callback_url ?? null, runs };
 }

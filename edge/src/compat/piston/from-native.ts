@@ -73,7 +73,8 @@ export function pistonResult(rec: ResultRecord, runtime: Runtime): Record<string
 }
 
 export function pistonRuntimes(runtimes: readonly Runtime[]): { language: string; version: string; aliases: string[]; runtime?: string }[] {
-  return runtimes.map((r) => ({
+  // Piston has no multi-file language (Judge0's 89): only the languages Piston names are listed.
+  return runtimes.filter((r) => Object.hasOwn(PISTON_LANGUAGE, r.language)).map((r) => ({
     language: PISTON_LANGUAGE[r.language] ?? r.language,
     version: r.version,
     aliases: pistonAliases(r.language),
