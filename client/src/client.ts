@@ -101,7 +101,8 @@ export class Codecell {
 
   /** GET /api/results: one entry per id, in order ({id, error} for an unknown one). */
   async results(ids: readonly string[], opts: CallOptions = {}): Promise<ResultsEntry[]> {
-    const body = await expect<{ results: ResultsEntry[] }>(await send(this.#t, "GET", "api/results", { query: { ids: ids.join(",") }, signal: opts.signal }), [200]);
+    const response = await send(this.#t, "GET", "api/results", { query: { ids: ids.join(",") }, signal: opts.signal });
+    const body = await expect<{ results: ResultsEntry[] }>(response, [200]);
     return body.results;
   }
 
