@@ -119,7 +119,8 @@ export interface HeapReading {
   isolates: number;
 }
 
-const sum = (us: HeapUsage[]): HeapUsage => us.reduce((a, u) => ({ used: a.used + u.used, total: a.total + u.total, backing: a.backing + u.backing }), { used: 0, total: 0, backing: 0 });
+const sum = (us: HeapUsage[]): HeapUsage =>
+  us.reduce((a, u) => ({ used: a.used + u.used, total: a.total + u.total, backing: a.backing + u.backing }), { used: 0, total: 0, backing: 0 });
 
 export class Inspector {
   readonly #sessions: Session[];

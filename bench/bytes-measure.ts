@@ -136,9 +136,12 @@ function measureDb(path: string, snap: StoreSnapshot): void {
       const cols = (db.prepare(`PRAGMA table_info(${q(name)})`).all() as { name: string }[]).map((c) => q(c.name));
       if (cols.length === 0) continue;
       // Bytes of a value as stored: text in UTF-8, blobs as they are, a number 8, NULL 0.
-      const bytes = cols.map((c) => `CASE typeof(${c}) WHEN 'text' THEN length(CAST(${c} AS BLOB)) WHEN 'blob' THEN length(${c}) WHEN 'null' THEN 0 ELSE 8 END`).join(" + ");
+      const bytes = cols
+        .map((c) => `CASE typeof(${c}) WHEN 'text' THEN length(CAST(${c} AS BLOB)) WHEN 'blob' THEN length(${c}) WHEN 'null' THEN 0 ELSE 8 END`)
+        .join(" + ");
       // The row's owner: the first text column that starts with a UUID (8-4-4-4-12).
-      const uuidAt = (c: string) => `typeof(${c}) = 'text' AND substr(${c}, 9, 1) = '-' AND substr(${c}, 14, 1) = '-' AND substr(${c}, 19, 1) = '-' AND substr(${c}, 24, 1) = '-'`;
+      const uuidAt = (c: string) =>
+        `typeof(${c}) = 'text' AND substr(${c}, 9, 1) = '-' AND substr(${c}, 14, 1) = '-' AND substr(${c}, 19, 1) = '-' AND substr(${c}, 24, 1) = '-'`;
       const owner = `CASE ${cols.map((c) => `WHEN ${uuidAt(c)} THEN lower(substr(${c}, 1, 36))`).join(" ")} ELSE '' END`;
       const rows = db.prepare(`SELECT ${owner} AS owner, sum(${bytes}) AS bytes FROM ${q(name)} GROUP BY owner`).all() as { owner: string; bytes: number }[];
       for (const r of rows) {

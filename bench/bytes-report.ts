@@ -74,7 +74,9 @@ const cellOf = (s: Scenario, g: (first: Figures, all: Figures[], r: SideResult) 
 
 function outputRows(t: Table, s: Scenario): void {
   const cell = (g: (f: Figures) => string) => cellOf(s, g);
-  t.row("  completed in", cell((g) => (g.completedMs === null ? "NOT COMPLETED (notes below)" : `${(g.completedMs / 1000).toFixed(1)} s, ${g.jobStatus} ${g.verdict}`)));
+  t.row("  completed in", cell((g) => (
+    g.completedMs === null ? "NOT COMPLETED (notes below)" : `${(g.completedMs / 1000).toFixed(1)} s, ${g.jobStatus} ${g.verdict}`
+  )));
   t.row("  output printed / captured", cell((g) => `${mib(g.printed)} / ${mib(g.captured)}`));
   t.row("  output kept in record", cell((g) => `${mib(g.kept)}${g.trimmed ? " (trimmed)" : ""}`));
   t.row("  record (GET /api/result) body", cell((g) => mib(g.recordBytes)));
@@ -88,7 +90,10 @@ function outputRows(t: Table, s: Scenario): void {
   t.row("    of it the neighbour's rows", cell((g) => mib(g.store.neighbourRows)));
   t.row("  stored: files on disk, growth", cell((g) => `${mib(g.store.fileGrowth)} (${g.store.databases} db)`));
   t.row("  events replay", cell((g) => (g.events ? `${mib(g.events.bytes)}, ${g.events.count} events, ${(g.events.ms / 1000).toFixed(1)} s` : "–")));
-  t.row("    ends with completed", cell((g) => (g.events ? (g.events.last === "completed" ? "yes" : `NO (last: ${g.events.last || "none"}${g.events.error ? `; ${g.events.error}` : ""})`) : "–")));
+  t.row("    ends with completed", cell((g) => {
+    if (!g.events) return "–";
+    return g.events.last === "completed" ? "yes" : `NO (last: ${g.events.last || "none"}${g.events.error ? `; ${g.events.error}` : ""})`;
+  }));
 }
 
 function memoryRows(t: Table, s: Scenario): void {
@@ -96,7 +101,9 @@ function memoryRows(t: Table, s: Scenario): void {
   const w = (all: Figures[]) => all.flatMap((f) => (f.workerd ? [f.workerd] : []));
   const n = (all: Figures[]) => all.flatMap((f) => (f.node ? [f.node] : []));
   const gone = (all: Figures[], who: "workerd" | "node") => (all.some((f) => f[who]?.gone) ? " (then EXITED)" : "");
-  t.row("  workerd RSS base → peak", cell((_, all) => (w(all).length ? `${each(w(all).map((m) => m.base))} → ${each(w(all).map((m) => m.peak))}${gone(all, "workerd")}` : "–")));
+  t.row("  workerd RSS base → peak", cell((_, all) => (
+    w(all).length ? `${each(w(all).map((m) => m.base))} → ${each(w(all).map((m) => m.peak))}${gone(all, "workerd")}` : "–"
+  )));
   t.row("    peak growth", cell((_, all) => {
     const growth = w(all).map((m) => m.peak - m.base);
     return growth.length ? `${each(growth)} ${met(Math.max(...growth) <= 16 * MiB)}` : "–";
@@ -106,12 +113,15 @@ function memoryRows(t: Table, s: Scenario): void {
     return by.length ? each(by) : "–";
   }));
   t.row("    RSS after", cell((_, all) => (w(all).length ? mib(w(all).at(-1)!.after) : "–")));
-  t.row("    RSS end − base: anon; file", cell((_, all) => (w(all).length ? `${each(w(all).map((m) => m.growth.anon))}; ${each(w(all).map((m) => m.growth.file))}` : "–")));
+  t.row("    RSS end − base: anon; file", cell((_, all) => (
+    w(all).length ? `${each(w(all).map((m) => m.growth.anon))}; ${each(w(all).map((m) => m.growth.file))}` : "–"
+  )));
   heapRows(t, s);
   t.row("  node RSS base → peak", cell((_, all, r) => {
     const peaks = n(all).map((m) => m.peak);
     if (!peaks.length) return "–";
-    return `${each(n(all).map((m) => m.base))} → ${each(peaks)}${gone(all, "node")}${r.nodeBudget ? ` ${met(Math.max(...peaks) <= r.nodeBudget.bytes)}` : ""}`;
+    const verdict = r.nodeBudget ? ` ${met(Math.max(...peaks) <= r.nodeBudget.bytes)}` : "";
+    return `${each(n(all).map((m) => m.base))} → ${each(peaks)}${gone(all, "node")}${verdict}`;
   }), "≤ its budget");
   t.row("    peak growth", cell((_, all) => (n(all).length ? each(n(all).map((m) => m.peak - m.base)) : "–")));
 }
@@ -129,7 +139,9 @@ function heapRows(t: Table, s: Scenario): void {
   t.row("    after GC: retained growth", cell((h) => each(h.map((x) => x.end.edge.used - x.base.edge.used))));
   t.row("    committed heap base → peak", cell((h) => `${each(h.map((x) => x.base.edge.total))} → ${each(h.map((x) => x.peakEdgeTotal))}`));
   t.row("    ArrayBuffers base → peak", cell((h) => `${each(h.map((x) => x.base.edge.backing))} → ${each(h.map((x) => x.peakEdgeBacking))}`));
-  t.row("  all isolates: used peak growth; retained", cell((h) => `${each(h.map((x) => x.peakAll.used - x.base.all.used))}; ${each(h.map((x) => x.end.all.used - x.base.all.used))}`));
+  t.row("  all isolates: used peak growth; retained", cell((h) => (
+    `${each(h.map((x) => x.peakAll.used - x.base.all.used))}; ${each(h.map((x) => x.end.all.used - x.base.all.used))}`
+  )));
   t.row("    committed growth", cell((h) => each(h.map((x) => x.peakAllTotal - x.base.all.total))));
 }
 

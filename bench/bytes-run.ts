@@ -270,7 +270,9 @@ class PeakWatch {
 }
 
 /** Polls the record every 0.5 s until it is completed (or error), or the scenario's cap passes. */
-async function pollRecord(client: InstanceType<Stack["mod"]["Client"]>, id: string, s: Scenario, t0: number, fig: Figures, workerd: PeakWatch): Promise<Record<string, unknown> | null> {
+async function pollRecord(
+  client: InstanceType<Stack["mod"]["Client"]>, id: string, s: Scenario, t0: number, fig: Figures, workerd: PeakWatch,
+): Promise<Record<string, unknown> | null> {
   const deadline = Date.now() + s.capMs;
   for (;;) {
     let last: string;

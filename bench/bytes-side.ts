@@ -27,7 +27,9 @@ export function beforeTree(dir: string | undefined, base: string): string {
   if (!dir) {
     const at = existsSync(tree) ? spawnSync("git", ["-C", tree, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim() : "";
     if (at !== commit) {
-      if (existsSync(tree)) throw new Error(`${tree} exists but is not a worktree at ${commit}: remove it (git worktree remove --force ${tree}) or pass --before`);
+      if (existsSync(tree)) {
+        throw new Error(`${tree} exists but is not a worktree at ${commit}: remove it (git worktree remove --force ${tree}) or pass --before`);
+      }
       log(`making a worktree of ${commit.slice(0, 12)} at ${tree}`);
       git("worktree", "add", "--detach", tree, commit);
     }
@@ -124,7 +126,8 @@ export async function startStack(tree: string, inspector: boolean): Promise<Stac
       inspector: sessions, inspectorNote, key: a.key, neighbourKey: b.key, stop,
     };
   } catch (e) {
-    const logs = `${edge ? `\n--- edge log (tail) ---\n${edge.log().slice(-4000)}` : ""}${fleet ? `\n--- node log (tail) ---\n${fleet.log().slice(-4000)}` : ""}`;
+    const edgeLog = edge ? `\n--- edge log (tail) ---\n${edge.log().slice(-4000)}` : "";
+    const logs = `${edgeLog}${fleet ? `\n--- node log (tail) ---\n${fleet.log().slice(-4000)}` : ""}`;
     await stop();
     throw new Error(`${String(e instanceof Error ? e.message : e)}${logs}`);
   }
@@ -140,7 +143,10 @@ const NODE_MEMORY = join("fleet", "src", "service", "node-memory.ts");
 async function nodeBudget(tree: string): Promise<Stack["nodeBudget"]> {
   if (!existsSync(join(tree, NODE_MEMORY))) return null;
   try {
-    const m = (await import(pathToFileURL(join(tree, NODE_MEMORY)).href)) as { heapFlagFromEnv?: (env: NodeJS.ProcessEnv) => string; DEFAULT_HEAP_MIB?: number };
+    const m = (await import(pathToFileURL(join(tree, NODE_MEMORY)).href)) as {
+      heapFlagFromEnv?: (env: NodeJS.ProcessEnv) => string;
+      DEFAULT_HEAP_MIB?: number;
+    };
     const mib = m.heapFlagFromEnv ? Number(/=(\d+)$/.exec(m.heapFlagFromEnv(process.env))?.[1]) : m.DEFAULT_HEAP_MIB;
     return mib && Number.isFinite(mib) ? { bytes: mib * 1048576, source: NODE_MEMORY } : null;
   } catch {

@@ -122,7 +122,10 @@ async function side(name: string, tree: () => string): Promise<SideResult> {
     log(`${name}: starting a stack from ${result.tree}`);
     current = await startStack(result.tree, !opts["no-inspector"]);
     result.inspectorNote = current.inspector ? `${current.inspector.isolates} isolates` : `n/a: ${current.inspectorNote}`;
-    log(`${name}: edge ${current.edge.base} (workerd ${current.workerdPid}, state ${current.edge.persistDir}; inspector ${result.inspectorNote}), node ${current.fleet.url} (pid ${current.nodePid})`);
+    log(
+      `${name}: edge ${current.edge.base} (workerd ${current.workerdPid}, state ${current.edge.persistDir}; inspector ${result.inspectorNote}), ` +
+        `node ${current.fleet.url} (pid ${current.nodePid})`,
+    );
     result.nodeBudget = budgetFlag !== null ? { bytes: budgetFlag, source: "--node-budget-mib" } : current.nodeBudget;
     result.nodeHeapFlag = current.nodeHeapFlag;
     result.idle = await idleNeighbour(current, 10);

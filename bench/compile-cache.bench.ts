@@ -60,7 +60,8 @@ async function measure(label: string, scoped: boolean): Promise<string[]> {
   const all = [...hits, ...misses];
   const total = all.reduce((a, b) => a + b, 0);
   return [
-    `${label}: ${all.length} requests, ${hits.length} hits (${((100 * hits.length) / all.length).toFixed(0)}%), ${(total / 1000).toFixed(1)} s in all, mean ${(total / all.length).toFixed(0)} ms`,
+    `${label}: ${all.length} requests, ${hits.length} hits (${((100 * hits.length) / all.length).toFixed(0)}%), ` +
+      `${(total / 1000).toFixed(1)} s in all, mean ${(total / all.length).toFixed(0)} ms`,
     `  ${row("a hit (run only)", hits)}`,
     `  ${row("a miss (compile + run)", misses)}`,
   ];

@@ -18,8 +18,11 @@ const dir = mkdtempSync(join(tmpdir(), "bench-custom-checker-"));
 const engine = await createEngine({ stateDir: join(dir, "state"), slots: 1, cgroupParent: "codecell-bench" });
 if (!engine.health().ready) throw new Error(`engine not ready: ${engine.health().reasons.join("; ")}`);
 
-const SOLUTION = "#include <bits/stdc++.h>\nint main() { int n; std::cin >> n; for (int i = 0; i < n; i++) { long long x; std::cin >> x; std::cout << x << (i + 1 < n ? ' ' : '\\n'); } }\n";
-const tests = Array.from({ length: TESTS }, (_, i) => permutationTest(10 + (i % 10) * 10, `t${i + 1}`)).map((t) => ({ name: t.name!, stdin: t.stdin, expected: t.expected_output }));
+const SOLUTION =
+  "#include <bits/stdc++.h>\n" +
+  "int main() { int n; std::cin >> n; for (int i = 0; i < n; i++) { long long x; std::cin >> x; std::cout << x << (i + 1 < n ? ' ' : '\\n'); } }\n";
+const tests = Array.from({ length: TESTS }, (_, i) => permutationTest(10 + (i % 10) * 10, `t${i + 1}`))
+  .map((t) => ({ name: t.name!, stdin: t.stdin, expected: t.expected_output }));
 const header = testlibHeader();
 const checker = (code: string) => ({ language: "cpp", code, files: [{ path: "testlib.h", content: header }] });
 

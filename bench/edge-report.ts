@@ -65,18 +65,22 @@ function throughputRows(r: Report): string {
   const rate = (reps: Repetition[], f: (x: Repetition) => Throughput) => overReps(reps, (x) => f(x).perSec);
   const cpu = (reps: Repetition[], f: (x: Repetition) => Throughput, k: string) => overReps(reps, (x) => f(x).cpu[k]!).toFixed(2);
   const row = (label: string, f: (x: Repetition) => Throughput) => [r.fresh, r.loaded].map((reps) =>
-    `    ${label.padEnd(24)} ${rate(reps, f).toFixed(1).padStart(7)} runs/s   CPU per run: workerd ${cpu(reps, f, "workerd")}, launcher ${cpu(reps, f, "launcher")}, fleet node ${cpu(reps, f, "node")} ms`);
+    `    ${label.padEnd(24)} ${rate(reps, f).toFixed(1).padStart(7)} runs/s   ` +
+    `CPU per run: workerd ${cpu(reps, f, "workerd")}, launcher ${cpu(reps, f, "launcher")}, fleet node ${cpu(reps, f, "node")} ms`);
   const ratio = (reps: Repetition[]) => overReps(reps, (x) => x.throughEdge.perSec / x.nodeOnly.perSec);
   const [nodeFresh, nodeLoaded] = row("node only (gRPC-Web)", (x) => x.nodeOnly);
   const [edgeFresh, edgeLoaded] = row("through the edge", (x) => x.throughEdge);
-  const ratioRow = (reps: Repetition[]) => `    edge / node-only         ${(ratio(reps) * 100).toFixed(0).padStart(6)} %        (target ≥ 60 %: ${met(ratio(reps) >= 0.6)})`;
+  const ratioRow = (reps: Repetition[]) =>
+    `    edge / node-only         ${(ratio(reps) * 100).toFixed(0).padStart(6)} %        (target ≥ 60 %: ${met(ratio(reps) >= 0.6)})`;
   return [`  fresh stack:`, nodeFresh, edgeFresh, ratioRow(r.fresh), `  after the load:`, nodeLoaded, edgeLoaded, ratioRow(r.loaded)].join("\n");
 }
 
 /** For reference: the same pairs through an edge whose state is on this machine's disk. */
 function diskRows(r: Report): string {
   if (r.onDisk.length === 0) return "    (not measured: BENCH_DISK_REPS=0)";
-  const each = r.onDisk.map((p) => `${((100 * p.throughEdge.perSec) / p.nodeOnly.perSec).toFixed(0)} % (${p.throughEdge.perSec.toFixed(0)} of ${p.nodeOnly.perSec.toFixed(0)} runs/s, workerd ${p.throughEdge.cpu.workerd!.toFixed(2)} ms per run)`);
+  const each = r.onDisk.map((p) =>
+    `${((100 * p.throughEdge.perSec) / p.nodeOnly.perSec).toFixed(0)} % ` +
+    `(${p.throughEdge.perSec.toFixed(0)} of ${p.nodeOnly.perSec.toFixed(0)} runs/s, workerd ${p.throughEdge.cpu.workerd!.toFixed(2)} ms per run)`);
   return `    edge / node-only, each pair: ${each.join("; ")}`;
 }
 

@@ -72,7 +72,10 @@ try {
   const loaded = await phase(`after ${LOAD_SECS} s of load`);
   const slots = (await clients[0]!.call("GET", "/api/health")).json.workers as number;
   const onDisk = DISK_REPS > 0 ? await stateOnDisk(fleet) : [];
-  printReport({ load1, reps: REPS, n: N, secs: SECS, clients: CLIENTS, slots, loadSecs: LOAD_SECS, loadClients: LOAD_CLIENTS, fresh, loaded, loadReport, stateBefore, stateAfter, onDisk, stateParent: dirname(edge.persistDir) });
+  printReport({
+    load1, reps: REPS, n: N, secs: SECS, clients: CLIENTS, slots, loadSecs: LOAD_SECS, loadClients: LOAD_CLIENTS,
+    fresh, loaded, loadReport, stateBefore, stateAfter, onDisk, stateParent: dirname(edge.persistDir),
+  });
 } finally {
   await edge.stop();
   await fleet.stop();

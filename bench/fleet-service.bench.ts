@@ -189,7 +189,9 @@ const stub: Engine = {
   slots: SLOTS,
   queue: new SlotQueue(SLOTS),
   languages: () => [{ name: "c", version: "stub", aliases: [], default: true, compiled: true, libraries: [] }],
-  health: () => ({ ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "stub", controls: [], seccompPolicy: "stub", cpuMode: "shared" }),
+  health: () => ({
+    ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "stub", controls: [], seccompPolicy: "stub", cpuMode: "shared",
+  }),
   execute: async () => recorded,
   close: async () => {},
 };
@@ -234,7 +236,10 @@ async function measured(execute: Execute) {
   const runs = (rate * (performance.now() - start)) / 1000;
   const [node1, self1, busy1] = [ticks(node.pid!), ticks("self"), busyTicks()];
   const perRun = (delta: number) => ((delta * 10) / runs).toFixed(1); // USER_HZ = 100: a tick is 10 ms
-  return `${rate.toFixed(0).padStart(4)} executions/s   CPU ms per run: node process ${perRun(node1.own - node0.own)}, sandboxed processes ${perRun(node1.children - node0.children)}, clients ${perRun(self1.own - self0.own)}, whole machine ${perRun(busy1 - busy0)}`;
+  return (
+    `${rate.toFixed(0).padStart(4)} executions/s   CPU ms per run: node process ${perRun(node1.own - node0.own)}, ` +
+    `sandboxed processes ${perRun(node1.children - node0.children)}, clients ${perRun(self1.own - self0.own)}, whole machine ${perRun(busy1 - busy0)}`
+  );
 }
 const nativeRate = await measured(remote.native);
 const webRate = await measured(remote.web);
@@ -243,14 +248,21 @@ node.kill("SIGTERM");
 await new Promise((resolve) => node.once("exit", resolve));
 
 const ms = (value: number) => `${value.toFixed(2)} ms`.padEnd(10);
-console.log(`fleet service bench: C hello (compile cache hit), ${SLOTS} slots, ${availableParallelism()} cores, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+const loadAverage = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`fleet service bench: C hello (compile cache hit), ${SLOTS} slots, ${availableParallelism()} cores, load average ${loadAverage}`);
 console.log("");
 console.log(`median latency, ${ROUNDS} interleaved sequential calls each`);
 console.log("                                              real engine                          | stub engine (instant)");
 console.log("                                              latency    added      per-call added | latency    per-call added");
 console.log(`  engine called in-process                    ${ms(real.engineMs)} -          -              | ${ms(layer.engineMs)} -`);
-console.log(`  Execute over native gRPC (grpc-js client)   ${ms(real.nativeMs)} ${ms(real.nativeMs - real.engineMs)} ${ms(real.nativeOverheadMs)}     | ${ms(layer.nativeMs)} ${ms(layer.nativeOverheadMs)}`);
-console.log(`  Execute over gRPC-Web (proto client, fetch) ${ms(real.webMs)} ${ms(real.webMs - real.engineMs)} ${ms(real.webOverheadMs)}     | ${ms(layer.webMs)} ${ms(layer.webOverheadMs)}`);
+console.log(
+  `  Execute over native gRPC (grpc-js client)   ${ms(real.nativeMs)} ${ms(real.nativeMs - real.engineMs)} ${ms(real.nativeOverheadMs)}     | ` +
+    `${ms(layer.nativeMs)} ${ms(layer.nativeOverheadMs)}`,
+);
+console.log(
+  `  Execute over gRPC-Web (proto client, fetch) ${ms(real.webMs)} ${ms(real.webMs - real.engineMs)} ${ms(real.webOverheadMs)}     | ` +
+    `${ms(layer.webMs)} ${ms(layer.webOverheadMs)}`,
+);
 console.log("  (added: median minus the engine's median; per-call added: median of each call's latency minus its own engine.execute time)");
 console.log("");
 console.log(`throughput, ${CLIENTS} concurrent clients, ${SECONDS} s each`);

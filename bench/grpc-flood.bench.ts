@@ -120,7 +120,9 @@ if (process.argv[2] === "serve") {
   console.log(`  node event-loop delay (ms): p50 ${f(delay.p50)}, p99 ${f(delay.p99)}, max ${f(delay.max)}, mean ${f(delay.mean)}`);
   console.log(`  node RSS at the end: ${(rss / 2 ** 20).toFixed(0)} MiB`);
   if (latencies.length > 0) {
-    console.log(`  authenticated NodeInfo during the flood: ${latencies.length} answered, p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms, max ${f(latencies.at(-1)!)} ms`);
+    console.log(
+      `  authenticated NodeInfo during the flood: ${latencies.length} answered, p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms, max ${f(latencies.at(-1)!)} ms`,
+    );
   }
   if (failures.length > 0) console.log(`  authenticated NodeInfo failed: ${failures.join(", ")}`);
   console.log(`  (client's own event-loop delay p99 ${f(clientDelay.percentile(99) / 1e6)} ms)`);

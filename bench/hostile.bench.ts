@@ -60,7 +60,8 @@ try {
   for (const hostile of hostileCorpus()) {
     const started = performance.now();
     const r = await execute(target, hostile.request).catch((e: Error) => e);
-    verdicts.push(`  ${hostile.name}: ${r instanceof Error ? `failed: ${r.message}` : `${verdictName(r.verdict)} ${r.evidence?.verdictCause ?? ""}`} (${Math.round(performance.now() - started)} ms)`);
+    const outcome = r instanceof Error ? `failed: ${r.message}` : `${verdictName(r.verdict)} ${r.evidence?.verdictCause ?? ""}`;
+    verdicts.push(`  ${hostile.name}: ${outcome} (${Math.round(performance.now() - started)} ms)`);
   }
   hostileStop.abort();
   const hostileMs = performance.now() - hostileStarted;
@@ -78,13 +79,18 @@ try {
   const row = (label: string, runs: { ms: number; result: { verdict: number } }[], d: { p50: number; p99: number; max: number }) => {
     const lat = { ...summarize(runs.map((r) => r.ms)), max: Math.max(...runs.map((r) => r.ms)) };
     const notAc = runs.filter((r) => r.result.verdict !== 1).length;
-    return `| ${label} | ${runs.length} | ${lat.median.toFixed(0)} | ${lat.p95.toFixed(0)} | ${lat.max.toFixed(0)} | ${notAc} | ${d.p50.toFixed(1)} | ${d.p99.toFixed(1)} | ${d.max.toFixed(1)} |`;
+    const latency = `${lat.median.toFixed(0)} | ${lat.p95.toFixed(0)} | ${lat.max.toFixed(0)}`;
+    return `| ${label} | ${runs.length} | ${latency} | ${notAc} | ${d.p50.toFixed(1)} | ${d.p99.toFixed(1)} | ${d.max.toFixed(1)} |`;
   };
-  console.log(`hostile corpus on one node (2 slots), ${Math.round(hostileMs / 1000)} s per phase; load average ${(await import("node:os")).loadavg()[0]!.toFixed(2)}`);
+  const load1 = (await import("node:os")).loadavg()[0]!.toFixed(2);
+  console.log(`hostile corpus on one node (2 slots), ${Math.round(hostileMs / 1000)} s per phase; load average ${load1}`);
   console.log(verdicts.join("\n"));
   console.log(`  native gRPC flood: ${flooded.sent} messages of 4 MiB, statuses ${JSON.stringify([...flooded.statuses])}`);
   console.log("");
-  console.log("| phase | neighbour runs | latency median ms | p95 ms | max ms (target ≤ 1500) | not AC | event-loop delay p50 ms | p99 ms (target < 50) | max ms |");
+  console.log(
+    "| phase | neighbour runs | latency median ms | p95 ms | max ms (target ≤ 1500) | not AC | " +
+      "event-loop delay p50 ms | p99 ms (target < 50) | max ms |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
   console.log(row("quiet (baseline)", qRuns, qDelay));
   console.log(row("hostile corpus", hRuns, hDelay));

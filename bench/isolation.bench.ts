@@ -45,7 +45,8 @@ int main(void) { volatile unsigned long x = 0; for (;;) { fork(); x++; } }`,
 #include <time.h>
 #include <unistd.h>
 int main(void) { static char buf[65536]; memset(buf, 'x', sizeof buf); struct timespec s, n; clock_gettime(CLOCK_MONOTONIC, &s);
-  for (;;) { for (int i = 0; i < 64; i++) if (write(1, buf, sizeof buf) < 0) return 1; clock_gettime(CLOCK_MONOTONIC, &n); if (n.tv_sec - s.tv_sec >= 2) return 0; } }`,
+  for (;;) { for (int i = 0; i < 64; i++) if (write(1, buf, sizeof buf) < 0) return 1; ` +
+    `clock_gettime(CLOCK_MONOTONIC, &n); if (n.tv_sec - s.tv_sec >= 2) return 0; } }`,
 };
 const binaries = new Map<string, string>();
 for (const [name, source] of Object.entries(PROGRAMS)) {
@@ -192,20 +193,33 @@ await sandbox.close();
 rmSync(dir, { recursive: true, force: true });
 
 const pct = (value: number, base: number) => `${value >= base ? "+" : ""}${(((value - base) / base) * 100).toFixed(1)} %`;
-console.log(`isolation benchmark: ${slots} slots (cpu ${sandbox.health().cpuMode}), victim = static C, ${VICTIM_LOOPS.toExponential(0)} additions (~300 ms of CPU at 1e9 here), median of ${SAMPLES} each side`);
+console.log(
+  `isolation benchmark: ${slots} slots (cpu ${sandbox.health().cpuMode}), victim = static C, ` +
+    `${VICTIM_LOOPS.toExponential(0)} additions (~300 ms of CPU at 1e9 here), median of ${SAMPLES} each side`,
+);
 console.log(`host load average before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)} (other work on the machine shows up in both columns)`);
 console.log("wall ms, median; bare = the same victim with no sandbox, pinned to the same core, beside the same neighbour");
-console.log(`${"neighbours in the other slots".padEnd(28)} ${"bare alone".padStart(10)} ${"loaded".padStart(7)} ${"ratio".padStart(6)} | ${"sandbox alone cpu/wall".padStart(22)} ${"cpu".padStart(5)} ${"vs alone".padStart(9)} ${"wall".padStart(6)} ${"ratio".padStart(6)}  targets (cpu 5 %, wall 1.2x)`);
+console.log(
+  `${"neighbours in the other slots".padEnd(28)} ${"bare alone".padStart(10)} ${"loaded".padStart(7)} ${"ratio".padStart(6)} | ` +
+    `${"sandbox alone cpu/wall".padStart(22)} ${"cpu".padStart(5)} ${"vs alone".padStart(9)} ${"wall".padStart(6)} ${"ratio".padStart(6)}  ` +
+    `targets (cpu 5 %, wall 1.2x)`,
+);
 for (const [label, c] of rows) {
   const cpuMet = Math.abs(c.loaded.cpuMs - c.alone.cpuMs) <= c.alone.cpuMs * 0.05;
   const ratio = c.loaded.wallMs / c.alone.wallMs;
   const floor = c.bareLoaded.wallMs / c.bareAlone.wallMs;
-  const wall = ratio <= 1.2 ? "met" : `missed${floor > 1.2 ? ` (the machine's own floor is ${floor.toFixed(2)}x; sandbox ${(ratio / floor).toFixed(2)}x of it)` : ""}`;
+  const floorNote = floor > 1.2 ? ` (the machine's own floor is ${floor.toFixed(2)}x; sandbox ${(ratio / floor).toFixed(2)}x of it)` : "";
+  const wall = ratio <= 1.2 ? "met" : `missed${floorNote}`;
+  const aloneCell = `${c.alone.cpuMs.toFixed(0)} / ${c.alone.wallMs.toFixed(0)}`;
   console.log(
-    `${label.padEnd(28)} ${c.bareAlone.wallMs.toFixed(0).padStart(10)} ${c.bareLoaded.wallMs.toFixed(0).padStart(7)} ${floor.toFixed(2).padStart(5)}x | ${`${c.alone.cpuMs.toFixed(0)} / ${c.alone.wallMs.toFixed(0)}`.padStart(22)} ${c.loaded.cpuMs.toFixed(0).padStart(5)} ${pct(c.loaded.cpuMs, c.alone.cpuMs).padStart(9)} ${c.loaded.wallMs.toFixed(0).padStart(6)} ${ratio.toFixed(2).padStart(5)}x  cpu ${cpuMet ? "met" : "missed"}, wall ${wall}`,
+    `${label.padEnd(28)} ${c.bareAlone.wallMs.toFixed(0).padStart(10)} ${c.bareLoaded.wallMs.toFixed(0).padStart(7)} ${floor.toFixed(2).padStart(5)}x | ` +
+      `${aloneCell.padStart(22)} ${c.loaded.cpuMs.toFixed(0).padStart(5)} ${pct(c.loaded.cpuMs, c.alone.cpuMs).padStart(9)} ` +
+      `${c.loaded.wallMs.toFixed(0).padStart(6)} ${ratio.toFixed(2).padStart(5)}x  cpu ${cpuMet ? "met" : "missed"}, wall ${wall}`,
   );
 }
 const nodeShare = nodeCpuMs / floodWallMs;
 console.log(
-  `node CPU per flooded run: ${(nodeCpuMs / floodRuns).toFixed(1)} ms per ${(floodWallMs / floodRuns).toFixed(0)} ms run = ${(nodeShare * 100).toFixed(2)} % (target <= 5 %: ${nodeShare <= 0.05 ? "met" : "missed"})${floodOk ? "" : "  [a flooded run was not AC + truncated]"}`,
+  `node CPU per flooded run: ${(nodeCpuMs / floodRuns).toFixed(1)} ms per ${(floodWallMs / floodRuns).toFixed(0)} ms run = ` +
+    `${(nodeShare * 100).toFixed(2)} % (target <= 5 %: ${nodeShare <= 0.05 ? "met" : "missed"})` +
+    `${floodOk ? "" : "  [a flooded run was not AC + truncated]"}`,
 );

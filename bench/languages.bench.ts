@@ -36,7 +36,9 @@ function host(toolchain: Toolchain, tool: string): string {
 
 function sh(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ["ignore", "pipe", "pipe"], env: { PATH: "/usr/bin:/bin", HOME: cwd, LANG: "C.UTF-8", ...env } });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd, stdio: ["ignore", "pipe", "pipe"], env: { PATH: "/usr/bin:/bin", HOME: cwd, LANG: "C.UTF-8", ...env },
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk) => (out += chunk));
@@ -169,13 +171,20 @@ for (const c of cases()) {
   const version = detected.get(c.language)!.info.version;
   const over = med(warm) - med(bareRun);
   const overCell = `${over >= 0 ? "+" : ""}${over.toFixed(1)}`.padStart(8);
-  rows.push(`${c.language.padEnd(11)} ${version.padEnd(17)} ${fmt(med(bareRun))} ${fmt(med(warm))} ${overCell} ${(over <= TARGET_MS ? "yes" : "no").padStart(5)}   ${coldCells}`);
+  const metCell = (over <= TARGET_MS ? "yes" : "no").padStart(5);
+  rows.push(`${c.language.padEnd(11)} ${version.padEnd(17)} ${fmt(med(bareRun))} ${fmt(med(warm))} ${overCell} ${metCell}   ${coldCells}`);
   console.error(`${c.language} done`);
 }
 await engine.close();
 rmSync(dir, { recursive: true, force: true });
 
 console.log("hello world, median wall ms (bare = the toolchain outside any sandbox)");
-console.log(`${"language".padEnd(11)} ${"toolchain".padEnd(17)} ${"bare run".padStart(8)} ${"warm".padStart(8)} ${"Δ ms".padStart(8)} ${`≤${TARGET_MS}`.padStart(5)}   ${"bare c+r".padStart(8)} ${"cold".padStart(8)} ${"Δ %".padStart(8)}`);
+console.log(
+  `${"language".padEnd(11)} ${"toolchain".padEnd(17)} ${"bare run".padStart(8)} ${"warm".padStart(8)} ` +
+    `${"Δ ms".padStart(8)} ${`≤${TARGET_MS}`.padStart(5)}   ${"bare c+r".padStart(8)} ${"cold".padStart(8)} ${"Δ %".padStart(8)}`,
+);
 for (const line of rows) console.log(line);
-console.log(`warm = sandbox run with a compile-cache hit (interpreters: every run); ≤${TARGET_MS}: warm at most ${TARGET_MS} ms over bare; cold = sandbox compile + run (cache miss)`);
+console.log(
+  `warm = sandbox run with a compile-cache hit (interpreters: every run); ≤${TARGET_MS}: warm at most ${TARGET_MS} ms over bare; ` +
+    "cold = sandbox compile + run (cache miss)",
+);

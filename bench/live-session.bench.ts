@@ -53,7 +53,8 @@ try {
     const abort = new AbortController();
     const stream = (async () => {
       const text = new TextDecoder();
-      for await (const ev of serverStream(fleet, fleetMethods.execute, { submissionId, language: "python", code: ECHO, streamOutput: true, liveStdin: true }, abort.signal)) {
+      const request = { submissionId, language: "python", code: ECHO, streamOutput: true, liveStdin: true };
+      for await (const ev of serverStream(fleet, fleetMethods.execute, request, abort.signal)) {
         if (ev.output) stdout += text.decode(ev.output.data, { stream: true });
         waiting.wake?.();
       }
@@ -139,7 +140,10 @@ try {
   for (const [keep, mib] of [[false, 10], [false, 40], [true, 10], [true, 40]] as const) {
     const f = await flood(keep, mib);
     const how = `${mib} MiB, ${keep ? "keeping to the window (stalls)" : "ignoring the window"}`;
-    console.log(`  ${how.padEnd(42)} node took ${(f.taken / 1024 / 1024).toFixed(2)} MiB, closed ${f.close ?? "by the client"}; workerd +${f.edge.toFixed(1)} MiB, node +${f.node.toFixed(1)} MiB`);
+    console.log(
+      `  ${how.padEnd(42)} node took ${(f.taken / 1024 / 1024).toFixed(2)} MiB, closed ${f.close ?? "by the client"}; ` +
+        `workerd +${f.edge.toFixed(1)} MiB, node +${f.node.toFixed(1)} MiB`,
+    );
   }
 } finally {
   await edge.stop();

@@ -82,13 +82,17 @@ async function cpuPollCostUsec(): Promise<number> {
   if (typeof driver === "string") throw new Error(driver);
   const problems = driver.problems();
   if (problems.length > 0) throw new Error(problems.join("; "));
-  const cgroup = await driver.create("r0", { memoryBytes: RUN_LIMITS.memoryBytes, processes: RUN_LIMITS.processes, cpu: { mode: "dedicated", cpus: [driver.cpus()[0]!], quotaCores: undefined } });
+  const cgroup = await driver.create("r0", {
+    memoryBytes: RUN_LIMITS.memoryBytes, processes: RUN_LIMITS.processes, cpu: { mode: "dedicated", cpus: [driver.cpus()[0]!], quotaCores: undefined },
+  });
   const samples: number[] = [];
   try {
     for (let round = 0; round < 20; round++) {
       const start = performance.now();
       for (let i = 0; i < 1000; i++) {
-        const watch = new CpuWatch({ limitMs: RUN_LIMITS.cpuTimeMs, cores: 1, readUsageUsec: () => cgroup.cpuUsageUsec(), onExceeded: () => {}, onUnreadable: () => {} });
+        const watch = new CpuWatch({
+          limitMs: RUN_LIMITS.cpuTimeMs, cores: 1, readUsageUsec: () => cgroup.cpuUsageUsec(), onExceeded: () => {}, onUnreadable: () => {},
+        });
         watch.start();
         watch.stop();
       }

@@ -125,7 +125,9 @@ function call<T>(op: () => T): T {
 }
 
 for (let i = 0; i < NODES; i++) {
-  call(() => scheduler.putNode({ id: `n${i}`, pool: "default", url: `https://10.0.0.${i}:50052`, token: "t", run_slots: SLOTS, languages: ["c", "python"], ready: true }));
+  call(() => scheduler.putNode({
+    id: `n${i}`, pool: "default", url: `https://10.0.0.${i}:50052`, token: "t", run_slots: SLOTS, languages: ["c", "python"], ready: true,
+  }));
 }
 const setupOps = ops;
 ops = 0;
@@ -154,10 +156,16 @@ const perOp = opCpuMs / ops;
 const perSubmission = ops / submitted;
 const ceiling = 1000 / (perOp * perSubmission);
 const ceilingWithRpc = 1000 / ((perOp + RPC_MS) * perSubmission);
-console.log(`scheduler scale model: ${NODES} nodes × ${SLOTS} run slots, runs log-normal with median ${RUN_MS} ms; ${RATE} submissions/s for ${SECS} s of virtual time (${submitted} submissions, fleet capacity ≈ ${capacity.toFixed(0)}/s, ${setupOps} node pushes first)
-  queue wait (dispatch − arrival): p50 ${q(0.5).toFixed(1)} ms, p99 ${q(0.99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms
-  run slot utilisation: ${((busySlotMs / (NODES * SLOTS * (now || 1))) * 100).toFixed(1)} %
-  scheduler operations per submission: ${perSubmission.toFixed(2)} (enqueue + release)
-  scheduler CPU per operation (real, this machine, SQLite in process): ${(perOp * 1000).toFixed(0)} µs → one scheduler decides ≈ ${ceiling.toFixed(0)} submissions/s
-  with ${RPC_MS} ms of Durable Object call around each operation: ≈ ${ceilingWithRpc.toFixed(0)} submissions/s per scheduler object
-  pools needed for a global load L at full use of each scheduler: ⌈L / ${ceilingWithRpc.toFixed(0)}⌉ (plan for half: ⌈L / ${(ceilingWithRpc / 2).toFixed(0)}⌉)`);
+console.log([
+  `scheduler scale model: ${NODES} nodes × ${SLOTS} run slots, runs log-normal with median ${RUN_MS} ms; ` +
+    `${RATE} submissions/s for ${SECS} s of virtual time ` +
+    `(${submitted} submissions, fleet capacity ≈ ${capacity.toFixed(0)}/s, ${setupOps} node pushes first)`,
+  `  queue wait (dispatch − arrival): p50 ${q(0.5).toFixed(1)} ms, p99 ${q(0.99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`,
+  `  run slot utilisation: ${((busySlotMs / (NODES * SLOTS * (now || 1))) * 100).toFixed(1)} %`,
+  `  scheduler operations per submission: ${perSubmission.toFixed(2)} (enqueue + release)`,
+  `  scheduler CPU per operation (real, this machine, SQLite in process): ${(perOp * 1000).toFixed(0)} µs → ` +
+    `one scheduler decides ≈ ${ceiling.toFixed(0)} submissions/s`,
+  `  with ${RPC_MS} ms of Durable Object call around each operation: ≈ ${ceilingWithRpc.toFixed(0)} submissions/s per scheduler object`,
+  `  pools needed for a global load L at full use of each scheduler: ⌈L / ${ceilingWithRpc.toFixed(0)}⌉ ` +
+    `(plan for half: ⌈L / ${(ceilingWithRpc / 2).toFixed(0)}⌉)`,
+].join("\n"));

@@ -55,6 +55,8 @@ export async function compareSeccompPolicies(dir: string, hello: string, runs: n
   console.log(row("full sandbox, static hello, allow-list (this tree)", samples[ours]!.hello, samples[baseName]!.hello));
   for (const [label, key] of [["getppid (number only)", "getppid"], ["prlimit64 read (argument rule)", "prlimit"]] as const) {
     const [b, o] = [summarize(samples[baseName]![key]).median, summarize(samples[ours]![key]).median];
-    console.log(`${label.padEnd(40)} ns per call, median of ${samples[ours]![key].length} runs: deny-list ${b.toFixed(1)}, allow-list ${o.toFixed(1)} (${(o - b >= 0 ? "+" : "") + (o - b).toFixed(1)})`);
+    const change = (o - b >= 0 ? "+" : "") + (o - b).toFixed(1);
+    const runs = samples[ours]![key].length;
+    console.log(`${label.padEnd(40)} ns per call, median of ${runs} runs: deny-list ${b.toFixed(1)}, allow-list ${o.toFixed(1)} (${change})`);
   }
 }

@@ -85,6 +85,8 @@ try {
     return `    ${label.padEnd(34)} median ${ms(s.median)}   p95 ${ms(s.p95)}   (n=${xs.length})`;
   };
   const firstEdge = e.flatMap((x) => (x.first === undefined ? [] : [x.first]));
+  const firstGap = ms(summarize(firstEdge).median - summarize(d.map((x) => x.first!)).median);
+  const secondGap = ms(summarize(e.map((x) => x.second)).median - summarize(d.map((x) => x.second)).median);
   console.log(`
   delay from the program's write to the client's receipt (python, ${N} runs each):
   first chunk (the program's first write)
@@ -94,7 +96,7 @@ ${line("edge event stream", firstEdge)}
   second chunk (after the 500 ms sleep)
 ${line("node's gRPC-Web stream (baseline)", d.map((x) => x.second))}
 ${line("edge event stream", e.map((x) => x.second))}
-  edge − node (medians): first ${ms(summarize(firstEdge).median - summarize(d.map((x) => x.first!)).median)}, second ${ms(summarize(e.map((x) => x.second)).median - summarize(d.map((x) => x.second)).median)}
+  edge − node (medians): first ${firstGap}, second ${secondGap}
 `);
 } finally {
   await edge.stop();

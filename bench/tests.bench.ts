@@ -129,7 +129,10 @@ try {
     const bareRun = await time(() => bare([join(dir, "main")], tests[0]!.stdin));
     e2eOverheadMs.push(single - bareRun);
     e2eTargetMs.push(native.compileMs + native.runsMs + TESTS * ALLOWANCE_MS_PER_TEST + single - bareRun);
-    e2eMs.push(await time(() => submit({ language: "cpp", code: variant(), tests: apiTests, limits: { wall_time_ms: 2000 } }, (rec) => rec.verdict === "AC" && rec.tests?.length === TESTS)));
+    e2eMs.push(await time(() => submit(
+      { language: "cpp", code: variant(), tests: apiTests, limits: { wall_time_ms: 2000 } },
+      (rec) => rec.verdict === "AC" && rec.tests?.length === TESTS,
+    )));
   }
 } finally {
   await edge.stop();

@@ -38,7 +38,8 @@ interface Sample {
 function probe(tree: string): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, ["--input-type=module", "-e", PROBE, join(tree, "fleet", "src", "languages", "toolchains.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+    const toolchains = join(tree, "fleet", "src", "languages", "toolchains.ts");
+    const child = spawn(process.execPath, ["--input-type=module", "-e", PROBE, toolchains], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.on("close", (code) => {
@@ -58,9 +59,15 @@ rmSync(baseDir, { recursive: true, force: true });
 
 const fmt = (n: number) => n.toFixed(1).padStart(8);
 console.log(`toolchain discovery at node start-up, ${samples} fresh processes per side, alternating (median / p95 ms)`);
-console.log(`${"tree".padEnd(20)} ${"languages".padStart(9)} ${"versions".padStart(8)}   ${"detect".padStart(8)} ${"p95".padStart(8)}   ${"process".padStart(8)} ${"p95".padStart(8)}`);
+console.log(
+  `${"tree".padEnd(20)} ${"languages".padStart(9)} ${"versions".padStart(8)}   ` +
+    `${"detect".padStart(8)} ${"p95".padStart(8)}   ${"process".padStart(8)} ${"p95".padStart(8)}`,
+);
 for (const [name, list] of results) {
   const detect = summarize(list.map((s) => s.detectMs));
   const whole = summarize(list.map((s) => s.processMs));
-  console.log(`${name.padEnd(20)} ${String(list[0]!.languages).padStart(9)} ${String(list[0]!.versions).padStart(8)}   ${fmt(detect.median)} ${fmt(detect.p95)}   ${fmt(whole.median)} ${fmt(whole.p95)}`);
+  console.log(
+    `${name.padEnd(20)} ${String(list[0]!.languages).padStart(9)} ${String(list[0]!.versions).padStart(8)}   ` +
+      `${fmt(detect.median)} ${fmt(detect.p95)}   ${fmt(whole.median)} ${fmt(whole.p95)}`,
+  );
 }

@@ -28,7 +28,8 @@ const port = (receiver.address() as AddressInfo).port;
 const fleet = await startFleet();
 const edge = await startEdge({
   vars: {
-    ...LOCAL_TEST_VARS, WEBHOOK_DEV_ALLOW: `127.0.0.1:${port}`, SUBMISSION_SHARDS: "1", QUEUE_CAPACITY: "1000", RATE_LIMIT_PER_MIN: "100000", MAX_IN_FLIGHT: "1000",
+    ...LOCAL_TEST_VARS, WEBHOOK_DEV_ALLOW: `127.0.0.1:${port}`, SUBMISSION_SHARDS: "1", QUEUE_CAPACITY: "1000",
+    RATE_LIMIT_PER_MIN: "100000", MAX_IN_FLIGHT: "1000",
   },
 });
 const ops = admin(edge);
@@ -48,7 +49,9 @@ try {
         const batch = ids.slice(i, i + 20).filter((id) => !ended.has(id));
         if (batch.length === 0) continue;
         const r = await c.call("GET", `/api/results?ids=${batch.join(",")}`);
-        for (const rec of r.json.results as { id: string; completed_at: string | null }[]) if (rec.completed_at) ended.set(rec.id, Date.parse(rec.completed_at));
+        for (const rec of r.json.results as { id: string; completed_at: string | null }[]) {
+          if (rec.completed_at) ended.set(rec.id, Date.parse(rec.completed_at));
+        }
       }
       await sleep(200);
     }
@@ -66,8 +69,10 @@ try {
   }
   const quietDelays = await delays(quiet);
 
-  const bursts = await Promise.all(Array.from({ length: Math.ceil(BURST / 20) }, (_, i) =>
-    c.call("POST", "/api/submit/batch", { body: { submissions: Array.from({ length: Math.min(20, BURST - i * 20) }, () => ({ language: "python", code })) } })));
+  const bursts = await Promise.all(Array.from({ length: Math.ceil(BURST / 20) }, (_, i) => {
+    const submissions = Array.from({ length: Math.min(20, BURST - i * 20) }, () => ({ language: "python", code }));
+    return c.call("POST", "/api/submit/batch", { body: { submissions } });
+  }));
   const busy = bursts.flatMap((b) => (b.json.submissions as { id?: string }[]).map((s) => s.id).filter((id): id is string => !!id));
   const busyDelays = await delays(busy);
 

@@ -33,6 +33,12 @@ export class CliError extends Error {
 /** Exit codes: 1 usage or request error, 2 not authenticated, 3 not found, 4 server or network failure. */
 export const EXIT = { failure: 1, unauthorized: 2, notFound: 3, unavailable: 4 } as const;
 
+function exitCodeFor(status: number): number {
+  if (status === 401 || status === 403) return EXIT.unauthorized;
+  if (status === 404) return EXIT.notFound;
+  return status >= 500 ? EXIT.unavailable : EXIT.failure;
+}
+
 export interface GlobalOptions {
   url?: string;
   token?: string;
@@ -87,8 +93,7 @@ export class AdminClient {
     if (!response.ok) {
       const detail = (parsed as { error?: string; message?: string } | undefined) ?? {};
       const message = [detail.error, detail.message].filter(Boolean).join(": ") || text.slice(0, 200) || response.statusText;
-      const exitCode = response.status === 401 || response.status === 403 ? EXIT.unauthorized : response.status === 404 ? EXIT.notFound : response.status >= 500 ? EXIT.unavailable : EXIT.failure;
-      throw new CliError(`${method} ${path} failed (${response.status}): ${message}`, exitCode);
+      throw new CliError(`${method} ${path} failed (${response.status}): ${message}`, exitCodeFor(response.status));
     }
     return parsed as T;
   }

@@ -29,7 +29,9 @@ export const CHECKER_LIMIT_DEFAULTS = { wall_time_ms: 5_000, cpu_time_ms: 5_000,
 export function checkerIoNameProblem(path: string, role: JudgeRole = "checker"): string | null {
   for (const name of IO_FILES[role]) {
     if (path === name) return `${JSON.stringify(name)} is the name of a file the ${role} reads or writes (${IO_FILES[role].join(", ")}); choose another name`;
-    if (path.startsWith(`${name}/`)) return `${JSON.stringify(path.slice(0, 80))} would make ${JSON.stringify(name)}, a file the ${role} reads or writes, a directory; choose another name`;
+    if (path.startsWith(`${name}/`)) {
+      return `${JSON.stringify(path.slice(0, 80))} would make ${JSON.stringify(name)}, a file the ${role} reads or writes, a directory; choose another name`;
+    }
   }
   return null;
 }
@@ -46,7 +48,9 @@ export function checkerCodeProblem(code: string, role: JudgeRole = "checker"): s
  * The checker's files: the program's files' rules (count, total size, paths, names the checker's
  * language uses) with their own caps, apart from the program's, and not a name the checker reads.
  */
-export function checkerFilesProblem(files: readonly { path: string; size: number }[], mainFileName: string | undefined, language: string, role: JudgeRole = "checker"): string | null {
+export function checkerFilesProblem(
+  files: readonly { path: string; size: number }[], mainFileName: string | undefined, language: string, role: JudgeRole = "checker",
+): string | null {
   const named = (problem: string | null) => (problem === null ? null : `${role}.${problem}`);
   for (const file of files) {
     const io = checkerIoNameProblem(file.path, role);

@@ -6,8 +6,12 @@ import {
   type Evidence as WireEvidence,
   type ExecutionResult as WireResult,
 } from "./gen/codecell/fleet/v1/fleet.ts";
-import type { AppliedLimits, CheckerEvidence, Encoding, Evidence, ExecutionRecord, OutputBudgetUse, OutputIntegrity, OutputMismatch, TestRecord, Verdict } from "./record.ts";
-import type { CheckerEvidence as WireChecker, Mismatch as WireMismatch, OutputTally as WireTally, RunLimits as WireLimits, TestResult as WireTest } from "./gen/codecell/fleet/v1/fleet.ts";
+import type {
+  AppliedLimits, CheckerEvidence, Encoding, Evidence, ExecutionRecord, OutputBudgetUse, OutputIntegrity, OutputMismatch, TestRecord, Verdict,
+} from "./record.ts";
+import type {
+  CheckerEvidence as WireChecker, Mismatch as WireMismatch, OutputTally as WireTally, RunLimits as WireLimits, TestResult as WireTest,
+} from "./gen/codecell/fleet/v1/fleet.ts";
 import { toBase64 } from "./base64.ts";
 
 const VERDICT_TO_WIRE: Record<Verdict, WireVerdict> = {
@@ -120,7 +124,9 @@ export function evidenceFromWire(e: WireEvidence | undefined): Evidence | null {
       oom_events: c?.oomEvents ?? 0, oom_kill_events: c?.oomKillEvents ?? 0, cpu_usage_usec: c?.cpuUsageUsec ?? 0,
       process_count: c?.processCount ?? 0, process_limit: c?.processLimit ?? 0,
     },
-    timing: { cpu_ms: t?.cpuMs ?? 0, cpu_time_ms: t?.cpuMs ?? 0, wall_ms: t?.wallMs ?? 0, cpu_wall_ratio: t?.cpuWallRatio ?? 0, divergence: t?.divergence ?? "" },
+    timing: {
+      cpu_ms: t?.cpuMs ?? 0, cpu_time_ms: t?.cpuMs ?? 0, wall_ms: t?.wallMs ?? 0, cpu_wall_ratio: t?.cpuWallRatio ?? 0, divergence: t?.divergence ?? "",
+    },
     process_lifecycle: {
       reap_status: p?.reapStatus ?? "", descendant_containment: p?.descendantContainment ?? "", zombie_count: p?.zombieCount ?? 0,
     },
@@ -177,7 +183,8 @@ export function budgetUseFromWire(t: WireTally | undefined): OutputBudgetUse | u
 
 const NO_EVIDENCE: Evidence = evidenceFromWire({
   verdictCause: "", verdictActor: "", isolationMode: "", controlsApplied: [], controlsMissing: [], cgroup: undefined,
-  timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined, limits: undefined, checker: undefined, interactor: undefined,
+  timing: undefined, processLifecycle: undefined, judgeActions: [], collectionErrors: [], mismatch: undefined, limits: undefined,
+  checker: undefined, interactor: undefined,
 })!;
 
 /** One test's outcome as the record lists it (record.ts TestRecord). */

@@ -36,7 +36,9 @@ export function takenNameProblem(path: string, language: string, mainFileName: s
   }
   for (const [name, what] of taken) {
     if (path === name) return `${JSON.stringify(name)} is ${what}; choose another name`;
-    if (path.startsWith(`${name}/`)) return `${JSON.stringify(path.slice(0, 80))} would make ${JSON.stringify(name)}, ${what}, a directory; choose another name`;
+    if (path.startsWith(`${name}/`)) {
+      return `${JSON.stringify(path.slice(0, 80))} would make ${JSON.stringify(name)}, ${what}, a directory; choose another name`;
+    }
   }
   return loadedByNameProblem(language, path);
 }
@@ -117,7 +119,8 @@ export function javaSourcePlan(code: string): JavaSourcePlan {
   const bytes = new TextEncoder().encode(`${className}.class`).length;
   const problem =
     bytes > MAX_FILE_NAME_BYTES
-      ? `the class name ${className.slice(0, 40)}… is too long: a class file name may be at most ${MAX_FILE_NAME_BYTES} bytes (this one is ${bytes} bytes in UTF-8); shorten the public class name`
+      ? `the class name ${className.slice(0, 40)}… is too long: a class file name may be at most ${MAX_FILE_NAME_BYTES} bytes ` +
+        `(this one is ${bytes} bytes in UTF-8); shorten the public class name`
       : undefined;
   return { fileName, entry: pkg ? `${pkg}.${entryClass}` : entryClass, ...(problem ? { problem } : {}) };
 }

@@ -79,13 +79,16 @@ cp "$here/vm/init.sh" "$work/initramfs/init"
 chmod +x "$work/initramfs/init"
 (cd "$work/initramfs" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
 
-cmd=${CGROUP2_VM_COMMAND:-"cd '$root' && export CI=true PATH='$root/node_modules/.bin:/usr/local/bin:/usr/bin:/bin' HOME=/root && sh scripts/vm/run-tests.sh ${files[*]}"}
+default_cmd="cd '$root' && export CI=true PATH='$root/node_modules/.bin:/usr/local/bin:/usr/bin:/bin' HOME=/root"
+default_cmd="$default_cmd && sh scripts/vm/run-tests.sh ${files[*]}"
+cmd=${CGROUP2_VM_COMMAND:-$default_cmd}
 encoded=$(printf '%s' "$cmd" | base64 -w0)
 log="$work/console.log"
 timeout_secs=${CGROUP2_VM_TIMEOUT_SECS:-2700}
 start=$(date +%s)
 set +e
-timeout --kill-after=10 "$timeout_secs" qemu-system-x86_64 -accel "${CGROUP2_VM_ACCEL:-tcg,thread=single}" -cpu "${CGROUP2_VM_CPU:-max}" -m 4096 -smp 2 -nic none -nographic -no-reboot \
+timeout --kill-after=10 "$timeout_secs" qemu-system-x86_64 -accel "${CGROUP2_VM_ACCEL:-tcg,thread=single}" -cpu "${CGROUP2_VM_CPU:-max}" \
+  -m 4096 -smp 2 -nic none -nographic -no-reboot \
   -kernel "$kernel" -initrd "$work/initramfs.gz" \
   -append "console=ttyS0 quiet panic=-1 rdinit=/init codecell.cmd=$encoded" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \

@@ -157,7 +157,8 @@ process.on("SIGINT", () => void stop(0));
 try {
   const url = await mf.ready;
   const publicUrl = port === 0 ? url.origin : `${protocol}://${args.ip.includes(":") ? `[${args.ip}]` : args.ip}:${port}`;
-  console.log(`[edge-dev] Ready on ${publicUrl}${inspectorWanted ? ` (inspector on port ${inspectorPort ?? 9229})` : " (inspector off; EDGE_INSPECTOR=1 turns it on)"}`);
+  const inspectorNote = inspectorWanted ? ` (inspector on port ${inspectorPort ?? 9229})` : " (inspector off; EDGE_INSPECTOR=1 turns it on)";
+  console.log(`[edge-dev] Ready on ${publicUrl}${inspectorNote}`);
 } catch (e) {
   console.error(`[edge-dev] the edge did not start: ${describe(e)}`);
   await stop(1);

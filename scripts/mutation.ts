@@ -9,21 +9,51 @@ const ROOT = join(import.meta.dirname, "..");
 const REPORTS = join(ROOT, "reports", "mutation");
 
 const GROUPS: { name: string; mutate: string[]; tests: string[] }[] = [
-  { name: "verdict-output", mutate: ["fleet/src/sandbox/verdict.ts", "fleet/src/sandbox/output.ts"], tests: ["test/sandbox/verdict.test.ts", "test/sandbox/output.test.ts"] },
-  { name: "cgroup", mutate: ["fleet/src/sandbox/cgroup/v1.ts", "fleet/src/sandbox/cgroup/v2.ts"], tests: ["test/sandbox/cgroup.test.ts", "test/sandbox/cgroup-v1.test.ts", "test/sandbox/cgroup-v2.test.ts"] },
-  { name: "edge-lib", mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/submit/validate.ts"], tests: ["test/edge/unit.test.ts", "test/edge/lib.test.ts"] },
+  {
+    name: "verdict-output",
+    mutate: ["fleet/src/sandbox/verdict.ts", "fleet/src/sandbox/output.ts"],
+    tests: ["test/sandbox/verdict.test.ts", "test/sandbox/output.test.ts"],
+  },
+  {
+    name: "cgroup",
+    mutate: ["fleet/src/sandbox/cgroup/v1.ts", "fleet/src/sandbox/cgroup/v2.ts"],
+    tests: ["test/sandbox/cgroup.test.ts", "test/sandbox/cgroup-v1.test.ts", "test/sandbox/cgroup-v2.test.ts"],
+  },
+  {
+    name: "edge-lib",
+    mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/submit/validate.ts"],
+    tests: ["test/edge/unit.test.ts", "test/edge/lib.test.ts"],
+  },
   {
     name: "checker",
-    mutate: ["fleet/src/judge/compare/checker.ts", "fleet/src/judge/compare/text-spans.ts", "fleet/src/judge/compare/numbers.ts", "fleet/src/judge/compare/identical.ts", "fleet/src/judge/compare/unordered.ts"],
+    mutate: [
+      "fleet/src/judge/compare/checker.ts", "fleet/src/judge/compare/text-spans.ts", "fleet/src/judge/compare/numbers.ts",
+      "fleet/src/judge/compare/identical.ts", "fleet/src/judge/compare/unordered.ts",
+    ],
     tests: ["test/languages/checker.test.ts", "test/languages/checker-modes.test.ts"],
   },
-  { name: "webhooks", mutate: ["edge/src/webhooks/signing.ts", "edge/src/webhooks/endpoint-url.ts"], tests: ["test/webhooks/unit.test.ts", "test/webhooks/url-rules.test.ts"] },
+  {
+    name: "webhooks",
+    mutate: ["edge/src/webhooks/signing.ts", "edge/src/webhooks/endpoint-url.ts"],
+    tests: ["test/webhooks/unit.test.ts", "test/webhooks/url-rules.test.ts"],
+  },
   {
     name: "compat",
-    mutate: ["edge/src/compat/judge0/languages.ts", "edge/src/compat/judge0/statuses.ts", "edge/src/compat/judge0/to-native.ts", "edge/src/compat/judge0/from-native.ts", "edge/src/compat/piston/to-native.ts", "edge/src/compat/piston/from-native.ts", "edge/src/compat/credentials.ts", "edge/src/compat/build-failure.ts"],
-    tests: ["test/edge/compat-judge0-ids-units.test.ts", "test/edge/compat-judge0-units.test.ts", "test/edge/compat-piston-units.test.ts", "test/edge/compat-credentials-units.test.ts", "test/edge/judge0-fidelity.test.ts"],
+    mutate: [
+      "edge/src/compat/judge0/languages.ts", "edge/src/compat/judge0/statuses.ts", "edge/src/compat/judge0/to-native.ts",
+      "edge/src/compat/judge0/from-native.ts", "edge/src/compat/piston/to-native.ts", "edge/src/compat/piston/from-native.ts",
+      "edge/src/compat/credentials.ts", "edge/src/compat/build-failure.ts",
+    ],
+    tests: [
+      "test/edge/compat-judge0-ids-units.test.ts", "test/edge/compat-judge0-units.test.ts", "test/edge/compat-piston-units.test.ts",
+      "test/edge/compat-credentials-units.test.ts", "test/edge/judge0-fidelity.test.ts",
+    ],
   },
-  { name: "request-rules", mutate: ["proto/submission-rules.ts", "proto/compiler-options.ts", "proto/runtimes.ts"], tests: ["test/languages/request-rules.test.ts", "test/edge/edge-units.test.ts"] },
+  {
+    name: "request-rules",
+    mutate: ["proto/submission-rules.ts", "proto/compiler-options.ts", "proto/runtimes.ts"],
+    tests: ["test/languages/request-rules.test.ts", "test/edge/edge-units.test.ts"],
+  },
 ];
 
 const only = process.argv[2];
@@ -56,7 +86,8 @@ for (const group of GROUPS.filter((g) => !only || g.name.includes(only))) {
     const count = (status: string) => mutants.filter((m) => m.status === status).length;
     const detected = count("Killed") + count("Timeout");
     const valid = detected + count("Survived") + count("NoCoverage");
-    scores.push(`${file.padEnd(40)} ${((100 * detected) / Math.max(1, valid)).toFixed(1).padStart(5)}%  (${detected}/${valid} killed, ${count("Survived")} survived)`);
+    const score = ((100 * detected) / Math.max(1, valid)).toFixed(1);
+    scores.push(`${file.padEnd(40)} ${score.padStart(5)}%  (${detected}/${valid} killed, ${count("Survived")} survived)`);
   }
   scores.push(`  ${group.name}: ${Math.round((Date.now() - started) / 1000)} s`);
 }

@@ -173,7 +173,8 @@ public class Sample {
 }
 JAVA
   # shellcheck disable=SC2086
-  if (cd "$tmp" && "$home/bin/javac" $JAVAC_FLAGS -J-XX:ArchiveClassesAtExit="$tmp/javac.jsa" -d classes Sample.java >/dev/null 2>&1) && [ -f "$tmp/javac.jsa" ]; then
+  if (cd "$tmp" && "$home/bin/javac" $JAVAC_FLAGS -J-XX:ArchiveClassesAtExit="$tmp/javac.jsa" -d classes Sample.java >/dev/null 2>&1) \
+    && [ -f "$tmp/javac.jsa" ]; then
     rm -rf "$tmp/classes" "$tmp/Sample.java"
     printf '%s' "$JAVAC_FLAGS" > "$tmp/flags"
     chmod -R a+rX "$tmp"
@@ -206,7 +207,10 @@ add_backports() {
   codename=$(. /etc/os-release 2>/dev/null && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}") || true
   [ -n "$codename" ] || return 1
   grep -rqs -- "$codename-backports" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
-  printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$codename" > "$file"
+  {
+    printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s-backports\n' "$codename"
+    printf 'Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
+  } > "$file"
   apt-get update -qq >/dev/null 2>&1 || true
 }
 
@@ -284,7 +288,8 @@ build_go_std_cache() {
     dir="/var/cache/codecell/go-build/go$version"
     if [ -d "$dir/cache" ] && [ "$(cat "$dir/flags" 2>/dev/null)" = "$GO_STD_CACHE_ENV" ]; then continue; fi
     if $check_only; then
-      printf 'provision: the go %s standard-library cache is missing (optional; go %s compiles are slower); run:\n  scripts/provision.sh\n' "$version" "$version" >&2
+      printf 'provision: the go %s standard-library cache is missing (optional; go %s compiles are slower); run:\n' "$version" "$version" >&2
+      printf '  scripts/provision.sh\n' >&2
       continue
     fi
     [ "$(id -u)" -eq 0 ] || return 0

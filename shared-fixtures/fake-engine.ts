@@ -53,7 +53,8 @@ export function createFakeEngine(slots: number): Engine {
       { name: "c", version: "0.0.0-fake", aliases: ["gcc (fake)"], default: true, compiled: true, libraries: [] },
     ],
     health: () => ({
-      ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake", controls: ["seccomp"], seccompPolicy: "fake/1", cpuMode: "shared",
+      ready: true, reasons: [], enforcementMode: "strict", cgroupVersion: "v2", kernel: "fake", controls: ["seccomp"], seccompPolicy: "fake/1",
+      cpuMode: "shared",
     }),
     close: async () => {},
     async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {

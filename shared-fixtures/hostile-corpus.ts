@@ -29,7 +29,8 @@ sys.stdout.write((" " * (2**20 - 2) + "x\n") if k == "blank" else ("1" * (2**20 
 const TWO_MIB = String.raw`#include <string.h>
 #include <unistd.h>
 static char buf[1 << 20];
-int main(void) { memset(buf, 'y', sizeof buf); for (int fd = 1; fd <= 2; fd++) { size_t n = 0; while (n < sizeof buf) { ssize_t w = write(fd, buf + n, sizeof buf - n); if (w <= 0) return 1; n += (size_t)w; } } return 0; }`;
+int main(void) { memset(buf, 'y', sizeof buf); for (int fd = 1; fd <= 2; fd++) { size_t n = 0; ` +
+  String.raw`while (n < sizeof buf) { ssize_t w = write(fd, buf + n, sizeof buf - n); if (w <= 0) return 1; n += (size_t)w; } } return 0; }`;
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -57,7 +58,10 @@ function javaCases(): HostileCase[] {
   return [
     { name: "java: 64 KiB of unclosed comments", request: { language: "java", code: "/*".repeat(size / 2) + body } },
     { name: "java: 64 KiB of newlines", request: { language: "java", code: "\n".repeat(size) + body } },
-    { name: "java: 64 KiB of line comments and package-like lines", request: { language: "java", code: "// package a.b;\n".repeat(Math.floor(size / 16)) + body } },
+    {
+      name: "java: 64 KiB of line comments and package-like lines",
+      request: { language: "java", code: "// package a.b;\n".repeat(Math.floor(size / 16)) + body },
+    },
   ];
 }
 
@@ -70,7 +74,10 @@ export function hostileCorpus(): HostileCase[] {
       request: { language: "c", code: TWO_MIB, tests: Array.from({ length: 50 }, (_, i) => ({ name: `t${i + 1}`, stdin: new Uint8Array(0) })) },
     },
     { name: "go: an 80 MiB array", request: { language: "go", code: "package main\n\nvar big = [80 << 20]byte{1}\n\nfunc main() { println(big[0]) }\n" } },
-    { name: "rust: a 100 MiB static", request: { language: "rust", code: "static BIG: [u8; 100 << 20] = [1; 100 << 20];\nfn main() { println!(\"{}\", BIG[12345]); }\n" } },
+    {
+      name: "rust: a 100 MiB static",
+      request: { language: "rust", code: "static BIG: [u8; 100 << 20] = [1; 100 << 20];\nfn main() { println!(\"{}\", BIG[12345]); }\n" },
+    },
   ];
 }
 

@@ -7,7 +7,8 @@ import { print, table } from "../output.ts";
 
 function rows(list: Schemas["Node"][]): Record<string, unknown>[] {
   return list.map((n) => ({
-    ...n, used: `${n.in_flight}/${n.slots}`, cap: n.max_slots === null ? "-" : `${n.max_slots} (reports ${n.reported_slots})`, languages: n.languages.map((l) => l.name).join(","),
+    ...n, used: `${n.in_flight}/${n.slots}`, cap: n.max_slots === null ? "-" : `${n.max_slots} (reports ${n.reported_slots})`,
+    languages: n.languages.map((l) => l.name).join(","),
     heartbeat: n.last_heartbeat_at ?? (n.kind === "enrolled" ? "never" : "-"),
   }));
 }
@@ -39,8 +40,11 @@ function addAndList(nodes: Command): void {
       // The credential comes from the environment, never from the command line (visible in `ps`).
       const token = process.env[opts.fleetTokenEnv];
       if (!token) throw new CliError(`set ${opts.fleetTokenEnv} to the node's fleet credential (FLEET_TOKEN of the node)`);
-      const n = await client(cmd).call("post", "/admin/nodes", { body: { url, token, ...(opts.name ? { name: opts.name } : {}), ...(opts.pool ? { pool: opts.pool } : {}) } });
-      print(cmd, n, () => `registered node ${n.id} (${n.name}) in pool ${n.pool} at ${n.url}: ${n.state}, ${n.slots} slots, ${n.languages.map((l) => l.name).join(", ")}`);
+      const n = await client(cmd).call("post", "/admin/nodes", {
+        body: { url, token, ...(opts.name ? { name: opts.name } : {}), ...(opts.pool ? { pool: opts.pool } : {}) },
+      });
+      print(cmd, n, () =>
+        `registered node ${n.id} (${n.name}) in pool ${n.pool} at ${n.url}: ${n.state}, ${n.slots} slots, ${n.languages.map((l) => l.name).join(", ")}`);
     });
 
   nodes

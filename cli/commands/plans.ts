@@ -6,7 +6,10 @@ import { print, table } from "../output.ts";
 
 type PlanUpdate = Schemas["PlanUpdateRequest"];
 
-const COLUMNS = ["name", "rate_per_minute", "max_in_flight", "max_wall_time_ms", "max_cpu_time_ms", "max_memory_mb", "max_processes", "max_output_kb", "max_tests", "max_batch"];
+const COLUMNS = [
+  "name", "rate_per_minute", "max_in_flight", "max_wall_time_ms", "max_cpu_time_ms",
+  "max_memory_mb", "max_processes", "max_output_kb", "max_tests", "max_batch",
+];
 
 /** Option flag → plan field. */
 const FIELDS: [flag: string, field: keyof PlanUpdate, what: string][] = [

@@ -20,7 +20,8 @@ export function registerUsage(program: Command): void {
         table(
           list.map((u) => ({
             key_id: u.key_id, name: u.name, project: u.project_id,
-            "req/min": `${u.requests_last_minute}/${u.rate_limit_per_min}`, "429s": `${u.rejected_429} (rate ${u.rejected_rate_limit}, quota ${u.rejected_concurrency})`,
+            "req/min": `${u.requests_last_minute}/${u.rate_limit_per_min}`,
+            "429s": `${u.rejected_429} (rate ${u.rejected_rate_limit}, quota ${u.rejected_concurrency})`,
             in_flight: `${u.in_flight}/${u.max_in_flight}`, requests: u.totals.requests, submissions: u.totals.submissions,
             completed: u.totals.completed, errors: u.totals.errors,
           })),

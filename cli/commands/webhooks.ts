@@ -40,7 +40,10 @@ function endpoints(hooks: Command): void {
       };
       const e = await client(cmd).call("post", "/admin/projects/{id}/webhooks", { params: { id: opts.project }, body });
       print(cmd, e, () =>
-        [`added endpoint ${e.id} (${e.active ? "active" : "inactive"}) to project ${e.project_id}: ${e.url}`, ...secretNotice(e.secret, "signing secret")].join("\n"),
+        [
+          `added endpoint ${e.id} (${e.active ? "active" : "inactive"}) to project ${e.project_id}: ${e.url}`,
+          ...secretNotice(e.secret, "signing secret"),
+        ].join("\n"),
       );
     });
 
@@ -61,7 +64,11 @@ function endpoints(hooks: Command): void {
     .action(async (id: string, opts: { project: string }, cmd: Command) => {
       const e = await client(cmd).call("get", "/admin/projects/{id}/webhooks/{wid}", { params: { id: opts.project, wid: id } });
       print(cmd, e, () =>
-        [table(rows([e]), COLUMNS), "", ...e.secrets.map((s, i) => `secret ${i + 1}: created ${s.created_at}${s.expires_at ? `, signs until ${s.expires_at}` : " (current)"}`)].join("\n"),
+        [
+          table(rows([e]), COLUMNS),
+          "",
+          ...e.secrets.map((s, i) => `secret ${i + 1}: created ${s.created_at}${s.expires_at ? `, signs until ${s.expires_at}` : " (current)"}`),
+        ].join("\n"),
       );
     });
 
@@ -105,7 +112,10 @@ function secretsAndDeliveries(hooks: Command): void {
       });
       print(cmd, e, () =>
         [
-          `rotated the signing secret of ${e.id}; ${e.previous_secrets_expire_at ? `the previous secret keeps signing until ${e.previous_secrets_expire_at} (deliveries carry both signatures)` : "the previous secret no longer signs"}`,
+          `rotated the signing secret of ${e.id}; ` +
+            (e.previous_secrets_expire_at
+              ? `the previous secret keeps signing until ${e.previous_secrets_expire_at} (deliveries carry both signatures)`
+              : "the previous secret no longer signs"),
           ...secretNotice(e.secret, "new secret"),
         ].join("\n"),
       );
@@ -141,8 +151,10 @@ function secretsAndDeliveries(hooks: Command): void {
         const attempts = log.endpoints.flatMap((e) =>
           e.log.map((a) => ({ endpoint: e.endpoint_id, ...a, status: a.status ?? "-", error: a.error ?? "" })),
         );
-        const states = log.endpoints.map((e) => `${e.endpoint_id}: ${e.state} after ${e.attempts} attempt(s)${e.next_attempt_at ? `, next at ${e.next_attempt_at}` : ""}`);
-        return [`submission ${log.submission_id}`, ...states, "", table(attempts, ["endpoint", "attempt", "started_at", "status", "latency_ms", "outcome", "error"])].join("\n");
+        const states = log.endpoints.map((e) =>
+          `${e.endpoint_id}: ${e.state} after ${e.attempts} attempt(s)${e.next_attempt_at ? `, next at ${e.next_attempt_at}` : ""}`);
+        const attemptTable = table(attempts, ["endpoint", "attempt", "started_at", "status", "latency_ms", "outcome", "error"]);
+        return [`submission ${log.submission_id}`, ...states, "", attemptTable].join("\n");
       });
     });
 }

@@ -31,7 +31,8 @@ export function runApi(options: ApiOptions): RunApi {
   const baseUrl = edgeUrl(options.url, process.env, local);
   const dispatcher = options.insecure || (isLoopback(baseUrl) && local) ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
   const fetch = dispatcher
-    ? ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => undiciFetch(input, { ...init, dispatcher })) as unknown as typeof globalThis.fetch
+    ? ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) =>
+      undiciFetch(input, { ...init, dispatcher })) as unknown as typeof globalThis.fetch
     : undefined;
   const webSocket: WebSocketFactory | undefined = dispatcher
     ? (url, headers) => new UndiciWebSocket(url, { headers, dispatcher }) as unknown as WebSocket

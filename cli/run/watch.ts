@@ -6,7 +6,9 @@ import { basename, dirname } from "node:path";
 const DEBOUNCE_MS = 200;
 
 /** Never resolves: the process ends on SIGINT or SIGTERM, with `interruptedStatus`. */
-export async function watchAndRun(file: string, testsDir: string | undefined, run: () => Promise<void>, log: (line: string) => void, interruptedStatus: number): Promise<never> {
+export async function watchAndRun(
+  file: string, testsDir: string | undefined, run: () => Promise<void>, log: (line: string) => void, interruptedStatus: number,
+): Promise<never> {
   let running = false;
   let again = false;
   let timer: NodeJS.Timeout | undefined;

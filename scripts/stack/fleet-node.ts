@@ -37,7 +37,10 @@ export async function fleetCommand(opts: FleetOptions = {}): Promise<FleetComman
     FLEET_GRPC_WEB_PORT: String(webPort), FLEET_STATE_DIR: stateDir, ...opts.env,
   };
   // Every stack's node runs with its heap limit at its memory budget (docs/fleet-node.md, "Memory").
-  return { command: NODE, args: [heapFlagFromEnv(env), join(ROOT, "fleet", "src", "main.ts")], env, token, stateDir, grpcPort, webPort, url: `http://127.0.0.1:${webPort}` };
+  return {
+    command: NODE, args: [heapFlagFromEnv(env), join(ROOT, "fleet", "src", "main.ts")], env, token, stateDir, grpcPort, webPort,
+    url: `http://127.0.0.1:${webPort}`,
+  };
 }
 
 export interface Fleet {

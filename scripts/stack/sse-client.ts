@@ -46,7 +46,8 @@ export function openEvents(base: string, path: string, headers: Record<string, s
   const u = new URL(path, base);
   const lib = u.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const req = lib.request(u, { method: "GET", headers: { accept: "text/event-stream", ...headers }, agent: u.protocol === "https:" ? agent : undefined }, (res) => {
+    const options = { method: "GET", headers: { accept: "text/event-stream", ...headers }, agent: u.protocol === "https:" ? agent : undefined };
+    const req = lib.request(u, options, (res) => {
       const queue: SseEvent[] = [];
       let ended = false;
       let failed: Error | undefined;
