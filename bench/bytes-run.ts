@@ -1,8 +1,8 @@
 // bench:bytes's scenarios and one scenario's run against a started stack: the submission, its
 // polling, the events replay, the neighbour's loop meanwhile, and the figures (bench/bytes.bench.ts).
-import https from "node:https";
 import { HeapSampler, type HeapReading, type HeapUsage } from "./bytes-heap.ts";
 import { mem, resetPeak, saveSmaps, snapshotStore, type Mem } from "./bytes-measure.ts";
+import { budgetFields, keptBytes, readEvents, wasTrimmed, type EventsReading } from "./bytes-record.ts";
 import type { Stack } from "./bytes-side.ts";
 
 const KiB = 1024;
@@ -67,7 +67,7 @@ export interface Figures {
   recordBudget: string;
   trimmed: boolean;
   recordBytes: number;
-  events: { bytes: number; count: number; last: string; ms: number; error?: string } | null;
+  events: EventsReading | null;
   store: {
     /** Key + value bytes of the scenario submission's own rows. */
     own: number;
@@ -111,76 +111,6 @@ export interface Watched {
   after: number;
   gone: boolean;
   growth: { anon: number; file: number; shmem: number };
-}
-
-/** The program's output in the record: every stdout/stderr string, top level and tests, as UTF-8 (base64 decoded). */
-function keptBytes(rec: Record<string, unknown>): number {
-  const b64 = rec.encoding === "base64";
-  const size = (v: unknown) => (typeof v !== "string" ? 0 : b64 ? Buffer.from(v, "base64").length : Buffer.byteLength(v, "utf8"));
-  let total = size(rec.stdout) + size(rec.stderr);
-  for (const t of (rec.tests as Record<string, unknown>[] | undefined) ?? []) total += size(t.stdout) + size(t.stderr);
-  return total;
-}
-
-/**
- * The record's own output budget, when it has one (a top-level field named *budget* or *tally*):
- * its budget and the bytes it says were kept and dropped, summed over the streams.
- */
-function budgetFields(rec: Record<string, unknown>): string {
-  const sums = { budget: 0, kept: 0, dropped: 0 };
-  const walk = (v: unknown, key: string) => {
-    if (typeof v === "number") {
-      for (const k of ["budget", "kept", "dropped"] as const) if (key.includes(k)) sums[k] += v;
-    } else if (v && typeof v === "object") for (const [k, w] of Object.entries(v)) walk(w, k);
-  };
-  const fields = Object.keys(rec).filter((k) => /budget|tally/i.test(k));
-  for (const k of fields) walk(rec[k], k);
-  const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
-  return fields.length ? `${fields.join(",")}: ${mib(sums.budget)}, kept ${mib(sums.kept)}, dropped ${mib(sums.dropped)}` : "";
-}
-
-function wasTrimmed(rec: Record<string, unknown>): boolean {
-  const actions = (rec.evidence as { judge_actions?: string[] } | undefined)?.judge_actions ?? [];
-  return actions.some((a) => /trim/i.test(a));
-}
-
-/**
- * GET /api/result/{id}/events after completion, read to its end: bytes on the wire (no
- * Accept-Encoding sent, so identity), events counted, the last event's name.
- */
-function readEvents(base: string, key: string, id: string, timeoutMs: number): Promise<NonNullable<Figures["events"]>> {
-  const t0 = performance.now();
-  return new Promise((resolve) => {
-    let bytes = 0;
-    let count = 0;
-    let tail = "";
-    let last = "";
-    const done = (error?: string) => resolve({ bytes, count, last, ms: performance.now() - t0, ...(error ? { error } : {}) });
-    const req = https.get(new URL(`/api/result/${id}/events`, base), { headers: { "x-api-key": key }, rejectUnauthorized: false, agent: false }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        done(`status ${res.statusCode}`);
-        return;
-      }
-      res.setEncoding("latin1");
-      res.on("data", (chunk: string) => {
-        bytes += chunk.length;
-        const text = tail + chunk;
-        for (const m of text.matchAll(/(?:^|\n)event: ?([^\n]*)\n/g)) {
-          // An event line that the tail already held was counted with the chunk before.
-          if (m.index + m[0].length > tail.length) {
-            count++;
-            last = m[1]!;
-          }
-        }
-        tail = text.slice(-256);
-      });
-      res.on("end", () => done());
-      res.on("error", (e) => done(String(e)));
-    });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error("events: timeout")));
-    req.on("error", (e) => done(String(e)));
-  });
 }
 
 /** Synchronous `print(1)` submits in a loop until `stop` resolves: each one's latency and verdict (or status). */
