@@ -7,7 +7,6 @@
 // changes nothing), and the webhook mark holds the time the submission ended, which alone decides
 // its targets. The two run side by side: the first webhook attempt does not wait for the
 // scheduler or the key's object.
-import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { Env } from "../env.ts";
 import { handOffToWebhooks } from "../webhooks/hand-off.ts";
 import { keyObject, scheduler } from "../stubs.ts";
@@ -37,7 +36,7 @@ async function releaseAll(env: Env, store: SubmissionStore, meta: Meta): Promise
   const rec = store.bareRecord();
   const { runSlot, unit } = releases(pending);
   const [slotDone, unitDone] = await Promise.allSettled([
-    runSlot ? scheduler(env, meta.pool ?? DEFAULT_POOL).release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
+    runSlot ? scheduler(env, meta.pool).release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
     unit ? keyObject(env, meta.key_hash).release(meta.id, rec?.job_status ?? "error") : undefined,
   ]);
   return slotDone.status === "fulfilled" && unitDone.status === "fulfilled";
