@@ -11,7 +11,7 @@ const REPORTS = join(ROOT, "reports", "mutation");
 const GROUPS: { name: string; mutate: string[]; tests: string[] }[] = [
   { name: "verdict-output", mutate: ["fleet/src/sandbox/verdict.ts", "fleet/src/sandbox/output.ts"], tests: ["test/sandbox/verdict.test.ts", "test/sandbox/output.test.ts"] },
   { name: "cgroup", mutate: ["fleet/src/sandbox/cgroup/v1.ts", "fleet/src/sandbox/cgroup/v2.ts"], tests: ["test/sandbox/cgroup.test.ts", "test/sandbox/cgroup-v1.test.ts", "test/sandbox/cgroup-v2.test.ts"] },
-  { name: "edge-lib", mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/submit/validate.ts"], tests: ["test/edge/unit.test.ts", "test/edge/lib.test.ts"] },
+  { name: "edge-lib", mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/keys/api-key.ts", "edge/src/submit/validate.ts"], tests: ["test/edge/unit.test.ts", "test/edge/lib.test.ts"] },
   {
     name: "checker",
     mutate: ["fleet/src/judge/checker.ts", "fleet/src/judge/text-spans.ts", "fleet/src/judge/numbers.ts", "fleet/src/judge/identical.ts", "fleet/src/judge/unordered.ts"],

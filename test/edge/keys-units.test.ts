@@ -1,11 +1,16 @@
-// The units a key's object (KeyDO) is built from, each over SQLite (node:sqlite) with its own
-// statements: the rate window, the idempotency keys, the concurrency units, the usage counts.
+// The keys room (edge/src/keys/): the units a key's object (KeyDO) is built from, each over SQLite
+// (node:sqlite) with its own statements (the rate window, the idempotency keys, the concurrency
+// units, the usage counts); the keys' and projects' records in KV, over a KV held in a Map that
+// lists in pages; and which keys an operator may import.
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { describe, it } from "node:test";
+import { importableKey } from "../../edge/src/keys/api-key.ts";
 import { ConcurrencyUnits } from "../../edge/src/keys/concurrency.ts";
 import { Idempotency } from "../../edge/src/keys/idempotency.ts";
 import { RateWindow } from "../../edge/src/keys/rate-window.ts";
+import * as records from "../../edge/src/keys/records.ts";
+import type { KeyMeta } from "../../edge/src/keys/records.ts";
 import { UsageCounts } from "../../edge/src/keys/usage-counts.ts";
 import { sqliteSql } from "./sqlite-sql.ts";
 
@@ -192,5 +197,67 @@ describe("keys: usage counts", () => {
     usage.uncount("submissions");
     usage.uncount("submissions");
     assert.deepEqual(usage.all(), { submissions: 0 });
+  });
+});
+
+/** A KV namespace in a Map, listing two names per page (in name order, as KV does). */
+function mapKv(): records.RecordsKv & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    get: async <T>(key: string) => (map.has(key) ? (JSON.parse(map.get(key)!) as T) : null),
+    put: async (key: string, value: string) => void map.set(key, value),
+    delete: async (key: string) => void map.delete(key),
+    list: async ({ prefix, cursor }: { prefix: string; cursor?: string }) => {
+      const all = [...map.keys()].filter((k) => k.startsWith(prefix)).sort();
+      const from = cursor ? Number(cursor) : 0;
+      const keys = all.slice(from, from + 2).map((name) => ({ name }));
+      return from + 2 >= all.length ? { keys, list_complete: true } : { keys, list_complete: false, cursor: String(from + 2) };
+    },
+  };
+}
+
+const meta = (keyId: string, projectId: string, hash = `h_${keyId}`): KeyMeta => ({
+  key_id: keyId, hash, project_id: projectId, account_id: "acct", name: "", tier: "beta", created_at: "2026-01-01T00:00:00Z",
+});
+
+describe("keys: records in KV", () => {
+  it("a key is found by its hash and its id, and listed with its project", async () => {
+    const kv = mapKv();
+    for (const m of [meta("k1", "p1"), meta("k2", "p1"), meta("k3", "p2"), meta("k4", "p1")]) await records.putKey(kv, m);
+    assert.equal((await records.keyByHash(kv, "h_k1"))?.key_id, "k1");
+    assert.equal((await records.keyById(kv, "k3"))?.hash, "h_k3");
+    assert.deepEqual((await records.listKeys(kv, { projectId: "p1" })).map((m) => m.key_id), ["k1", "k2", "k4"]);
+    assert.deepEqual((await records.listKeys(kv)).map((m) => m.key_id), ["k1", "k2", "k3", "k4"]);
+    assert.deepEqual((await records.listKeys(kv, { max: 3 })).map((m) => m.key_id), ["k1", "k2", "k3"]);
+  });
+
+  it("a new secret moves the hash; a deleted key leaves nothing behind", async () => {
+    const kv = mapKv();
+    await records.putKey(kv, meta("k1", "p1", "old"));
+    await records.rehashKey(kv, "old", meta("k1", "p1", "new"));
+    assert.equal(await records.keyByHash(kv, "old"), null);
+    assert.equal((await records.keyById(kv, "k1"))?.hash, "new");
+    await records.deleteKey(kv, meta("k1", "p1", "new"));
+    assert.deepEqual([...kv.map.keys()], []);
+  });
+
+  it("projects are stored and listed", async () => {
+    const kv = mapKv();
+    const project = (id: string) => ({ id, name: id, account_id: "acct", created_at: "2026-01-01T00:00:00Z" });
+    for (const id of ["prj_a", "prj_b", "prj_c"]) await records.putProject(kv, project(id));
+    assert.deepEqual(await records.getProject(kv, "prj_b"), project("prj_b"));
+    assert.equal(await records.getProject(kv, "prj_x"), null);
+    assert.deepEqual((await records.listProjects(kv)).map((p) => p.id), ["prj_a", "prj_b", "prj_c"]);
+  });
+});
+
+describe("keys: which keys an operator may import", () => {
+  it("the production form anywhere; any 16 to 128 printable characters in development only", () => {
+    assert.equal(importableKey(`sk_live_${"a".repeat(32)}`, false), true);
+    assert.equal(importableKey("dev-key-0123456789", false), false);
+    assert.equal(importableKey("dev-key-0123456789", true), true);
+    assert.equal(importableKey("short", true), false);
+    assert.equal(importableKey("with space 0123456789", true), false);
   });
 });

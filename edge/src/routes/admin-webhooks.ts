@@ -17,6 +17,7 @@ import type { Env } from "../env.ts";
 import { HttpError, json, readJsonObject } from "../lib/http.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import { randomId } from "../lib/keys.ts";
+import { getProject } from "../keys/records.ts";
 import { webhookDelivery } from "../stubs.ts";
 import { parseWith } from "../submit/validate.ts";
 import { createWebhookSchema, rotateWebhookSchema, updateWebhookSchema } from "./admin-schemas.ts";
@@ -41,7 +42,7 @@ async function body(request: IRequest): Promise<Record<string, unknown>> {
 }
 
 async function project(env: Env, id: string): Promise<{ id: string }> {
-  const p = await env.KEYS.get<{ id: string }>(`project:${id}`, "json");
+  const p = await getProject(env.KEYS, id);
   if (!p) throw new HttpError(404, { error: "project not found" });
   return p;
 }
