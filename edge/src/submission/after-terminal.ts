@@ -13,7 +13,10 @@ import { keyObject, scheduler } from "../stubs.ts";
 import type { SubmissionStore } from "./store.ts";
 import type { HooksPending, Meta, Pending } from "./stored.ts";
 import { runSummary } from "./summary.ts";
-import { releases, type HandOver } from "./terminal-steps.ts";
+import { afterHandOvers, releases, type HandOver, type TerminalStep } from "./terminal-steps.ts";
+
+/** How long the hand-overs after a synchronous answer wait for the answer to leave. */
+const HAND_OVER_DELAY_MS = 2;
 
 /** The hand-overs not in `done` (done by this instance, lost with it), each added to it once done; nothing written. */
 export async function handOver(env: Env, store: SubmissionStore, meta: Meta, done: Set<HandOver>): Promise<void> {
@@ -21,6 +24,24 @@ export async function handOver(env: Env, store: SubmissionStore, meta: Meta, don
     !done.has("release") && releaseAll(env, store, meta).then((ok) => ok && done.add("release")),
     !done.has("hooks") && handOffHooks(env, store, meta).then((ok) => ok && done.add("hooks")),
   ]);
+}
+
+/**
+ * The hand-overs right after the terminal commit. With a synchronous answer on its way
+ * (`answering`) they wait a moment, so that the scheduler's release (and its commit) does not go
+ * before it.
+ */
+export async function handOverAfterCommit(env: Env, store: SubmissionStore, meta: Meta, done: Set<HandOver>, answering: boolean): Promise<void> {
+  if (answering) await new Promise((resolve) => setTimeout(resolve, HAND_OVER_DELAY_MS));
+  await handOver(env, store, meta, done);
+}
+
+/** The wake-up once terminal: the hand-overs not yet done, the marks of those done cleared; what comes next (terminal-steps.ts). */
+export async function afterTerminal(env: Env, store: SubmissionStore, meta: Meta, done: Set<HandOver>, watchdogMs: number): Promise<TerminalStep["next"]> {
+  await handOver(env, store, meta, done);
+  const step = afterHandOvers(store.terminalMarks(), done, Date.now(), watchdogMs);
+  for (const mark of step.clear) store.kv.delete(mark);
+  return step.next;
 }
 
 /** The webhook hand-off, unless its mark is gone (done and recorded by an earlier instance). */
