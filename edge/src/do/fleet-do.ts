@@ -8,7 +8,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
-import type { DrainResult, EnrollmentTokenRequest, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused } from "../contracts/fleet.ts";
+import type {
+  DrainResult, EnrollmentTokenRequest, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused,
+} from "../contracts/fleet.ts";
 import type { NodeTarget, PoolLoad } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
@@ -94,7 +96,8 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
 
   async overview(): Promise<FleetOverview> {
     const { status, pools, known, loads } = await this.#summary();
-    const recent = (await Promise.all(pools.map((p) => scheduler(this.env, p.pool).recent(100).catch(() => [])))).flat().sort((a, b) => a.at - b.at).slice(-100);
+    const perPool = await Promise.all(pools.map((p) => scheduler(this.env, p.pool).recent(100).catch(() => [])));
+    const recent = perPool.flat().sort((a, b) => a.at - b.at).slice(-100);
     return { status, pools, nodes: known.map((n) => this.#view(n, loads)), recent };
   }
 
@@ -172,7 +175,9 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     const inFlight = draining ? ((await this.#loads([after.pool])).get(after.pool)?.in_flight[after.id] ?? 0) : 0;
     return {
       ok: true as const,
-      response: { state: nodeState(after, info, inFlight, Date.now(), this.#cfg), drain: after.drain_state !== null, heartbeatIntervalMs: this.#cfg.heartbeatMs },
+      response: {
+        state: nodeState(after, info, inFlight, Date.now(), this.#cfg), drain: after.drain_state !== null, heartbeatIntervalMs: this.#cfg.heartbeatMs,
+      },
     };
   }
 

@@ -101,7 +101,9 @@ export function buildOpenApi(): Json {
       title: "codecell API",
       version: API_VERSION,
       summary: "Sandboxed code execution",
-      description: "Submit a program, get its verdict and output with the evidence behind it. Every endpoint except this document needs an API key (X-API-Key) and counts against the key's rate limit (RateLimit-* headers). Errors are JSON {error, message?}. The operations tagged admin are the operators' API: they need the operator token (Authorization: Bearer) instead, and are not rate limited.",
+      description: "Submit a program, get its verdict and output with the evidence behind it. Every endpoint except this document needs an API key " +
+        "(X-API-Key) and counts against the key's rate limit (RateLimit-* headers). Errors are JSON {error, message?}. The operations tagged admin are the " +
+        "operators' API: they need the operator token (Authorization: Bearer) instead, and are not rate limited.",
     },
     tags: Object.entries(TAGS).filter(([name]) => ROUTES.some((r) => r.tag === name)).map(([name, description]) => ({ name, description })),
     security: [{ ApiKey: [] }],
@@ -110,7 +112,8 @@ export function buildOpenApi(): Json {
     components: {
       schemas,
       securitySchemes: {
-        ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key of a project (sk_live_…); operators create them (codecell keys create)" },
+        ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key of a project (sk_live_…); operators create " +
+          "them (codecell keys create)" },
         OperatorToken: { type: "http", scheme: "bearer", description: "The edge's OPERATOR_TOKEN (Authorization: Bearer …): the admin API only" },
       },
       parameters: { ...PARAMETERS, ...ADMIN_PARAMETERS },

@@ -3,7 +3,7 @@
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
 import { forgetKey } from "./auth.ts";
-import type { KeyMeta } from "../contracts/key.ts";
+import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import { HttpError, json, readJsonObject } from "../lib/http.ts";
@@ -116,7 +116,7 @@ async function rotateKey(request: IRequest, env: Env): Promise<Response> {
   return json(200, { ...publicKey(meta), key, rotated_at: new Date().toISOString(), previous_fingerprint: keyFingerprint(old.hash) });
 }
 
-async function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, number>; in_flight: number; live_sessions: number; requests_last_minute: number; revoked?: boolean }) {
+async function usageView(env: Env, m: KeyMeta, u: Omit<KeyUsage, "revoked"> & { revoked?: boolean }) {
   const plan = await planOf(env, m);
   const c = u.counters;
   return {

@@ -41,7 +41,8 @@ async function submitItem(request: IRequest, env: Env, api: ApiContext, item: un
 function batchItems(request: IRequest, body: Record<string, unknown>, plan: Plan): unknown[] {
   const url = new URL(request.url);
   if (url.searchParams.has("wait")) {
-    throw new HttpError(400, { error: "invalid wait parameter", message: "a batch is always asynchronous: wait is not accepted; poll GET /api/results?ids=…" });
+    const message = "a batch is always asynchronous: wait is not accepted; poll GET /api/results?ids=…";
+    throw new HttpError(400, { error: "invalid wait parameter", message });
   }
   if (request.headers.get("idempotency-key") !== null) {
     throw new HttpError(400, { error: "invalid Idempotency-Key", message: "Idempotency-Key is not accepted on a batch" });

@@ -58,7 +58,8 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     case "duplicate": {
       // An Idempotency-Key seen before (docs/api.md): the existing record, HTTP 202, no new execution.
       const rec = await readRecord(env, outcome.id, api.caller.account_id);
-      return jsonStreamed(202, rec ?? { id: outcome.id, job_status: "pending" }, { ...headers, "idempotent-replayed": "true" }, outputChars(rec) > STREAM_FROM_CHARS);
+      const replayed = { ...headers, "idempotent-replayed": "true" };
+      return jsonStreamed(202, rec ?? { id: outcome.id, job_status: "pending" }, replayed, outputChars(rec) > STREAM_FROM_CHARS);
     }
     case "created": {
       const id = outcome.id;
@@ -123,7 +124,8 @@ async function ready(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiCon
   if (reasons.length > 0 || !s) {
     return json(503, { error: "not ready", ready: false, reasons }, rateHeaders(api.rate));
   }
-  return json(200, { ready: true, enforcement_mode: s.enforcement_mode, ready_nodes: s.ready_nodes, workers: s.workers, queue_depth: s.queue_depth }, rateHeaders(api.rate));
+  const ready = { ready: true, enforcement_mode: s.enforcement_mode, ready_nodes: s.ready_nodes, workers: s.workers, queue_depth: s.queue_depth };
+  return json(200, ready, rateHeaders(api.rate));
 }
 
 async function languages(_r: IRequest, env: Env, _ctx: ExecutionContext, api: ApiContext): Promise<Response> {
