@@ -136,7 +136,7 @@ export class NodeStore {
     this.#sql.exec("UPDATE nodes SET info = ? WHERE id = ?", encodeInfo(info), id);
   }
 
-  /** A heartbeat: alive now, with its NodeInfo (null: the one stored stays). */
+  /** A heartbeat: alive now, with its NodeInfo (absent: the one stored stays). */
   heartbeat(row: NodeRow, now: number, info: NodeInfoResponse | undefined): void {
     this.#sql.exec("UPDATE nodes SET last_heartbeat = ?, info = ?, lost_at = 0 WHERE id = ?", now, info ? encodeInfo(info) : row.info, row.id);
   }
