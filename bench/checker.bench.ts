@@ -8,8 +8,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { check, type CheckResult, type CompareMode } from "../fleet/src/judge/checker.ts";
-import { CheckPool } from "../fleet/src/judge/check-pool.ts";
+import { check, type CheckResult, type CompareMode } from "../fleet/src/judge/compare/checker.ts";
+import { CheckPool } from "../fleet/src/judge/compare/check-pool.ts";
 import { summarize, timeMany } from "./stats.ts";
 
 type Check = (actual: string, expected: string, mode: CompareMode) => CheckResult;

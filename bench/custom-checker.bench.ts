@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EngineRequest } from "../fleet/src/engine.ts";
 import { createEngine } from "../fleet/src/node-engine.ts";
-import { CPP_TESTLIB_CHECKER, permutationTest, testlibHeader } from "../test/languages/fixtures/checkers.ts";
+import { CPP_TESTLIB_CHECKER, permutationTest, testlibHeader } from "../shared-fixtures/checkers.ts";
 import { summarize } from "./stats.ts";
 
 const TESTS = Number(process.env.BENCH_TESTS ?? 50);

@@ -24,7 +24,7 @@ interface Delay {
 }
 
 if (process.argv[2] === "serve") {
-  const { createFakeEngine } = await import("../test/fleet-service/fake-engine.ts");
+  const { createFakeEngine } = await import("../shared-fixtures/fake-engine.ts");
   const { createLogger } = await import("../fleet/src/service/logger.ts");
   const { startFleetServer } = await import("../fleet/src/service/server.ts");
   const engine = createFakeEngine(1);

@@ -1,7 +1,7 @@
 // npm run bench:hostile — does a tenant's data cost its neighbours anything? One real node process
 // (2 run slots). Phase "quiet": a neighbour runs a small Python program under a 1 s wall limit,
 // over and over, for as long as phase "hostile" took. Phase "hostile": the same neighbour while
-// the hostile corpus (bench/hostile-corpus.ts: 1 MiB blank lines and digit runs through every
+// the hostile corpus (shared-fixtures/hostile-corpus.ts: 1 MiB blank lines and digit runs through every
 // compare mode, 64 KiB Java sources of unclosed comments and newlines, 50 tests × 2 MiB of output,
 // an 80 MiB Go array and a 100 MiB Rust static) runs one request at a time in the other slot and a
 // client floods the native gRPC port with 4 MiB unauthenticated messages. Printed side by side:
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventLoopDelayMs, execute, floodNativeGrpc, hostileCorpus, neighbour, nodeReady } from "./hostile-corpus.ts";
+import { eventLoopDelayMs, execute, floodNativeGrpc, hostileCorpus, neighbour, nodeReady } from "../shared-fixtures/hostile-corpus.ts";
 import { Verdict } from "../proto/gen/codecell/fleet/v1/fleet.ts";
 import { summarize } from "./stats.ts";
 

@@ -13,7 +13,7 @@ export const MAX_TESTS = 100;
 /** A node's own wall-time budget for a request's tests, counted as they run (a plan may narrow it). */
 export const TESTS_WALL_BUDGET_MS = 120_000;
 /**
- * The output checkers (fleet/src/judge/checker.ts; docs/languages.md, "Judging"). Later rules are
+ * The output checkers (fleet/src/judge/compare/checker.ts; docs/languages.md, "Judging"). Later rules are
  * appended: a request's rule names never change meaning.
  */
 export const COMPARE_MODES = ["exact", "lines", "tokens", "float", "identical", "unordered", "float_abs", "float_rel", "tokens_ci"] as const;

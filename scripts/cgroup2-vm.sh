@@ -2,8 +2,12 @@
 # `npm run test:cgroup2`: the sandbox and verdict suites inside a real Linux kernel with cgroup v2,
 # under qemu with software emulation (hardware virtualisation is not available here). The VM sees
 # this machine's root read-only (9p) under a tmpfs overlay, so it runs this checkout and its
-# node_modules as they are. Needs: qemu-system-x86, linux-image-amd64, busybox-static
-# (scripts/provision.sh installs them). Usage: scripts/cgroup2-vm.sh [test files…]
+# node_modules as they are. Needs a kernel in /boot with its modules (linux-image-amd64),
+# qemu-system-x86_64 (qemu-system-x86), a static /bin/busybox (busybox-static), cpio, gzip and find;
+# scripts/provision.sh --test-tools installs them, and a missing one is named with its package
+# before anything starts. Usage: scripts/cgroup2-vm.sh [test files…]; `--check` only checks them.
+# CGROUP2_VM_BOOT, CGROUP2_VM_MODULES and CGROUP2_VM_BUSYBOX move /boot, /lib/modules and
+# /bin/busybox (the prerequisite test points them at empty places).
 #
 # The VM's two CPUs are emulated by one host thread (`-accel tcg,thread=single`). With one host
 # thread per CPU (QEMU's default, MTTCG), Node processes in the VM died of a V8 internal check
@@ -12,13 +16,49 @@
 # single-threaded, nor in whole suites since, which take about a minute longer.
 # CGROUP2_VM_ACCEL and CGROUP2_VM_CPU override both.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+here=$(cd "$here" && pwd)
 root=$(cd "$here/.." && pwd)
-kernel=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kernel" ] || { echo "cgroup2-vm: no kernel in /boot (apt-get install linux-image-amd64)" >&2; exit 2; }
-version=${kernel#/boot/vmlinuz-}
-command -v qemu-system-x86_64 >/dev/null || { echo "cgroup2-vm: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2; exit 2; }
-[ -x /bin/busybox ] || { echo "cgroup2-vm: /bin/busybox missing (apt-get install busybox-static)" >&2; exit 2; }
+boot=${CGROUP2_VM_BOOT:-/boot}
+modules=${CGROUP2_VM_MODULES:-/lib/modules}
+busybox=${CGROUP2_VM_BUSYBOX:-/bin/busybox}
+
+# Every prerequisite is checked before the first fails the run, each missing one named with the
+# package that brings it. Only shell builtins until a kernel is found, so the check runs whatever
+# PATH lacks.
+missing=()
+lacks() { missing+=("  $1 (apt-get install $2)"); }
+kernels=()
+for image in "$boot"/vmlinuz-*; do [ -f "$image" ] && kernels+=("$image"); done
+kernel=""
+version=""
+if [ ${#kernels[@]} -eq 0 ]; then
+  lacks "a kernel: no $boot/vmlinuz-*" linux-image-amd64
+else
+  kernel=$(printf '%s\n' "${kernels[@]}" | sort -V | tail -n 1)
+  version=${kernel#"$boot"/vmlinuz-}
+  [ -d "$modules/$version" ] || lacks "the kernel's modules: no $modules/$version" "--reinstall linux-image-$version"
+fi
+command -v qemu-system-x86_64 >/dev/null || lacks "qemu-system-x86_64" qemu-system-x86
+if [ ! -x "$busybox" ]; then
+  lacks "a static busybox: no $busybox" busybox-static
+elif command -v ldd >/dev/null && [[ $(ldd "$busybox" 2>/dev/null || true) == *"=>"* ]]; then
+  # (read whole: `ldd | grep -q` fails under pipefail when grep's early exit ends ldd by SIGPIPE)
+  lacks "a static busybox: $busybox is linked dynamically and cannot run alone in the initramfs" busybox-static
+fi
+command -v cpio >/dev/null || lacks "cpio" cpio
+command -v gzip >/dev/null || lacks "gzip" gzip
+command -v find >/dev/null || lacks "find" findutils
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "cgroup2-vm: cannot start the VM; missing:" >&2
+  printf '%s\n' "${missing[@]}" >&2
+  echo "cgroup2-vm: scripts/provision.sh --test-tools installs all of them (as root)." >&2
+  exit 2
+fi
+if [ "${1:-}" = --check ]; then
+  echo "cgroup2-vm: ready: kernel $kernel, $(command -v qemu-system-x86_64), $busybox"
+  exit 0
+fi
 
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(test/sandbox/*.test.ts)
@@ -30,10 +70,10 @@ trap cleanup EXIT
 
 # initramfs: busybox, the 9p/virtio/overlay modules of the installed kernel, and our init.
 mkdir -p "$work/initramfs/bin" "$work/initramfs/modules" "$work/initramfs"/{proc,sys,dev}
-cp /bin/busybox "$work/initramfs/bin/busybox"
+cp "$busybox" "$work/initramfs/bin/busybox"
 ln -s busybox "$work/initramfs/bin/sh"
 for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci 9pnet 9pnet_virtio netfs fscache 9p overlay; do
-  find "/lib/modules/$version" -name "$m.ko" -exec cp {} "$work/initramfs/modules/" \;
+  find "$modules/$version" -name "$m.ko" -exec cp {} "$work/initramfs/modules/" \;
 done
 cp "$here/vm/init.sh" "$work/initramfs/init"
 chmod +x "$work/initramfs/init"

@@ -14,7 +14,7 @@ const GROUPS: { name: string; mutate: string[]; tests: string[] }[] = [
   { name: "edge-lib", mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/keys/api-key.ts", "edge/src/submit/validate.ts"], tests: ["test/edge/unit.test.ts", "test/edge/lib.test.ts"] },
   {
     name: "checker",
-    mutate: ["fleet/src/judge/checker.ts", "fleet/src/judge/text-spans.ts", "fleet/src/judge/numbers.ts", "fleet/src/judge/identical.ts", "fleet/src/judge/unordered.ts"],
+    mutate: ["fleet/src/judge/compare/checker.ts", "fleet/src/judge/compare/text-spans.ts", "fleet/src/judge/compare/numbers.ts", "fleet/src/judge/compare/identical.ts", "fleet/src/judge/compare/unordered.ts"],
     tests: ["test/languages/checker.test.ts", "test/languages/checker-modes.test.ts"],
   },
   { name: "webhooks", mutate: ["edge/src/webhooks/signing.ts", "edge/src/webhooks/endpoint-url.ts"], tests: ["test/webhooks/unit.test.ts", "test/webhooks/url-rules.test.ts"] },

@@ -1,5 +1,6 @@
 // `npm run openapi`: writes the OpenAPI document (docs/openapi.json), the SDK's types generated
-// from its public operations (client/src/api.gen.ts) and the CLI's from its `admin` operations
+// from its public operations and the components no admin operation uses, the live-session messages
+// among them (client/src/api.gen.ts), and the CLI's from its `admin` operations
 // (cli/admin-api.gen.ts). `--check`: exits 1 when a committed file is stale.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -267,6 +267,64 @@ export interface components {
     Judge0BatchRequest: {
       submissions: components["schemas"]["Judge0SubmissionRequest"][];
     };
+    SessionStart: {
+      language: string;
+      code: string;
+      stdin?: string;
+      version?: string;
+      /** @enum {string} */
+      encoding?: "utf8" | "base64";
+      /** @enum {string} */
+      compare?: "exact" | "lines" | "tokens" | "float" | "identical" | "unordered" | "float_abs" | "float_rel" | "tokens_ci";
+      float_epsilon?: number;
+      stop_on_first_failure?: boolean;
+      limits?: {
+        wall_time_ms?: number;
+        cpu_time_ms?: number;
+        memory_mb?: number;
+        processes?: number;
+        output_kb?: number;
+        file_size_kb?: number;
+      };
+      compile_limits?: {
+        wall_time_ms?: number;
+        cpu_time_ms?: number;
+        memory_mb?: number;
+      };
+      files?: ({
+          path: string;
+          content: string;
+          /** @enum {string} */
+          encoding?: "utf8" | "base64";
+        })[];
+      args?: string[];
+      merge_stderr?: boolean;
+      compiler_options?: string[];
+      /** @constant */
+      type: "start";
+    };
+    SessionStdin: {
+      /** @constant */
+      type: "stdin";
+      /** @description Input as UTF-8 text */
+      data: string;
+    } | {
+      /** @constant */
+      type: "stdin";
+      /** @description Input as bytes, base64 (RFC 4648, padded) */
+      data_b64: string;
+    };
+    SessionEnd: {
+      /** @constant */
+      type: "end";
+    };
+    SessionSignal: {
+      /** @constant */
+      type: "signal";
+      /** @enum {string} */
+      signal: "SIGINT" | "SIGTERM" | "SIGKILL";
+    };
+    SessionClientMessage: components["schemas"]["SessionStart"] | components["schemas"]["SessionStdin"] | components["schemas"]["SessionEnd"] | components["schemas"]["SessionSignal"];
     /** @enum {string} */
     Verdict: "IE" | "MLE" | "PLE" | "FSE" | "TLE" | "SIG" | "RE" | "WA" | "AC" | "SKIPPED";
     /** @enum {string} */
@@ -692,6 +750,82 @@ export interface components {
       message: string;
       [key: string]: unknown;
     };
+    SessionLimits: {
+      max_duration_ms: number;
+      idle_timeout_ms: number;
+      stdin_bytes: number;
+      output_bytes: number;
+    };
+    SessionAccepted: {
+      /** @constant */
+      type: "accepted";
+      /**
+       * Format: uuid
+       * @description The submission (GET /api/result/{id})
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @description Names the session for a reconnect (GET /api/sessions/{id})
+       */
+      session_id: string;
+      /** @description Stdin bytes that may be sent and not yet acknowledged */
+      window: number;
+      limits: components["schemas"]["SessionLimits"];
+    };
+    SessionAttached: {
+      /** @constant */
+      type: "attached";
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      session_id: string;
+      /** @description Stdin bytes the program's node has taken: resend from there */
+      taken: number;
+    };
+    SessionStage: {
+      /** @constant */
+      type: "stage";
+      /** @enum {string} */
+      stage: "compile" | "run";
+    };
+    SessionStdout: {
+      /** @constant */
+      type: "stdout";
+      /** @description Output as written (UTF-8; bytes that are not are replaced) */
+      data: string;
+    };
+    SessionStderr: {
+      /** @constant */
+      type: "stderr";
+      /** @description Output as written (UTF-8; bytes that are not are replaced) */
+      data: string;
+    };
+    SessionStdinAck: {
+      /** @constant */
+      type: "stdin_ack";
+      taken: number;
+    };
+    SessionResult: {
+      /** @constant */
+      type: "result";
+      record: components["schemas"]["ResultRecord"];
+    };
+    SessionError: {
+      /** @constant */
+      type: "error";
+      /** @enum {string} */
+      error: "invalid" | "not_started" | "started_twice" | "start_timeout" | "bad_stream" | "bad_signal" | "revoked" | "idle" | "window" | "stdin_cap" | "flood" | "rate_limited" | "unavailable" | "too_long" | "internal";
+      message: string;
+      /** @description A refused start: the HTTP status POST /api/submit would have answered; its body's fields ride here too */
+      status?: number;
+      /** @description A refused start: that answer's `error` */
+      reason?: string;
+      /** @description Seconds to wait (4429) */
+      retry_after?: number;
+      [key: string]: unknown;
+    };
+    SessionServerMessage: components["schemas"]["SessionAccepted"] | components["schemas"]["SessionAttached"] | components["schemas"]["SessionStage"] | components["schemas"]["SessionStdout"] | components["schemas"]["SessionStderr"] | components["schemas"]["SessionStdinAck"] | components["schemas"]["SessionResult"] | components["schemas"]["SessionError"];
   };
   responses: never;
   parameters: {

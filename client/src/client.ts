@@ -7,7 +7,7 @@ import { readSse } from "./sse.ts";
 import { globalWebSocket, openSession } from "./session-open.ts";
 import type { WebSocketFactory } from "./session-open.ts";
 import type { Session } from "./session.ts";
-import type { SessionRequest } from "./session-protocol.ts";
+import type { SessionRequest } from "./api-types.ts";
 import type { Accepted, BatchItem, Health, ResultRecord, ResultsEntry, Runtime, StreamEvent, SubmitRequest } from "./api-types.ts";
 
 export interface CodecellOptions {
@@ -101,7 +101,8 @@ export class Codecell {
 
   /** GET /api/results: one entry per id, in order ({id, error} for an unknown one). */
   async results(ids: readonly string[], opts: CallOptions = {}): Promise<ResultsEntry[]> {
-    const body = await expect<{ results: ResultsEntry[] }>(await send(this.#t, "GET", "api/results", { query: { ids: ids.join(",") }, signal: opts.signal }), [200]);
+    const res = await send(this.#t, "GET", "api/results", { query: { ids: ids.join(",") }, signal: opts.signal });
+    const body = await expect<{ results: ResultsEntry[] }>(res, [200]);
     return body.results;
   }
 

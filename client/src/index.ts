@@ -4,7 +4,7 @@ export type { CallOptions, CodecellOptions, EventsOptions, SubmitOptions, WaitOp
 export type { RetryOptions } from "./http.ts";
 export type { Session } from "./session.ts";
 export type { WebSocketFactory } from "./session-open.ts";
-export type { SessionEvent, SessionLimits, SessionRequest, SessionSignal } from "./session-protocol.ts";
+export type { SessionEvent, SessionLimits, SessionRequest, SessionSignal } from "./api-types.ts";
 export {
   ApiError, AuthenticationError, CodecellError, ConnectionError, InvalidRequestError, NotFoundError, RateLimitError, RetryableError,
   SessionError, SyncTimeoutError, UnavailableError,

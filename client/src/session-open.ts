@@ -4,7 +4,7 @@
 import { expect, send } from "./http.ts";
 import type { Transport } from "./http.ts";
 import { HandshakeError, Session } from "./session.ts";
-import type { SessionRequest } from "./session-protocol.ts";
+import type { SessionRequest } from "./api-types.ts";
 
 /** Makes the session's WebSocket; `headers` carries the API key. */
 export type WebSocketFactory = (url: string, headers: Record<string, string>) => WebSocket;

@@ -1,10 +1,11 @@
 // A live session (docs/live-sessions.md): one program run while the client writes its stdin and
 // reads its output as written. Codecell.session() opens it: the WebSocket, `start`, then `accepted`.
-import type { ResultRecord } from "./api-types.ts";
+import type {
+  AcceptedMessage, ResultRecord, SessionClientMessage, SessionErrorMessage, SessionEvent, SessionLimits, SessionRequest, SessionSignal,
+} from "./api-types.ts";
 import { ConnectionError, SessionError } from "./errors.ts";
 import { EventQueue } from "./event-queue.ts";
 import { parseServerMessage } from "./session-protocol.ts";
-import type { AcceptedMessage, ClientMessage, SessionErrorMessage, SessionEvent, SessionLimits, SessionRequest, SessionSignal } from "./session-protocol.ts";
 import { StdinWindow, chunkBytes, chunkText, toBase64 } from "./stdin-window.ts";
 
 /** The largest stdin message sent: a longer write goes as several. */
@@ -79,7 +80,7 @@ export class Session implements AsyncIterable<SessionEvent> {
   write(data: string | Uint8Array): Promise<void> {
     if (this.#ended) return Promise.reject(new TypeError("write() after end()"));
     const max = Math.min(MAX_MESSAGE_BYTES, this.window);
-    const pieces: { message: ClientMessage; bytes: number }[] = typeof data === "string"
+    const pieces: { message: SessionClientMessage; bytes: number }[] = typeof data === "string"
       ? chunkText(data, max).map((p) => ({ message: { type: "stdin", data: p.text }, bytes: p.bytes }))
       : chunkBytes(data, max).map((b) => ({ message: { type: "stdin", data_b64: toBase64(b) }, bytes: b.length }));
     return this.#queue(async () => {
@@ -123,7 +124,7 @@ export class Session implements AsyncIterable<SessionEvent> {
     return done;
   }
 
-  #send(message: ClientMessage): void {
+  #send(message: SessionClientMessage): void {
     if (this.#over) throw this.#over;
     this.#ws.send(JSON.stringify(message));
   }

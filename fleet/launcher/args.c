@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launcher.h"
+#include "args.h"
+#include "config.h"
+#include "paths.h"
+#include "rlimits.h"
+#include "status.h"
 
 #define DEFAULT_HOSTNAME "sandbox"
 #define DEFAULT_TMPFS_SIZE (64ull << 20)

@@ -14,7 +14,7 @@ mv -f "$out/codecell-launcher.tmp" "$out/codecell-launcher"
 # shellcheck disable=SC2086
 $CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -static ${CFLAGS:-} \
 	-o "$out/codecell-checkd.tmp" \
-	"$here"/checkd/*.c
+	"$here"/checkd/*.c "$here"/proc_file.c # proc_file.c: tree_cpu.c's reader, the launcher's too
 mv -f "$out/codecell-checkd.tmp" "$out/codecell-checkd"
 # Its warm start: preloaded into a dynamically linked checker; no libc, so it loads into any.
 $CC -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -shared -fPIC -nostdlib -fno-stack-protector -fno-builtin ${CFLAGS:-} \

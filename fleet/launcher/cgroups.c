@@ -13,7 +13,9 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "cgroups.h"
+#include "config.h"
+#include "status.h"
 
 static int write_self(int fd)
 {

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "child.h"
-#include "launcher.h"
+#include "copyfd.h"
+#include "run.h"
+#include "status.h"
 
 #define PAIR_A "|pair-a"
 #define PAIR_B "|pair-b"

@@ -3,7 +3,7 @@
 #include <sys/sendfile.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "copyfd.h"
 
 /* Copies LEN bytes (or up to EOF) from IN to OUT. */
 int copy_fd(int in, int out, uint64_t len, uint64_t *copied)

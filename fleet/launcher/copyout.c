@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "copyfd.h"
+#include "copyout.h"
+#include "status.h"
 
 static void copy_out_one(const struct config *c, const struct copy_out *co)
 {

@@ -8,8 +8,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "devfs.h"
 #include "mounts.h"
+#include "status.h"
 
 #define DEV_TMPFS_OPTS "size=64k,nr_inodes=64,mode=0755"
 

@@ -13,7 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "copyfd.h"
+#include "drain.h"
+#include "kept.h"
+#include "status.h"
 
 #define CHUNK 65536
 #define SPLICE_MAX (1 << 20)

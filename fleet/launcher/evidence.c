@@ -11,7 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "evidence.h"
+#include "rlimits.h"
+#include "status.h"
 
 #define WALK_MAX_ENTRIES 10000
 #define WALK_MAX_DEPTH 16

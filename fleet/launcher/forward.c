@@ -4,7 +4,6 @@
  * process is still init's child before it signals it, so a pid reused after the program's end is
  * never signalled. No program (it has ended or not yet started): nothing is sent. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,19 +11,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "forward.h"
+#include "proc_file.h"
 
 static long read_number_after(const char *path, const char *key)
 {
 	char buf[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_proc_file(path, buf, sizeof buf) <= 0)
 		return -1;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	if (!key[0])
 		return strtol(buf, NULL, 10);
 	char *at = strstr(buf, key);

@@ -19,7 +19,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "fsize.h"
+#include "rlimits.h"
+#include "status.h"
 
 #define ARG_LO(n) (offsetof(struct seccomp_data, args[n]))
 #define ARG_HI(n) (offsetof(struct seccomp_data, args[n]) + 4)

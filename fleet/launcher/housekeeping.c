@@ -12,7 +12,8 @@
 #include <sched.h>
 #include <string.h>
 
-#include "launcher.h"
+#include "args.h"
+#include "housekeeping.h"
 
 static cpu_set_t g_housekeeping;
 static int g_has_housekeeping;

@@ -15,7 +15,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "cgroups.h"
+#include "config.h"
+#include "copyout.h"
+#include "devfs.h"
+#include "drain.h"
+#include "evidence.h"
+#include "fsize.h"
+#include "init.h"
+#include "mounts.h"
+#include "namespaces.h"
+#include "procfs.h"
+#include "program.h"
+#include "relay.h"
+#include "rootfs.h"
+#include "run.h"
+#include "sources.h"
+#include "status.h"
 
 /* ---- set-up pipeline (init side) ---- */
 

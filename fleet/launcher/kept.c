@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "child.h"
+#include "kept.h"
+#include "request.h"
 
 static struct {
 	char *path;

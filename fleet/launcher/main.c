@@ -11,8 +11,11 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "housekeeping.h"
+#include "probe.h"
+#include "run.h"
 #include "seccomp.h"
+#include "zygote.h"
 
 #ifndef NSFS_MAGIC
 #define NSFS_MAGIC 0x6e736673

@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "copyfd.h"
 #include "mounts.h"
+#include "status.h"
 
 /* Opens the directory that holds NAME's last component, creating the missing
  * directories on the way (owned by the program, 0755). Every step is an openat

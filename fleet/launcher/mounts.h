@@ -1,10 +1,13 @@
-/* Shared by the files that build the new root (rootfs.c, devfs.c, sources.c, mounts.c). */
+/* Shared by the files that build the new root (rootfs.c, devfs.c, sources.c, mounts.c), and
+ * what mounts.c puts into it. */
 #ifndef CODECELL_MOUNTS_H
 #define CODECELL_MOUNTS_H
 
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "config.h"
 
 /* Where the new root is assembled, inside the private mount namespace only. */
 #define STAGE "/tmp"
@@ -26,5 +29,10 @@ static inline int sys_mount_setattr(int dfd, const char *path, unsigned flags, s
 {
 	return (int)syscall(SYS_mount_setattr, dfd, path, flags, attr, sizeof *attr);
 }
+
+/* mounts.c (init): copy-ins and bind-ins in /box, binds, --file-ro copies, symlinks. */
+int mounts_fill_box(struct config *c);
+int mounts_binds(struct config *c);
+int mounts_symlinks(struct config *c);
 
 #endif

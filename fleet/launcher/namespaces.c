@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "namespaces.h"
+#include "status.h"
 
 /* clone(CLONE_NEWPID) made us pid 1 of a fresh pid namespace. */
 int ns_check_pid(struct config *c)

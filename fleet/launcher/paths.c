@@ -3,7 +3,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "launcher.h"
+#include "paths.h"
 
 /* A plain file name inside /box: not empty, not "." or "..", no '/', and
  * nothing that could break a status line (spaces, control characters) or the

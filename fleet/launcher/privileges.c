@@ -9,7 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "privileges.h"
+#include "status.h"
 
 /* Every capability out of the bounding set, up to the kernel's last whatever the headers say;
  * -1 with errno and *CAP at the first refusal. */

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "probe.h"
 
 #define I386_GETPID 20L
 

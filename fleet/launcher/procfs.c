@@ -20,8 +20,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
 #include "mounts.h"
+#include "proc_file.h"
+#include "procfs.h"
+#include "status.h"
 
 #define PROC STAGE "/proc"
 #define MASKS_TMPFS_OPTS "size=256k,nr_inodes=32,mode=0755"
@@ -52,13 +55,8 @@ static int count_cpus(const char *proc)
 	static char text[65536];
 	char path[64];
 	snprintf(path, sizeof path, "%s/stat", proc);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 1;
-	ssize_t n = read(fd, text, sizeof text - 1);
-	close(fd);
+	read_proc_file(path, text, sizeof text); /* nothing read: one CPU */
 	int cpus = 0;
-	text[n > 0 ? n : 0] = '\0';
 	for (char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		cpus += !strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9';
 	return cpus > 0 ? cpus : 1;
@@ -118,20 +116,8 @@ static int fake_vmstat(char *buf, size_t size, const char *proc)
 	static char host[32768];
 	char path[64];
 	snprintf(path, sizeof path, "%s/vmstat", proc);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_proc_file(path, host, sizeof host) < 0)
 		return errno == ENOENT ? 0 : -1;
-	size_t len = 0;
-	ssize_t r = 0;
-	while (len < sizeof host - 1 && (r = read(fd, host + len, sizeof host - 1 - len)) > 0)
-		len += (size_t)r;
-	int err = errno;
-	close(fd);
-	if (r < 0) {
-		errno = err;
-		return -1;
-	}
-	host[len] = '\0';
 	size_t n = 0;
 	char *save = NULL;
 	for (char *line = strtok_r(host, "\n", &save); line && n < size; line = strtok_r(NULL, "\n", &save))

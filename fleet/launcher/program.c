@@ -14,7 +14,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "cgroups.h"
+#include "config.h"
+#include "privileges.h"
+#include "program.h"
+#include "rlimits.h"
+#include "seccomp.h"
+#include "status.h"
 
 struct child_step {
 	int (*fn)(const struct config *);

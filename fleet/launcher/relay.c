@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "relay.h"
+#include "status.h"
 
 #define RELAY_CHUNK 65536
 

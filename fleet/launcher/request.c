@@ -2,7 +2,7 @@
  * zygote for what it keeps per CPU set (spares.c) and per node (kept.c). */
 #include <string.h>
 
-#include "launcher.h"
+#include "request.h"
 
 const char *request_value(const char *request, size_t len, const char *name, const char *after)
 {

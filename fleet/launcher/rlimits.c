@@ -3,7 +3,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "launcher.h"
+#include "config.h"
+#include "rlimits.h"
+#include "status.h"
 
 static const struct {
 	const char *name;

@@ -32,8 +32,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
 #include "mounts.h"
+#include "rootfs.h"
+#include "status.h"
 
 #define ROOT_TMPFS_OPTS "size=1m,nr_inodes=4096,mode=0755"
 

@@ -16,8 +16,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "launcher.h"
-#include "seccomp.h"
+#include "args.h"
+#include "config.h"
+#include "drain.h"
+#include "forward.h"
+#include "housekeeping.h"
+#include "init.h"
+#include "kept.h"
+#include "relay.h"
+#include "run.h"
+#include "status.h"
+
+#ifndef CLONE_PIDFD /* a fork-like clone that returns a pidfd of the child */
+#define CLONE_PIDFD 0x00001000
+#endif
 
 #ifndef NSFS_MAGIC
 #define NSFS_MAGIC 0x6e736673

@@ -32,8 +32,8 @@
 #include <unistd.h>
 #include <netinet/in.h>
 
-#include "launcher.h"
 #include "seccomp.h"
+#include "status.h"
 
 #ifndef __X32_SYSCALL_BIT
 #define __X32_SYSCALL_BIT 0x40000000

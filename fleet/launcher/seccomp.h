@@ -33,5 +33,7 @@ extern const size_t sc_policy_len;
 const char *sc_action_name(enum sc_action act);
 /* --print-policy: the version, then one "nr name action" line per listed call. */
 int seccomp_print_policy(void);
+/* The program child's last control before execve. */
+int seccomp_install(void);
 
 #endif

@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "config.h"
 #include "mounts.h"
+#include "sources.h"
+#include "status.h"
 
 /* A detached, recursively read-only, nosuid, nodev clone of a host tree. */
 static int open_ro_tree(const char *host, int *is_dir, enum control control)

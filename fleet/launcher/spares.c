@@ -17,8 +17,11 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "child.h"
-#include "launcher.h"
+#include "copyfd.h"
+#include "request.h"
+#include "run.h"
 #include "spares.h"
 
 #define CPUS_MAX 64

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "launcher.h"
+#include "status.h"
 
 #define MAX_LINE 512
 

@@ -30,8 +30,12 @@
 #include <unistd.h>
 
 #include "child.h"
-#include "launcher.h"
+#include "housekeeping.h"
+#include "kept.h"
+#include "privileges.h"
+#include "procfs.h"
 #include "spares.h"
+#include "zygote.h"
 
 int zygote_main(const char *socket_path, char *args_start, char *args_end)
 {

@@ -37,9 +37,9 @@ export interface EngineRequest {
   version?: string;
   /** How output is judged; `expected` judges a run without tests. */
   check?: EngineCheck;
-  /** A custom checker judges each run instead of `check.compare` (judge/custom-checker.ts). */
+  /** A custom checker judges each run instead of `check.compare` (judge/programs/custom-checker.ts). */
   checker?: EngineChecker;
-  /** An interactor runs beside the program in each run, joined by pipes (judge/interactor.ts). */
+  /** An interactor runs beside the program in each run, joined by pipes (judge/programs/interactor.ts). */
   interactor?: EngineChecker;
   /** A live stdin instead of `stdin` (a live session; sandbox/run-spec.ts): the single run only. */
   liveStdin?: Readable;

@@ -23,7 +23,8 @@ const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, nodeId: config.nodeId });
 let engine: Awaited<ReturnType<typeof createEngine>> | undefined;
 try {
-  engine = await createEngine({ slots: config.slots, stateDir: config.stateDir, cgroupParent: config.cgroupParent, launcherPath: config.launcherPath, cpuPolicy: config.cpuPolicy });
+  const { slots, stateDir, cgroupParent, launcherPath, cpuPolicy } = config;
+  engine = await createEngine({ slots, stateDir, cgroupParent, launcherPath, cpuPolicy });
   const server = await startFleetServer(config, engine, logger);
   exitOnSignals(server, engine, logger);
 } catch (error) {

@@ -1,9 +1,9 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { Engine, EngineChecker, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
-import { CheckPool } from "./judge/check-pool.ts";
+import { CheckPool } from "./judge/compare/check-pool.ts";
 import { CompileCache } from "./languages/cache.ts";
-import { compileAndRun } from "./languages/compile-and-run.ts";
+import { grade } from "./judge/grader.ts";
 import { goStdCacheDirs, keepTrimmed } from "./languages/go-std-cache.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
 import { detectToolchains, selectVersion } from "./languages/toolchains.ts";
@@ -13,11 +13,12 @@ import { REQUIRED_CONTROLS, Sandbox } from "./sandbox/sandbox.ts";
 /** The node's engine: the language table and toolchains over one sandbox. */
 export async function createEngine(options: Partial<EngineOptions> & Pick<EngineOptions, "stateDir">): Promise<Engine> {
   const slots = options.slots ?? availableParallelism();
-  const sandbox = await Sandbox.create({ slots, stateDir: options.stateDir, cgroupParent: options.cgroupParent, launcherPath: options.launcherPath, cpuPolicy: options.cpuPolicy });
+  const { stateDir, cgroupParent, launcherPath, cpuPolicy } = options;
+  const sandbox = await Sandbox.create({ slots, stateDir, cgroupParent, launcherPath, cpuPolicy });
   const toolchains = await detectToolchains();
   const goCaches = keepTrimmed(goStdCacheDirs(toolchains.get("go")));
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
-  // Output checks run in worker threads, started on the first check (judge/check-pool.ts).
+  // Output checks run in worker threads, started on the first check (judge/compare/check-pool.ts).
   const checks = new CheckPool();
   /** A language (the program's or its checker's) and the version asked for, else the error to throw. */
   const resolve = (requested: string, version = "") => {
@@ -52,7 +53,8 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       };
       const [checker, interactor] = [target(request.checker), target(request.interactor)];
       const judges = { ...(checker ? { checker } : {}), ...(interactor ? { interactor } : {}) };
-      const outcome = await compileAndRun(sandbox, language, selected.toolchain, compileCache, checks, request, signal, judges);
+      const program = { language, toolchain: selected.toolchain };
+      const outcome = await grade({ sandbox, program, judges, cache: compileCache, checks, request, signal });
       return { ...outcome, version: selected.info.version };
     },
     async close() {

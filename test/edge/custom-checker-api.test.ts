@@ -1,12 +1,13 @@
-// Custom checkers end to end through the public HTTP API: the real Worker (wrangler dev, HTTPS), a
-// real fleet node and the real kernel sandbox. A Python and a C++ (testlib.h, ~200 KB, in
+// Custom checkers end to end through the public HTTP API: the production bundle of the Worker
+// on workerd over HTTPS (test/edge/harness.ts, which starts scripts/edge-dev.ts), a real fleet node
+// and the real kernel sandbox. A Python and a C++ (testlib.h, ~200 KB, in
 // checker.files) permutation checker accept reordered output and give WA with their message; a
 // checker that exits 3 is the checker's failure and the node stays ready; the plan sets the
 // checker's limits; bad checker input is a 400 naming the field, and nothing is stored.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
-import { CPP_TESTLIB_CHECKER, PYTHON_PERMUTATION_CHECKER, REVERSE_PROGRAM, WRONG_PROGRAM, exitingChecker, permutationTest, testlibHeader } from "../languages/fixtures/checkers.ts";
+import { CPP_TESTLIB_CHECKER, PYTHON_PERMUTATION_CHECKER, REVERSE_PROGRAM, WRONG_PROGRAM, exitingChecker, permutationTest, testlibHeader } from "../../shared-fixtures/checkers.ts";
 import { admin, cleanup, itRefuses, keyOnPlan as keyOnStackPlan, startEdge, startFleet } from "./harness.ts";
 import type { Client } from "./harness.ts";
 import type { Edge, Fleet, Res } from "./harness.ts";

@@ -1,5 +1,6 @@
-// Interactors end to end through the public HTTP API: the real Worker (wrangler dev, HTTPS), a
-// real fleet node and the real kernel sandbox. Guess-the-number (the secret in the test's input)
+// Interactors end to end through the public HTTP API: the production bundle of the Worker
+// on workerd over HTTPS (test/edge/harness.ts, which starts scripts/edge-dev.ts), a real fleet node
+// and the real kernel sandbox. Guess-the-number (the secret in the test's input)
 // gives AC to a binary search in C++ and WA to a linear guesser in Python; both sides waiting on
 // each other end TLE (idleness) within the wall limit; bad interactor input is a 400 naming the field.
 import assert from "node:assert/strict";

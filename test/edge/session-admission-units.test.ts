@@ -1,4 +1,4 @@
-// A live session's admission, pure: its submission made live (session/live-input.ts), its caps
+// A live session's admission, pure: its submission made live (submit/live-input.ts), its caps
 // (plans/plan-caps.ts), a refused submit as the session's refusal (session/start.ts), and a lost
 // node (submission/run-steps.ts), against docs/live-sessions.md.
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { HttpError } from "../../edge/src/lib/http.ts";
 import { DEFAULT_CAPS, SESSION_DEFAULTS, sessionCaps, type Plan } from "../../edge/src/plans/plan-caps.ts";
-import { asLiveSession } from "../../edge/src/session/live-input.ts";
+import { asLiveSession } from "../../edge/src/submit/live-input.ts";
 import type { Refusal } from "../../edge/src/session/dialect.ts";
 import { NATIVE_CLOSE } from "../../edge/src/session/native.ts";
 import { lossStep } from "../../edge/src/submission/run-steps.ts";
@@ -23,7 +23,7 @@ const { REVOKED, quotaExceeded } = (await import(API_CONTEXT)) as {
 };
 
 const CAPS = sessionCaps(DEFAULT_CAPS);
-const admission = { session: "7c1d0e9a4b2f", caps: CAPS, pool: "default" };
+const admission = { session: "7c1d0e9a4b2f", caps: CAPS };
 const limits = { wall_time_ms: 5000, cpu_time_ms: 2000, memory_bytes: 128 << 20, processes: 16, output_bytes: 64 << 10 };
 
 /** A checked `start` body: python reading its input, with stdin and the extras a session keeps. */
@@ -55,7 +55,8 @@ describe("a submission made a live session's", () => {
     assert.match(refused({ check }), /: not with expected_output$/);
     assert.match(refused({ checker }), /: not with checker$/);
     assert.match(refused({ interactor: checker }), /: not with interactor$/);
-    assert.equal(refused({ tests, check, checker, interactor: checker }), "a live session runs one program fed by its client: not with tests, expected_output, checker, interactor");
+    const message = "a live session runs one program fed by its client: not with tests, expected_output, checker, interactor";
+    assert.equal(refused({ tests, check, checker, interactor: checker }), message);
   });
   it("takes an empty list of tests", () => {
     assert.doesNotThrow(() => asLiveSession(input({ tests: [] }), admission));
@@ -76,7 +77,8 @@ describe("a submission made a live session's", () => {
     const live = asLiveSession(before, admission);
     assert.equal(live.stdin, "");
     assert.equal(live.options && "stdin_b64" in live.options, false);
-    assert.deepEqual([live.code, live.language, live.canonical, live.options?.args, live.options?.merge_stderr], [before.code, "python", "python", ["-v"], true]);
+    const kept = [live.code, live.language, live.canonical, live.options?.args, live.options?.merge_stderr];
+    assert.deepEqual(kept, [before.code, "python", "python", ["-v"], true]);
     assert.deepEqual(before, input(), "the input is left as it was");
   });
 });
@@ -115,7 +117,8 @@ describe("a refused start as the session's refusal", () => {
   });
   it("503: unavailable, its fields kept", () => {
     const r = refusalOf(new HttpError(503, { error: "queue full", message: "the execution queue is full (500 pending); retry later", queue_depth: 500 }));
-    assert.deepEqual(r, { refused: "unavailable", message: "the execution queue is full (500 pending); retry later", details: { queue_depth: 500, status: 503, reason: "queue full" } });
+    const details = { queue_depth: 500, status: 503, reason: "queue full" };
+    assert.deepEqual(r, { refused: "unavailable", message: "the execution queue is full (500 pending); retry later", details });
   });
   it("500 and other 5xx: internal; other 4xx: invalid", () => {
     assert.equal(refusalOf(new HttpError(500, { error: "internal error" })).refused, "internal");

@@ -7,6 +7,8 @@ import type { ResultRecord } from "../../proto/record.ts";
 import type { ClientAction, Refusal, RefusalKind } from "../../edge/src/session/dialect.ts";
 import { NATIVE_CLOSE, native } from "../../edge/src/session/native.ts";
 import { piston } from "../../edge/src/session/piston.ts";
+import { SESSION_ERRORS } from "../../edge/src/openapi/session-messages.ts";
+import { assertSchema } from "./openapi-check.ts";
 
 const DOC = readFileSync(new URL("../../docs/live-sessions.md", import.meta.url), "utf8");
 
@@ -32,7 +34,9 @@ const refusal = (refused: RefusalKind, message = "why"): Refusal => ({ refused, 
 const EVIDENCE: ResultRecord["evidence"] = {
   verdict_cause: "normal_exit", verdict_actor: "runtime", isolation_mode: "namespaces+cgroup",
   controls_applied: ["cgroup_memory", "cgroup_pids", "seccomp"], controls_missing: [],
-  cgroup: { memory_limit_bytes: 268435456, memory_peak_bytes: 9175040, oom_events: 0, oom_kill_events: 0, cpu_usage_usec: 41200, process_count: 1, process_limit: 64 },
+  cgroup: {
+    memory_limit_bytes: 268435456, memory_peak_bytes: 9175040, oom_events: 0, oom_kill_events: 0, cpu_usage_usec: 41200, process_count: 1, process_limit: 64,
+  },
   timing: { cpu_ms: 41, cpu_time_ms: 41, wall_ms: 5120, cpu_wall_ratio: 0.008, divergence: "io_bound" },
   process_lifecycle: { reap_status: "reaped", descendant_containment: "contained", zombie_count: 0 },
   judge_actions: [], collection_errors: [],
@@ -69,7 +73,8 @@ describe("native protocol: parse", () => {
   });
   it("before start: stdin, end and signal are not_started; an unknown type is invalid", () => {
     for (const type of ["stdin", "end", "signal"]) {
-      assert.deepEqual(native.parse(frame({ type, data: "x", signal: "SIGINT" }), false), { refused: "not_started", message: "the first message must be `start`" });
+      const refused = { refused: "not_started", message: "the first message must be `start`" };
+      assert.deepEqual(native.parse(frame({ type, data: "x", signal: "SIGINT" }), false), refused);
     }
     for (const m of [{ type: "init" }, { type: "hello" }, { data: "x" }, { type: 1 }]) {
       assert.equal((native.parse(frame(m), false) as Refusal).refused, "invalid", JSON.stringify(m));
@@ -145,6 +150,50 @@ describe("native protocol: replies", () => {
   });
 });
 
+describe("native protocol: the messages are the document's (SessionClientMessage, SessionServerMessage)", () => {
+  const ID = "0f8e2a41-5c3b-4d7e-9a10-6b2c4d8e1f00";
+  const SESSION = "7c1d0e9a-4b2f-4e11-8a3d-2f6b9c0d1e22";
+  const limits = { max_duration_ms: 300_000, idle_timeout_ms: 60_000, stdin_bytes: 16 << 20, output_bytes: 1 << 20 };
+
+  it("every reply the server makes is a SessionServerMessage", () => {
+    const replies = [
+      native.accepted({ id: ID, session_id: SESSION, window: 1 << 20, limits }),
+      native.attached({ id: ID, session_id: SESSION, taken: 12 }),
+      native.stage("compile", null), native.stage("run", "compile"),
+      native.output("stdout", "hello\n"), native.output("stderr", "oops\n"),
+      native.taken(4096),
+      native.result(record(), "run"),
+      native.refusal({ refused: "rate_limited", message: "60 requests per minute", details: { retry_after: 7, status: 429, reason: "quota exceeded" } }),
+      native.refusal({ refused: "invalid", message: "unsupported language", details: { available: ["python"], status: 400 } }),
+      ...SESSION_ERRORS.map((kind) => native.refusal(refusal(kind))),
+    ];
+    for (const reply of replies) for (const m of sent(reply.messages)) assertSchema("SessionServerMessage", m);
+  });
+
+  it("the schema can fail: a message the server never sends is refused", () => {
+    for (const m of [{ type: "stage", stage: "judge" }, { type: "stdout" }, { type: "error", error: "exploded", message: "x" }, { type: "accepted", id: ID }]) {
+      assert.throws(() => assertSchema("SessionServerMessage", m), JSON.stringify(m));
+    }
+  });
+
+  it("what the schema lets a client send, the server takes; what it refuses, the server refuses", () => {
+    const valid = [
+      { type: "start", language: "python", code: "print(input())", stdin: "ada" },
+      { type: "stdin", data: "é" }, { type: "stdin", data_b64: "AAEC/w==" }, { type: "end" },
+      { type: "signal", signal: "SIGINT" }, { type: "signal", signal: "SIGTERM" }, { type: "signal", signal: "SIGKILL" },
+    ];
+    for (const m of valid) {
+      assertSchema("SessionClientMessage", m);
+      assert.ok(!("refused" in native.parse(frame(m), m.type !== "start")), JSON.stringify(m));
+    }
+    const invalid = [{ type: "stdin", data: 1 }, { type: "stdin" }, { type: "signal", signal: "SIGHUP" }, { type: "hello" }];
+    for (const m of invalid) {
+      assert.throws(() => assertSchema("SessionClientMessage", m), JSON.stringify(m));
+      assert.ok("refused" in native.parse(frame(m), true), JSON.stringify(m));
+    }
+  });
+});
+
 describe("Piston protocol: parse and refusals", () => {
   const doc = closeTable("## Piston-compatible");
   const closes = (a: ClientAction | Refusal) => piston.refusal(a as Refusal);
@@ -195,7 +244,8 @@ describe("Piston protocol: stages and the result", () => {
   const exitOf = (messages: string[]) => sent(messages).filter((m) => m.type === "exit");
 
   it("a stage after compile ends the compile stage first", () => {
-    assert.deepEqual(sent(piston.stage("run", "compile").messages), [{ type: "exit", stage: "compile", code: 0, signal: null }, { type: "stage", stage: "run" }]);
+    const expected = [{ type: "exit", stage: "compile", code: 0, signal: null }, { type: "stage", stage: "run" }];
+    assert.deepEqual(sent(piston.stage("run", "compile").messages), expected);
     assert.deepEqual(sent(piston.stage("run", null).messages), [{ type: "stage", stage: "run" }]);
     assert.deepEqual(sent(piston.stage("compile", null).messages), [{ type: "stage", stage: "compile" }]);
   });
@@ -216,7 +266,8 @@ describe("Piston protocol: stages and the result", () => {
     assert.equal(exit!.status, "SG");
     assert.equal(exit!.message, "killed by signal 9 (SIGKILL)");
     const timedOut = record({ verdict: "TLE", exit_code: null, signal: 9 }, { verdict_cause: "wall_timeout" });
-    assert.deepEqual([exitOf(piston.result(timedOut, "run").messages)[0]!.signal, exitOf(piston.result(timedOut, "run").messages)[0]!.status], ["SIGKILL", "TO"]);
+    const [timeout] = exitOf(piston.result(timedOut, "run").messages);
+    assert.deepEqual([timeout!.signal, timeout!.status], ["SIGKILL", "TO"]);
   });
   it("a failed build: the compile stage's exit with a non-zero code, and no run stage", () => {
     const failed = record(
@@ -234,7 +285,8 @@ describe("Piston protocol: stages and the result", () => {
     assert.deepEqual(reply.close, { code: 4999, reason: "Job Completed" });
   });
   it("a build with no program exits its compile stage 1", () => {
-    const none = record({ language: "go", verdict: "RE", exit_code: 0, stdout: "", error_message: "package util is not a main package" }, { verdict_cause: "no_executable" });
+    const fields = { language: "go", verdict: "RE", exit_code: 0, stdout: "", error_message: "package util is not a main package" } as const;
+    const none = record(fields, { verdict_cause: "no_executable" });
     assert.deepEqual(exitOf(piston.result(none, "compile").messages).map((m) => [m.stage, m.code]), [["compile", 1]]);
   });
   it("a run that failed to run: an error message, then its exit", () => {

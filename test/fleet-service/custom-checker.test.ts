@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { status } from "@grpc/grpc-js";
-import { CPP_TESTLIB_CHECKER, PYTHON_PERMUTATION_CHECKER, REVERSE_PROGRAM, WRONG_PROGRAM, exitingChecker, permutationTest, testlibHeader } from "../languages/fixtures/checkers.ts";
+import { CPP_TESTLIB_CHECKER, PYTHON_PERMUTATION_CHECKER, REVERSE_PROGRAM, WRONG_PROGRAM, exitingChecker, permutationTest, testlibHeader } from "../../shared-fixtures/checkers.ts";
 import { collect, nativeExecute, nativeUnary, usingRealEngine, type NativeClient, type TestNode, type WireMessage } from "./helpers.ts";
 import { useNode } from "./use-node.ts";
 

@@ -3,7 +3,7 @@ import { parseConfig } from "../../fleet/src/service/config.ts";
 import { exitOnSignals } from "../../fleet/src/service/lifecycle.ts";
 import { createLogger } from "../../fleet/src/service/logger.ts";
 import { startFleetServer } from "../../fleet/src/service/server.ts";
-import { createFakeEngine } from "./fake-engine.ts";
+import { createFakeEngine } from "../../shared-fixtures/fake-engine.ts";
 
 const config = parseConfig(process.argv.slice(2));
 const logger = createLogger({ level: config.logLevel, nodeId: config.nodeId });

@@ -11,7 +11,7 @@ import type { Engine, EngineOptions, EngineRequest } from "../../fleet/src/engin
 import { createLogger } from "../../fleet/src/service/logger.ts";
 import { startFleetServer, type FleetServer } from "../../fleet/src/service/server.ts";
 import { FleetServiceDefinition } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { createFakeEngine } from "./fake-engine.ts";
+import { createFakeEngine } from "../../shared-fixtures/fake-engine.ts";
 
 export const TOKEN = "test-fleet-token-0123456789abcdef";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

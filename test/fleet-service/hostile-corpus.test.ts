@@ -1,5 +1,5 @@
 // Bounded work, end to end on a real node process (docs/architecture.md, "Bounded work"): the
-// hostile corpus (bench/hostile-corpus.ts) runs one request at a time while a neighbour keeps
+// hostile corpus (shared-fixtures/hostile-corpus.ts) runs one request at a time while a neighbour keeps
 // running a small program in the other slot and a client floods the native
 // gRPC port with 4 MiB unauthenticated messages. Every hostile request ends with its own outcome
 // (never IE), the node stays ready, every neighbour run is AC, the flood is refused unread. The
@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import { after, before } from "../hooks.ts";
 import { Verdict } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { eventLoopP99Ms, execute, floodNativeGrpc, hostileCorpus, neighbour, nodeReady } from "../../bench/hostile-corpus.ts";
+import { eventLoopP99Ms, execute, floodNativeGrpc, hostileCorpus, neighbour, nodeReady } from "../../shared-fixtures/hostile-corpus.ts";
 import { cleanup, startFleet, type Fleet } from "../edge/harness.ts";
 import { requireKernel } from "../helpers.ts";
 

@@ -15,7 +15,7 @@ import {
 import { encodedSizeBound } from "../../fleet/src/service/message-size.ts";
 import { DEFAULT_HEAP_MIB, heapFlag, heapFlagFromEnv, MIN_INFLIGHT_MIB } from "../../fleet/src/service/node-memory.ts";
 import { ServiceError, Status } from "../../fleet/src/service/errors.ts";
-import { createGatedEngine } from "./fake-engine.ts";
+import { createGatedEngine } from "../../shared-fixtures/fake-engine.ts";
 import { collect, firstMessage, nativeExecute, nativeUnary, waitFor, type NativeClient, type TestNode, type WireMessage } from "./helpers.ts";
 import { useNode } from "./use-node.ts";
 

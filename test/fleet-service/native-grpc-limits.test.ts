@@ -11,7 +11,7 @@ import { after, before } from "../hooks.ts";
 import * as grpc from "@grpc/grpc-js";
 import { ExecuteRequest } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { MAX_EXECUTE_REQUEST_BYTES } from "../../proto/limits.ts";
-import { createFakeEngine, createGatedEngine } from "./fake-engine.ts";
+import { createFakeEngine, createGatedEngine } from "../../shared-fixtures/fake-engine.ts";
 import { TOKEN, authMetadata, collect, nativeClient, nativeExecute, nativeUnary, startTestNode, waitFor, type TestNode } from "./helpers.ts";
 
 const SERVICE = "/codecell.fleet.v1.FleetService";

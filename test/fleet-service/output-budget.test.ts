@@ -23,7 +23,7 @@ import { OUTPUT_TRIMMED, outputBudgetBytes, TEXT_AND_BYTES_BUDGET_MAX_BYTES, TEX
 import { internalErrorOutcome } from "../../fleet/src/service/result-to-proto.ts";
 import { Run } from "../../fleet/src/service/run-registry.ts";
 import { SubmissionOutput } from "../../fleet/src/service/submission-output.ts";
-import { createFakeEngine } from "./fake-engine.ts";
+import { createFakeEngine } from "../../shared-fixtures/fake-engine.ts";
 import { heaviestRecord } from "./heaviest-record.ts";
 
 const MiB = 1024 * 1024;

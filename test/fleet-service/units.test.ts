@@ -8,7 +8,7 @@ import { createLogger } from "../../fleet/src/service/logger.ts";
 import { encodedSizeBound } from "../../fleet/src/service/message-size.ts";
 import { DEFAULT_MAX_RETAINED_BYTES, RUN_OVERHEAD_BYTES, Run, RunRegistry, type EvictionReason } from "../../fleet/src/service/run-registry.ts";
 import { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { createFakeEngine } from "./fake-engine.ts";
+import { createFakeEngine } from "../../shared-fixtures/fake-engine.ts";
 import { SlotQueue } from "../../fleet/src/sandbox/slot-queue.ts";
 import { Scheduler, type Job } from "../../fleet/src/service/scheduler.ts";
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { after } from "../hooks.ts";
-import { CheckPool, CHECK_BUDGET_MS, type CheckAnswer, type OutputChecks } from "../../fleet/src/judge/check-pool.ts";
+import { CheckPool, CHECK_BUDGET_MS, type CheckAnswer, type OutputChecks } from "../../fleet/src/judge/compare/check-pool.ts";
 import { judgeRun } from "../../fleet/src/judge/tests.ts";
 import { notRun } from "../../fleet/src/sandbox/failed-setup.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";

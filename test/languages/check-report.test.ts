@@ -1,10 +1,10 @@
-// The check server's reports (fleet/src/judge/check-report.ts): read out of stdout chunks however
+// The check server's reports (fleet/src/judge/programs/check-report.ts): read out of stdout chunks however
 // they are cut, anything else breaks the stream for good, and a report becomes the record a
 // fresh run of the checker would have had.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { countersBetween, ReportReader, reportRecord, type CheckReport } from "../../fleet/src/judge/check-report.ts";
-import { CHECKER_LIMITS } from "../../fleet/src/judge/custom-checker.ts";
+import { countersBetween, ReportReader, reportRecord, type CheckReport } from "../../fleet/src/judge/programs/check-report.ts";
+import { CHECKER_LIMITS } from "../../fleet/src/judge/programs/custom-checker.ts";
 
 function reportBytes(fields: Partial<Record<"magic" | "kind" | "value" | "flags" | "cpu" | "wall" | "rss", bigint>>, stderr = ""): Buffer {
   const header = Buffer.alloc(64);

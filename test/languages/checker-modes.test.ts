@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { after } from "../hooks.ts";
-import { CheckPool } from "../../fleet/src/judge/check-pool.ts";
-import { check, tokensClose } from "../../fleet/src/judge/checker.ts";
-import type { CheckResult } from "../../fleet/src/judge/checker.ts";
+import { CheckPool } from "../../fleet/src/judge/compare/check-pool.ts";
+import { check, tokensClose } from "../../fleet/src/judge/compare/checker.ts";
+import type { CheckResult } from "../../fleet/src/judge/compare/checker.ts";
 
 const mismatch = (r: CheckResult) => {
   assert.equal(r.equal, false);

@@ -1,8 +1,8 @@
-// What a custom checker's run means for the program's (fleet/src/judge/checker-verdict.ts), pure:
+// What a custom checker's run means for the program's (fleet/src/judge/programs/checker-verdict.ts), pure:
 // testlib's exit codes, the points of exit 7, the 4 KiB message, a failure that is the checker's.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CHECKER_MESSAGE_BYTES, checkerMessage, checkerPoints, checkerVerdict } from "../../fleet/src/judge/checker-verdict.ts";
+import { CHECKER_MESSAGE_BYTES, checkerMessage, checkerPoints, checkerVerdict } from "../../fleet/src/judge/programs/checker-verdict.ts";
 import { notRun } from "../../fleet/src/sandbox/failed-setup.ts";
 import { RUN_LIMITS } from "../../fleet/src/sandbox/limits.ts";
 import type { ExecutionRecord } from "../../fleet/src/sandbox/run-spec.ts";

@@ -1,8 +1,8 @@
 // The output checkers, rule by rule and at their edges (pure: no kernel).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { check, tokensClose } from "../../fleet/src/judge/checker.ts";
-import type { CheckResult } from "../../fleet/src/judge/checker.ts";
+import { check, tokensClose } from "../../fleet/src/judge/compare/checker.ts";
+import type { CheckResult } from "../../fleet/src/judge/compare/checker.ts";
 
 const mismatch = (r: CheckResult) => {
   assert.equal(r.equal, false);

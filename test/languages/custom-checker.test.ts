@@ -12,7 +12,7 @@ import { requireKernel } from "../helpers.ts";
 import { useEngine } from "../kernel-fixtures.ts";
 import {
   CPP_TESTLIB_CHECKER, PYTHON_PERMUTATION_CHECKER, REVERSE_PROGRAM, WRONG_PROGRAM, exitingChecker, permutationTest, testlibHeader,
-} from "./fixtures/checkers.ts";
+} from "../../shared-fixtures/checkers.ts";
 
 const { engine, stateDir } = useEngine("codecell-custom-checker-");
 

@@ -2,7 +2,7 @@
 // checker's partial points, the totals, and runTests scoring only when a test has points.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { OutputChecks } from "../../fleet/src/judge/check-pool.ts";
+import type { OutputChecks } from "../../fleet/src/judge/compare/check-pool.ts";
 import { scored, testScore, totalScore } from "../../fleet/src/judge/score.ts";
 import { runTests, type RunOnce } from "../../fleet/src/judge/tests.ts";
 import { notRun } from "../../fleet/src/sandbox/failed-setup.ts";

@@ -6,6 +6,7 @@ import type { Env } from "../env.ts";
 import { isTerminal } from "../../../proto/record.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { Runtime } from "../../../proto/runtimes.ts";
+import { choosePool } from "../scheduling/first-pool.ts";
 import { readRecord } from "../submission/reads.ts";
 import type { StatusOnce } from "../submit/submit-check.ts";
 import { admit } from "../submit/submit-core.ts";
@@ -21,8 +22,10 @@ export async function runtimes(status: StatusOnce): Promise<Runtime[]> {
 }
 
 /** Checks and submits a native body through the one admission path (submit/submit-core.ts). */
-export async function submitNative(request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, wait: boolean, status: StatusOnce): Promise<Submitted> {
-  const outcome = await admit(request, env, api, body, { status, waitMs: wait ? config(env).syncHoldMs : 0 });
+export async function submitNative(
+  request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, wait: boolean, status: StatusOnce,
+): Promise<Submitted> {
+  const outcome = await admit(choosePool(request, env), env, api, body, { status, waitMs: wait ? config(env).syncHoldMs : 0 });
   const record = outcome.kind === "created" ? (outcome.record ?? null) : null;
   return { id: outcome.id, record: record && isTerminal(record.job_status) ? record : null };
 }

@@ -2,7 +2,7 @@
 // window, its concurrency units (submissions in flight), idempotency keys and usage counters.
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { CreateInput, HopTimes } from "./submission.ts";
-import type { SocketLease } from "../session/key-sockets.ts";
+import type { SocketLease } from "../lib/socket-leases.ts";
 import type { KeyMeta } from "../keys/records.ts";
 
 export type { KeyMeta };

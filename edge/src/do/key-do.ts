@@ -2,7 +2,7 @@
 // for that key (synchronous SQLite statements, no await between check and write), so concurrent
 // requests cannot both pass a check. What it decides with lives in keys/: the rate window, the
 // idempotency keys, the concurrency units, the usage counts; live-session sockets in
-// session/key-sockets.ts. This class wires them to its storage, keeps revocation, and reports usage
+// lib/socket-leases.ts. This class wires them to its storage, keeps revocation, and reports usage
 // to the dashboard while it watches.
 import { DurableObject } from "cloudflare:workers";
 import type { HitResult, KeyQuota, KeyRpc, KeyUsage, RateInfo, SubmitOutcome, SubmitRequest } from "../contracts/key.ts";
@@ -12,7 +12,7 @@ import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
 import { newSubmissionId } from "../contracts/submission-id.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
-import { liveSocket, type SocketLease } from "../session/key-sockets.ts";
+import { liveSocket, type SocketLease } from "../lib/socket-leases.ts";
 import { ConcurrencyUnits } from "../keys/concurrency.ts";
 import { Idempotency } from "../keys/idempotency.ts";
 import { RateWindow } from "../keys/rate-window.ts";

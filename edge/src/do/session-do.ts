@@ -1,14 +1,13 @@
 // SessionDO: one live session (docs/live-sessions.md), named by the session's id. It holds its
 // clients' WebSockets through the Hibernation API, so while the program is idle the object can
 // leave memory and the sockets stay open. Its submission's object (SubmissionDO) reads the node's
-// stream and pushes the run's events here; stdin goes straight to the node (session/stdin-pump.ts).
+// stream and pushes the run's events here; stdin goes straight to the node (session/input-relay.ts).
 // What each socket is (its protocol, its key, its stage) rides on the socket itself.
 import { DurableObject } from "cloudflare:workers";
 import type { ResultRecord } from "../../../proto/record.ts";
-import type { NodeTarget } from "../contracts/scheduler.ts";
-import type { SessionEvent, SessionRpc } from "../contracts/session.ts";
+import { OPEN_HEADER, type OpenSession, type SessionEvent, type SessionRpc } from "../contracts/session.ts";
 import type { Env } from "../env.ts";
-import { fleetRegistry, keyObject, submissionObject } from "../stubs.ts";
+import { keyObject, submissionObject } from "../stubs.ts";
 import { readRecord } from "../submission/reads.ts";
 import { json } from "../lib/http.ts";
 import { type Dialect, type Refusal, type Reply, isRefusal } from "../session/dialect.ts";
@@ -16,9 +15,10 @@ import { native } from "../session/native.ts";
 import { piston } from "../session/piston.ts";
 import { startSession } from "../session/start.ts";
 import { IdleClock } from "../session/idle-clock.ts";
-import { MAX_CONTROLS_WAITING, MessageRate, PAST_CONTROLS, PAST_RATE } from "../session/message-budget.ts";
-import { STDIN_WINDOW_BYTES, StdinPump } from "../session/stdin-pump.ts";
-import { OPEN_HEADER, sendReply, type OpenSession, type Session, type SocketState } from "../session/sockets.ts";
+import { InputRelay } from "../session/input-relay.ts";
+import { MessageRate, PAST_RATE } from "../session/message-budget.ts";
+import { STDIN_WINDOW_BYTES } from "../session/stdin-pump.ts";
+import { sendReply, type Session, type SocketState } from "../session/sockets.ts";
 
 const DIALECTS: Record<SocketState["dialect"], Dialect> = { native, piston };
 /** WebSockets one session holds at once (its first, and reconnects that overlap it). */
@@ -28,8 +28,13 @@ const OVERDUE_GRACE_MS = 60_000;
 
 export class SessionDO extends DurableObject<Env> implements SessionRpc {
   #session: Session | null | undefined;
-  #pump: StdinPump | null = null;
-  #node: NodeTarget | null = null;
+  readonly #input = new InputRelay({
+    env: this.env,
+    stored: () => this.#stored(),
+    taken: (taken) => this.#each((_ws, _s, d) => d.taken(taken)),
+    refuse: (ws, r) => this.#refuse(ws, r),
+    refuseAll: (r) => this.#refuseAll(r),
+  });
   readonly #clock = new IdleClock(this.ctx.storage.kv);
   readonly #rate = new MessageRate();
   /** While the first message is being admitted: the messages after it wait for it. */
@@ -40,12 +45,16 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     // Only keys of the project that started it attach to a session; to any other it does not exist.
     if (open.resume && !ownedBy(this.#stored(), open.caller)) return json(404, { error: "not found", message: "no such session" });
     if (this.ctx.getWebSockets().length >= MAX_SOCKETS) {
-      return json(429, { error: "too many connections", message: `a session takes at most ${MAX_SOCKETS} WebSockets at once; close one first` }, { "retry-after": "1" });
+      const message = `a session takes at most ${MAX_SOCKETS} WebSockets at once; close one first`;
+      return json(429, { error: "too many connections", message }, { "retry-after": "1" });
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
     const now = Date.now();
-    const state: SocketState = { dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool, started: open.resume, stage: null, opened_ms: now, attach: open.resume, socket: open.socket };
+    const state: SocketState = {
+      dialect: open.dialect, session: open.session, caller: open.caller, pool: open.pool,
+      started: open.resume, stage: null, opened_ms: now, attach: open.resume, socket: open.socket,
+    };
     server.serializeAttachment(state);
     // What a new socket waits for (a reconnect's answer, the deadline of its first message) is the
     // alarm's to do: a close sent from an event of the socket's object completes at once, one sent
@@ -80,9 +89,9 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     if (action.kind !== "start" && this.#starting) await this.#starting;
     switch (action.kind) {
       case "start": return this.#start(ws, state, action.body, action.piston === true);
-      case "stdin": return this.#stdin(ws, action.data);
-      case "end": return this.#control((pump) => pump.end());
-      case "signal": return this.#control((pump) => pump.signal(action.signal));
+      case "stdin": return this.#input.stdin(ws, action.data);
+      case "end": return this.#input.control((pump) => pump.end());
+      case "signal": return this.#input.control((pump) => pump.signal(action.signal));
       case "none": return;
     }
   }
@@ -110,10 +119,8 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   async push(events: SessionEvent[]): Promise<void> {
     this.#clock.touch();
     for (const e of events) {
-      if (e.kind === "node") {
-        this.#node = e.node;
-        this.#pumpFor()?.kick();
-      } else if (e.kind === "stage") this.#each((ws, state, d) => {
+      if (e.kind === "node") this.#input.node(e.node);
+      else if (e.kind === "stage") this.#each((ws, state, d) => {
         const reply = d.stage(e.stage, state.stage);
         ws.serializeAttachment({ ...state, stage: e.stage });
         return reply;
@@ -173,36 +180,15 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
     const started = await starting.finally(() => (this.#starting = null));
     if (isRefusal(started)) return this.#refuse(ws, started, false);
     const now = Date.now();
-    const s: Session = { id: started.id, session, account_id: state.caller.account_id, project_id: state.caller.project_id, caps: started.caps, created_ms: now, received: 0, done: false };
+    const { account_id, project_id } = state.caller;
+    const s: Session = { id: started.id, session, account_id, project_id, caps: started.caps, created_ms: now, received: 0, done: false };
     this.#session = s;
     this.ctx.storage.kv.put("session", s);
     await this.#alarmBy(now + Math.min(s.caps.idle_timeout_ms, s.caps.max_duration_ms + OVERDUE_GRACE_MS));
-    this.#pumpFor(true);
-    this.#send(ws, DIALECTS[state.dialect].accepted({ id: s.id, session_id: session, window: STDIN_WINDOW_BYTES, limits: s.caps, ...(started.runtime ? { runtime: started.runtime } : {}) }));
-    if (started.initial.length > 0) this.#stdin(ws, started.initial);
-  }
-
-  #stdin(ws: WebSocket, data: Uint8Array): void {
-    const s = this.#stored();
-    const pump = this.#pumpFor();
-    if (!s || !pump) return;
-    if (s.received + data.length > s.caps.stdin_bytes) {
-      return this.#refuseAll({ refused: "stdin_cap", message: `stdin past the session's cap of ${s.caps.stdin_bytes} bytes; the program was killed` });
-    }
-    if (pump.waiting + data.length > STDIN_WINDOW_BYTES) {
-      return this.#refuse(ws, { refused: "window", message: `more than ${STDIN_WINDOW_BYTES} bytes of stdin wait for the program; wait for stdin_ack before sending more` });
-    }
-    s.received += data.length;
-    // Kept on the socket for a wake-up (the cap counts on): no storage write in the way of the bytes.
-    ws.serializeAttachment({ ...(ws.deserializeAttachment() as SocketState), received: s.received });
-    pump.write(data);
-  }
-
-  #control(send: (pump: StdinPump) => void): void {
-    const pump = this.#pumpFor();
-    if (!pump) return;
-    send(pump);
-    if (pump.controlsWaiting > MAX_CONTROLS_WAITING) this.#refuseAll(PAST_CONTROLS);
+    this.#input.pump(true);
+    const runtime = started.runtime ? { runtime: started.runtime } : {};
+    this.#send(ws, DIALECTS[state.dialect].accepted({ id: s.id, session_id: session, window: STDIN_WINDOW_BYTES, limits: s.caps, ...runtime }));
+    if (started.initial.length > 0) this.#input.stdin(ws, started.initial);
   }
 
   async #reattach(ws: WebSocket, open: SocketState): Promise<void> {
@@ -214,7 +200,7 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
       return;
     }
     ws.serializeAttachment({ ...(ws.deserializeAttachment() as SocketState), received: s.received });
-    const pump = this.#pumpFor();
+    const pump = this.#input.pump();
     this.#send(ws, DIALECTS[open.dialect].attached({ id: s.id, session_id: s.session, taken: pump?.taken ?? 0 }));
     // Not known after a wake-up: the node says, and a stdin_ack follows.
     if (pump?.taken === null) pump.kick();
@@ -230,35 +216,6 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
       await this.ctx.storage.deleteAlarm();
     }
     this.#each((ws, state, d) => d.result(record, state.stage));
-  }
-
-  /**
-   * The stdin pump. Made with the session it starts from 0; made again after a wake-up or an edge
-   * restart, it first asks the node what it has taken (the count here may be behind).
-   */
-  #pumpFor(fresh = false): StdinPump | null {
-    if (this.#pump) return this.#pump;
-    const s = this.#stored();
-    if (!s || s.done) return null;
-    this.#pump = new StdinPump(s.id, {
-      node: () => this.#runNode(s.id),
-      taken: (taken) => {
-        s.received = Math.max(s.received, taken);
-        this.#each((_ws, _s, d) => d.taken(taken));
-      },
-      closed: () => {},
-      failed: (why) => console.warn("live session stdin failed", s.id, why),
-    }, fresh ? 0 : null);
-    return this.#pump;
-  }
-
-  async #runNode(id: string): Promise<NodeTarget | null> {
-    if (this.#node) return this.#node;
-    const nodeId = await submissionObject(this.env, id).liveNode(id);
-    const target = nodeId ? await fleetRegistry(this.env).target(nodeId) : null;
-    // A push may have named the node meanwhile: it stands.
-    this.#node ??= target;
-    return this.#node;
   }
 
   // ---- sockets ----
@@ -283,17 +240,12 @@ export class SessionDO extends DurableObject<Env> implements SessionRpc {
   #refuse(ws: WebSocket, r: Refusal, killRun = true): void {
     const state = ws.deserializeAttachment() as SocketState | null;
     this.#send(ws, DIALECTS[state?.dialect ?? "native"].refusal(r));
-    if (killRun) this.#kill();
+    if (killRun) this.#input.kill();
   }
 
   #refuseAll(r: Refusal): void {
     for (const ws of this.ctx.getWebSockets()) this.#refuse(ws, r, false);
-    this.#kill();
-  }
-
-  #kill(): void {
-    const s = this.#stored();
-    if (s && !s.done) this.#pumpFor()?.signal("SIGKILL");
+    this.#input.kill();
   }
 
   #send(ws: WebSocket, reply: Reply): void {

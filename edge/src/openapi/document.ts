@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the public API, built from the route table (routes.ts) and the zod
-// schemas (requests.ts, schemas.ts, event-stream.ts) with zod's own JSON Schema output: OpenAPI 3.1
-// schemas are JSON Schema 2020-12, so no translation layer sits between validation and document.
+// schemas (requests.ts, schemas.ts, event-stream.ts, session-messages.ts) with zod's own JSON Schema
+// output: OpenAPI 3.1 schemas are JSON Schema 2020-12, so no translation layer sits between
+// validation and document.
 // Served at GET /api/openapi.json; `npm run openapi` writes it to docs/openapi.json.
 import { z } from "zod";
 import { EXAMPLES, FIELD_DOCS, requestComponents } from "./requests.ts";
@@ -14,6 +15,7 @@ import { throttled } from "./admin-responses.ts";
 import type { ResponseDoc, RouteDoc } from "./routes.ts";
 import { components, errorBody } from "./schemas.ts";
 import "./event-stream.ts";
+import "./session-messages.ts";
 import { HEADERS, PARAMETERS, RATE_HEADERS, WEBHOOKS } from "./document-parts.ts";
 
 type Json = Record<string, unknown>;
@@ -101,9 +103,9 @@ export function buildOpenApi(): Json {
       title: "codecell API",
       version: API_VERSION,
       summary: "Sandboxed code execution",
-      description: "Submit a program, get its verdict and output with the evidence behind it. Every endpoint except this document needs an API key " +
-        "(X-API-Key) and counts against the key's rate limit (RateLimit-* headers). Errors are JSON {error, message?}. The operations tagged admin are the " +
-        "operators' API: they need the operator token (Authorization: Bearer) instead, and are not rate limited.",
+      description: "Submit a program, get its verdict and output with the evidence behind it. Every endpoint except this document needs an API key "
+        + "(X-API-Key) and counts against the key's rate limit (RateLimit-* headers). Errors are JSON {error, message?}. The operations tagged admin "
+        + "are the operators' API: they need the operator token (Authorization: Bearer) instead, and are not rate limited.",
     },
     tags: Object.entries(TAGS).filter(([name]) => ROUTES.some((r) => r.tag === name)).map(([name, description]) => ({ name, description })),
     security: [{ ApiKey: [] }],
@@ -112,8 +114,9 @@ export function buildOpenApi(): Json {
     components: {
       schemas,
       securitySchemes: {
-        ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key of a project (sk_live_…); operators create " +
-          "them (codecell keys create)" },
+        ApiKey: {
+          type: "apiKey", in: "header", name: "X-API-Key", description: "An API key of a project (sk_live_…); operators create them (codecell keys create)",
+        },
         OperatorToken: { type: "http", scheme: "bearer", description: "The edge's OPERATOR_TOKEN (Authorization: Bearer …): the admin API only" },
       },
       parameters: { ...PARAMETERS, ...ADMIN_PARAMETERS },

@@ -10,6 +10,7 @@ import { jsonListParts } from "../lib/json-pieces.ts";
 import type { Plan } from "../plans/plans.ts";
 import { MAX_SUBMIT_BODY_BYTES } from "../submit/validate.ts";
 import { fleetRegistry } from "../stubs.ts";
+import { choosePool } from "../scheduling/first-pool.ts";
 import { recordsInTurn } from "../submission/reads.ts";
 import { admit, fleetStatus } from "../submit/submit-core.ts";
 import type { StatusOnce } from "../submit/submit-check.ts";
@@ -21,10 +22,10 @@ export const MAX_BATCH_BODY_BYTES = 8 * 1024 * 1024;
 type ItemOutcome = { id: string; job_status: "pending" } | { error: string; message?: string; [k: string]: unknown };
 
 /** One item through the one admission path; its refusal becomes its entry (a revoked key ends the batch). */
-async function submitItem(request: IRequest, env: Env, api: ApiContext, item: unknown, status: StatusOnce): Promise<ItemOutcome> {
+async function submitItem(pool: string, env: Env, api: ApiContext, item: unknown, status: StatusOnce): Promise<ItemOutcome> {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return { error: "invalid request", message: "each submission must be a JSON object" };
   try {
-    const outcome = await admit(request as unknown as Request, env, api, item as Record<string, unknown>, { status, countRefusedCheck: false });
+    const outcome = await admit(pool, env, api, item as Record<string, unknown>, { status, countRefusedCheck: false });
     return { id: outcome.id, job_status: "pending" };
   } catch (e) {
     if (e instanceof HttpError) {
@@ -71,9 +72,10 @@ export async function submitBatch(request: IRequest, env: Env, _ctx: ExecutionCo
     throw e;
   }
   const status = fleetStatus(env);
+  const pool = choosePool(request as unknown as Request, env);
   const out: ItemOutcome[] = [];
   // In order, one after another: the quota decisions then follow the request's order.
-  for (const item of items) out.push(await submitItem(request, env, api, item, status));
+  for (const item of items) out.push(await submitItem(pool, env, api, item, status));
   // Every item was refused before reaching the key's object: the request still counts once.
   if (api.rate === null) await countRequest(env, api);
   return json(202, { submissions: out }, rateHeaders(api.rate));

@@ -7,6 +7,7 @@ import type { ApiContext } from "../submit/api-context.ts";
 import { results, submitBatch } from "./api-batch.ts";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
+import { choosePool } from "../scheduling/first-pool.ts";
 import { fleetRegistry } from "../stubs.ts";
 import { readForAnswer, readRecord } from "../submission/reads.ts";
 import { HttpError, STREAM_FROM_CHARS, json, jsonBody, jsonStreamed, readJsonObject } from "../lib/http.ts";
@@ -50,7 +51,7 @@ async function submit(request: IRequest, env: Env, _ctx: ExecutionContext, api: 
     const hops = outcome.kind === "created" ? Object.entries(outcome.hops ?? {}).map(([hop, ms]) => `, ${hop};dur=${ms}`).join("") : "";
     return { ...rateHeaders(outcome.rate), "server-timing": `edge;dur=${Date.now() - t0}${hops}` };
   };
-  const outcome = await admit(request as unknown as Request, env, api, body, {
+  const outcome = await admit(choosePool(request as unknown as Request, env), env, api, body, {
     status: fleetStatus(env), idempotencyKey, waitMs: wait ? cfg.syncHoldMs : 0, headers: timing,
   });
   const headers = timing(outcome);

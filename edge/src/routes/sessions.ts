@@ -4,7 +4,7 @@
 // upgrade, and every refusal, counts against the key's rate; its open sockets are capped by its plan.
 import type { IRequest } from "itty-router";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
-import { OPEN_HEADER, type OpenSession } from "../session/sockets.ts";
+import { OPEN_HEADER, type OpenSession } from "../contracts/session.ts";
 import type { Env } from "../env.ts";
 import { HttpError } from "../lib/http.ts";
 import { SESSION_DEFAULTS, sessionCaps } from "../plans/plan-caps.ts";
@@ -17,7 +17,8 @@ const SOCKET_SLACK_MS = 2 * 60_000;
 
 function requireUpgrade(request: Request, api: ApiContext): void {
   if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-    throw new HttpError(426, { error: "upgrade required", message: "a live session is a WebSocket: connect with Upgrade: websocket" }, { upgrade: "websocket", ...rateHeaders(api.rate) });
+    const body = { error: "upgrade required", message: "a live session is a WebSocket: connect with Upgrade: websocket" };
+    throw new HttpError(426, body, { upgrade: "websocket", ...rateHeaders(api.rate) });
   }
 }
 
@@ -28,12 +29,13 @@ async function takeSocket(env: Env, api: ApiContext): Promise<string> {
   const token = crypto.randomUUID();
   const until_ms = Date.now() + sessionCaps(plan).max_duration_ms + SOCKET_SLACK_MS;
   if (await keyObject(env, api.caller.hash).liveSocket(token, { max, until_ms })) return token;
-  throw new HttpError(429, { error: "too many sessions", message: `this key holds ${max} live-session WebSockets open (its plan's max_sessions); close one first`, retry_after: 1 }, {
-    "retry-after": "1", ...rateHeaders(api.rate),
-  });
+  const message = `this key holds ${max} live-session WebSockets open (its plan's max_sessions); close one first`;
+  throw new HttpError(429, { error: "too many sessions", message, retry_after: 1 }, { "retry-after": "1", ...rateHeaders(api.rate) });
 }
 
-async function open(request: Request, env: Env, ctx: ExecutionContext, api: ApiContext, dialect: OpenSession["dialect"], resume: string | null): Promise<Response> {
+async function open(
+  request: Request, env: Env, ctx: ExecutionContext, api: ApiContext, dialect: OpenSession["dialect"], resume: string | null,
+): Promise<Response> {
   requireUpgrade(request, api);
   const socket = await takeSocket(env, api);
   const session = resume ?? crypto.randomUUID();

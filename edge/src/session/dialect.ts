@@ -2,10 +2,8 @@
 // parsed, the refusals a session can end with, and the shape each protocol (native.ts, piston.ts)
 // gives them. The session object (do/session-do.ts) speaks only these.
 import type { ResultRecord } from "../../../proto/record.ts";
+import type { SessionErrorKind } from "../openapi/session-messages.ts";
 import type { SessionCaps } from "../plans/plan-caps.ts";
-
-/** The program's signals a client may send (the node's own list: docs/fleet-node.md "Live stdin"). */
-export const SESSION_SIGNALS = ["SIGINT", "SIGTERM", "SIGKILL"] as const;
 
 export type ClientAction =
   /** The first message: a native submit body, or Piston's init (mapped once the runtimes are known). */
@@ -16,10 +14,8 @@ export type ClientAction =
   /** A message the protocol ignores (Piston's unknown types). */
   | { kind: "none" };
 
-export type RefusalKind =
-  | "invalid" | "not_started" | "started_twice" | "start_timeout" | "bad_stream" | "bad_signal"
-  | "revoked" | "idle" | "window" | "stdin_cap" | "flood" | "rate_limited"
-  | "unavailable" | "too_long" | "internal";
+/** Why a session ends early: the native protocol's `error` names it (openapi/session-messages.ts). */
+export type RefusalKind = SessionErrorKind;
 
 export interface Refusal {
   refused: RefusalKind;

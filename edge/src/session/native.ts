@@ -1,8 +1,13 @@
 // The native live-session protocol (docs/live-sessions.md, "Native protocol"): JSON messages with a
-// `type`, close codes 44xx named after the HTTP status they stand for. Pure; unit tested.
+// `type`, close codes 44xx named after the HTTP status they stand for. The messages both ways are
+// the schemas of openapi/session-messages.ts, which the SDK's types are generated from: a client's
+// are parsed with them, the server's typed by them. Pure; unit tested.
 import { fromBase64 } from "../../../proto/base64.ts";
 import type { ResultRecord } from "../../../proto/record.ts";
-import { SESSION_SIGNALS, isRefusal, parseJson, type Accepted, type ClientAction, type Dialect, type Refusal, type RefusalKind, type Reply } from "./dialect.ts";
+import {
+  SESSION_SIGNALS, sessionSignal, sessionStdin, type SessionServerMessage, type SessionStageName,
+} from "../openapi/session-messages.ts";
+import { isRefusal, parseJson, type Accepted, type ClientAction, type Dialect, type Refusal, type RefusalKind, type Reply } from "./dialect.ts";
 
 export const NATIVE_CLOSE: Record<RefusalKind, number> = {
   invalid: 4400, not_started: 4400, bad_stream: 4400, bad_signal: 4400,
@@ -11,9 +16,24 @@ export const NATIVE_CLOSE: Record<RefusalKind, number> = {
   internal: 1011,
 };
 
-const message = (type: string, fields: Record<string, unknown> = {}) => JSON.stringify({ type, ...fields });
-const send = (...messages: string[]): Reply => ({ messages });
+const send = (...messages: SessionServerMessage[]): Reply => ({ messages: messages.map((m) => JSON.stringify(m)) });
 
+const UNKNOWN_TYPE: Refusal = { refused: "invalid", message: "unknown message type; expected start, stdin, end or signal" };
+const BAD_STDIN: Refusal = { refused: "invalid", message: "stdin needs `data` (text) or `data_b64` (base64)" };
+
+/** A `stdin` message's bytes. */
+function stdin(m: Record<string, unknown>): ClientAction | Refusal {
+  const parsed = sessionStdin.safeParse(m);
+  if (!parsed.success) return BAD_STDIN;
+  if ("data" in parsed.data) return { kind: "stdin", data: new TextEncoder().encode(parsed.data.data) };
+  const bytes = fromBase64(parsed.data.data_b64);
+  return bytes ? { kind: "stdin", data: bytes } : BAD_STDIN;
+}
+
+/**
+ * A client's frame as its action. `start` carries the body of POST /api/submit, which admission
+ * checks with the submit schema (SessionStart is that schema with its type).
+ */
 function parse(raw: string | ArrayBuffer, started: boolean): ClientAction | Refusal {
   const m = parseJson(raw);
   if (isRefusal(m)) return m;
@@ -25,22 +45,21 @@ function parse(raw: string | ArrayBuffer, started: boolean): ClientAction | Refu
   if (!started) {
     return typeof m.type === "string" && ["stdin", "end", "signal"].includes(m.type)
       ? { refused: "not_started", message: "the first message must be `start`" }
-      : { refused: "invalid", message: "unknown message type; expected start, stdin, end or signal" };
+      : UNKNOWN_TYPE;
   }
   switch (m.type) {
-    case "stdin": {
-      if (typeof m.data === "string") return { kind: "stdin", data: new TextEncoder().encode(m.data) };
-      const bytes = typeof m.data_b64 === "string" ? fromBase64(m.data_b64) : null;
-      return bytes ? { kind: "stdin", data: bytes } : { refused: "invalid", message: "stdin needs `data` (text) or `data_b64` (base64)" };
-    }
+    case "stdin":
+      return stdin(m);
     case "end":
       return { kind: "end" };
-    case "signal":
-      return SESSION_SIGNALS.includes(m.signal as never)
-        ? { kind: "signal", signal: m.signal as string }
+    case "signal": {
+      const parsed = sessionSignal.safeParse(m);
+      return parsed.success
+        ? { kind: "signal", signal: parsed.data.signal }
         : { refused: "bad_signal", message: `signal must be one of ${SESSION_SIGNALS.join(", ")}` };
+    }
     default:
-      return { refused: "invalid", message: "unknown message type; expected start, stdin, end or signal" };
+      return UNKNOWN_TYPE;
   }
 }
 
@@ -48,14 +67,15 @@ export const native: Dialect = {
   name: "native",
   startTimeoutMs: 10_000,
   parse,
-  accepted: (a: Accepted) => send(message("accepted", { id: a.id, session_id: a.session_id, window: a.window, limits: a.limits })),
-  attached: (a) => send(message("attached", a)),
-  stage: (stage) => send(message("stage", { stage })),
-  output: (stream, data) => send(message(stream, { data })),
-  taken: (taken) => send(message("stdin_ack", { taken })),
-  result: (record: ResultRecord) => ({ messages: [message("result", { record })], close: { code: 1000, reason: "the run ended" } }),
+  accepted: (a: Accepted) => send({ type: "accepted", id: a.id, session_id: a.session_id, window: a.window, limits: a.limits }),
+  attached: (a) => send({ type: "attached", ...a }),
+  // The node names only compile and run (fleet.proto, Stage).
+  stage: (stage) => send({ type: "stage", stage: stage as SessionStageName }),
+  output: (stream, data) => send({ type: stream, data }),
+  taken: (taken) => send({ type: "stdin_ack", taken }),
+  result: (record: ResultRecord) => ({ ...send({ type: "result", record }), close: { code: 1000, reason: "the run ended" } }),
   refusal: (r: Refusal) => ({
-    messages: [message("error", { error: r.refused, message: r.message, ...r.details })],
+    ...send({ type: "error", error: r.refused, message: r.message, ...r.details }),
     close: { code: NATIVE_CLOSE[r.refused], reason: r.refused },
   }),
 };

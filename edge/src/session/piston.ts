@@ -3,7 +3,8 @@
 import type { ResultRecord } from "../../../proto/record.ts";
 import { isBuildFailure, isNoExecutable } from "../compat/build-failure.ts";
 import { stage as pistonStage } from "../compat/piston/from-native.ts";
-import { SESSION_SIGNALS, isRefusal, parseJson, type ClientAction, type Dialect, type Refusal, type RefusalKind, type Reply } from "./dialect.ts";
+import { SESSION_SIGNALS } from "../openapi/session-messages.ts";
+import { isRefusal, parseJson, type ClientAction, type Dialect, type Refusal, type RefusalKind, type Reply } from "./dialect.ts";
 
 /** Piston's own codes; anything else is 4002 after an `error` message, as in Piston. */
 const PISTON_CLOSE: Partial<Record<RefusalKind, [number, string]>> = {
@@ -31,7 +32,9 @@ function parse(raw: string | ArrayBuffer, started: boolean): ClientAction | Refu
       return typeof m.data === "string" ? { kind: "stdin", data: new TextEncoder().encode(m.data) } : { refused: "invalid", message: "data must be a string" };
     case "signal":
       if (!started) return { refused: "not_started", message: "Not yet initialized" };
-      return SESSION_SIGNALS.includes(m.signal as never) ? { kind: "signal", signal: m.signal as string } : { refused: "bad_signal", message: "Invalid signal" };
+      return SESSION_SIGNALS.includes(m.signal as never)
+        ? { kind: "signal", signal: m.signal as string }
+        : { refused: "bad_signal", message: "Invalid signal" };
     default:
       return { kind: "none" };
   }
@@ -62,7 +65,9 @@ export const piston: Dialect = {
   accepted: (a) => ({ messages: a.runtime ? [message("runtime", a.runtime)] : [] }),
   attached: () => ({ messages: [] }),
   // Piston ends each stage with its exit: the compile stage's, once the run starts.
-  stage: (name, previous) => ({ messages: [...(previous === "compile" ? [message("exit", { stage: "compile", code: 0, signal: null })] : []), message("stage", { stage: name })] }),
+  stage: (name, previous) => ({
+    messages: [...(previous === "compile" ? [message("exit", { stage: "compile", code: 0, signal: null })] : []), message("stage", { stage: name })],
+  }),
   output: (stream, data) => ({ messages: [message("data", { stream, data })] }),
   taken: () => ({ messages: [] }),
   result,

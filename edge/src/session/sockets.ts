@@ -1,23 +1,8 @@
-// What a live session's object keeps on each WebSocket and in storage (do/session-do.ts), how the
-// Worker's route tells it how a socket was opened, and sending a reply on a socket.
+// What a live session's object keeps on each WebSocket and in storage (do/session-do.ts), and
+// sending a reply on a socket. How a socket was opened is the object's contract (contracts/session.ts).
 import type { Caller } from "../contracts/key.ts";
 import type { SessionCaps } from "../plans/plan-caps.ts";
 import type { Reply } from "./dialect.ts";
-
-/** The header the Worker's route tells the object how the socket was opened in (never a client's). */
-export const OPEN_HEADER = "x-codecell-session-open";
-
-/** How a socket was opened (the Worker's route, routes/sessions.ts, after the key checked out). */
-export interface OpenSession {
-  dialect: "native" | "piston";
-  session: string;
-  caller: Caller;
-  pool: string;
-  /** A reconnect to a session that exists (GET /api/sessions/{id}). */
-  resume: boolean;
-  /** The socket's token in its key's count of open sockets (KeyDO.liveSocket), given back at its close. */
-  socket: string;
-}
 
 export interface SocketState {
   dialect: "native" | "piston";

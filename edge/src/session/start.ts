@@ -43,7 +43,7 @@ export async function startSession(c: StartContext, body: Record<string, unknown
     const { stdin, ...rest } = native;
     const initial = initialStdin(stdin, rest.encoding);
     const caps = sessionCaps(await planFor(c.env, api));
-    const outcome = await admit(new Request("https://session.invalid/"), c.env, api, rest, { status, live: { session: c.session, caps, pool: c.pool } });
+    const outcome = await admit(c.pool, c.env, api, rest, { status, live: { session: c.session, caps } });
     return { id: outcome.id, caps, initial, ...(runtime ? { runtime } : {}) };
   } catch (e) {
     if (!(e instanceof HttpError)) throw e;

@@ -4,8 +4,7 @@
 import { CHECKER_LIMIT_DEFAULTS, INTERACTOR_WALL_MARGIN_MS } from "../../../proto/checker-rules.ts";
 import { TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";
 import type { RunOptions } from "../contracts/submission.ts";
-import { NODE_MAXIMA } from "../plans/plan-caps.ts";
-import { COMPILE_MAXIMA } from "../submit/submit-schema.ts";
+import { COMPILE_MAXIMA, NODE_MAXIMA } from "../plans/plan-caps.ts";
 
 /** Time beside the runs themselves: sandbox set-up per test, the node's queue hand-over, the network. */
 export const TESTS_RUN_SLACK_MS = 30_000;

@@ -9,10 +9,9 @@ import { HttpError } from "../lib/http.ts";
 import { quotaOf, storageOf } from "../plans/plans.ts";
 import type { Plan } from "../plans/plans.ts";
 import type { SubmitInput } from "./validate.ts";
-import { choosePool } from "../scheduling/first-pool.ts";
 import { fleetRegistry, keyObject } from "../stubs.ts";
 import { checkSubmission, statusOnce, unsupportedLanguage } from "./submit-check.ts";
-import { asLiveSession, type LiveAdmission } from "../session/live-input.ts";
+import { asLiveSession, type LiveAdmission } from "./live-input.ts";
 import type { StatusOnce } from "./submit-check.ts";
 
 /** When to try again after the storage quota refused a submission (another shard may take the next one). */
@@ -40,16 +39,18 @@ export interface AdmitOptions {
   headers?: (outcome: SubmitOutcome) => Record<string, string>;
   /** A batch counts its request once, itself: its items' refused checks count nothing here. */
   countRefusedCheck?: boolean;
-  /** A live session's submission (session/live-input.ts); its pool is the one chosen at connect. */
+  /** A live session's submission (live-input.ts). */
   live?: LiveAdmission;
 }
 
 /**
  * Check → send → refusal. A body refused by its checks still counts against the key's rate limit
  * (every request counts) unless the request was counted already (or the batch counts it itself);
- * admission counts the submission itself. Throws the refusal as an HttpError; resolves when the submission was accepted.
+ * admission counts the submission itself. `pool`: where it is scheduled first (the HTTP layer
+ * chooses it from the request: scheduling/first-pool.ts). Throws the refusal as an HttpError;
+ * resolves when the submission was accepted.
  */
-export async function admit(request: Request, env: Env, api: ApiContext, body: Record<string, unknown>, options: AdmitOptions): Promise<Accepted> {
+export async function admit(pool: string, env: Env, api: ApiContext, body: Record<string, unknown>, options: AdmitOptions): Promise<Accepted> {
   const plan = await planFor(env, api);
   let input: SubmitInput;
   try {
@@ -59,7 +60,8 @@ export async function admit(request: Request, env: Env, api: ApiContext, body: R
     if ((options.countRefusedCheck ?? true) && api.rate === null) await countRequest(env, api);
     throw e;
   }
-  const outcome = await sendSubmission(options.live?.pool ?? choosePool(request, env), env, api, plan, { input, idempotencyKey: options.idempotencyKey ?? null, waitMs: options.waitMs ?? 0 });
+  const admission = { input, idempotencyKey: options.idempotencyKey ?? null, waitMs: options.waitMs ?? 0 };
+  const outcome = await sendSubmission(pool, env, api, plan, admission);
   const refused = refusal(outcome, body.language, options.headers?.(outcome));
   if (refused) throw refused;
   if (outcome.kind !== "created" && outcome.kind !== "duplicate") throw new Error(`unexpected submit outcome ${outcome.kind}`);
@@ -95,7 +97,8 @@ export function refusal(outcome: SubmitOutcome, requestedLanguage: unknown, head
     case "storage_full":
       return new HttpError(429, {
         error: "storage quota exceeded",
-        message: `this account stores ${outcome.used_bytes} bytes of results in this submission's shard, and a new submission could take it past its quota of ${outcome.quota_bytes}; results are freed when their retention ends`,
+        message: `this account stores ${outcome.used_bytes} bytes of results in this submission's shard, and a new submission could take it past `
+          + `its quota of ${outcome.quota_bytes}; results are freed when their retention ends`,
         retry_after: STORAGE_RETRY_SECS,
       }, { "retry-after": String(STORAGE_RETRY_SECS), ...headers });
     default:

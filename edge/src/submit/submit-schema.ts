@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { toBase64 } from "../../../proto/base64.ts";
 import { mainSourceFileName } from "../../../proto/source-names.ts";
-import { disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
+import { MAX_COMPILER_OPTIONS, disallowedCompilerOptions } from "../../../proto/compiler-options.ts";
 import { MAX_STDIN_BYTES } from "../../../proto/limits.ts";
 import { COMPARE_MODES, FLOAT_MODES, MAX_ARGS, TESTS_WALL_BUDGET_MS, argsProblem } from "../../../proto/submission-rules.ts";
 import type { RecordFormat, RunOptions } from "../contracts/submission.ts";
@@ -14,13 +14,11 @@ import { checkerOptions, checkerShape, interactorOptions } from "./checker-input
 import { bad, checkedFiles, decode } from "./request-files.ts";
 import type { Plan } from "../plans/plan-caps.ts";
 
-export const MAX_COMPILER_OPTIONS = 32;
 export const MAX_EXPECTED_OUTPUT_BYTES = 1024 * 1024;
 
 const encoding = z.enum(["utf8", "base64"]);
 /** A node's file-size limit (KB), which a request's limits.file_size_kb may only narrow (no plan cap). */
 export const NODE_FILE_SIZE_KB = 16 * 1024;
-export { COMPILE_MAXIMA } from "../plans/plan-caps.ts";
 const positive = z.number().int().min(1);
 
 /** The new fields' shapes; validate.ts adds them to the submit schema. */
@@ -183,7 +181,8 @@ function judgedBy(body: Body, enc: "utf8" | "base64", plan: Plan): Pick<RunOptio
     ...(t.points !== undefined ? { points: t.points } : {}),
   }));
   // The tests' wall-time budget is the node's (it counts the time the tests use); a plan may narrow it.
-  const budget = plan.tests_wall_budget_ms !== undefined && plan.tests_wall_budget_ms < TESTS_WALL_BUDGET_MS ? { tests_wall_budget_ms: plan.tests_wall_budget_ms } : {};
+  const narrower = plan.tests_wall_budget_ms !== undefined && plan.tests_wall_budget_ms < TESTS_WALL_BUDGET_MS;
+  const budget = narrower ? { tests_wall_budget_ms: plan.tests_wall_budget_ms } : {};
   return { check, tests, checker, ...budget };
 }
 

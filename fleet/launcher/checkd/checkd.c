@@ -1,4 +1,4 @@
-/* The check server (docs/sandbox.md, "Check server"; fleet/src/judge/check-server.ts): the
+/* The check server (docs/sandbox.md, "Check server"; fleet/src/judge/programs/check-server.ts): the
  * sandboxed program of a submission's checker session. It runs the prepared checker once per
  * request read on its stdin and answers each on its stdout; any failure of its own ends it, and
  * the node runs the checks left in fresh sandboxes.
@@ -14,6 +14,11 @@
 #include <unistd.h>
 
 #include "checkd.h"
+#include "cleanup.h"
+#include "io.h"
+#include "ipc.h"
+#include "run.h"
+#include "warm_client.h"
 
 static const char *const io_files[] = {"input.txt", "output.txt", "answer.txt"};
 

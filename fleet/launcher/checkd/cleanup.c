@@ -12,10 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checkd.h"
+#include "cleanup.h"
+#include "prepared.h"
+#include "tree.h"
+#include "warm_client.h"
 
 #define MAX_KEPT 4096
-#define MAX_DEPTH 64
 #define KILL_ROUNDS 10000
 
 static char *kept[MAX_KEPT];
@@ -102,68 +104,12 @@ static int is_kept(const char *name)
 	return 0;
 }
 
-static int remove_tree(int at, const char *name, int depth);
-
-int checkd_remove_tree(int at, const char *name)
-{
-	return remove_tree(at, name, 0);
-}
-
-static int remove_entries(int fd, int depth, int keep_snapshot)
-{
-	DIR *dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -1;
-	}
-	/* Passes until one removes nothing: each is linear, whatever removing does to the listing. */
-	int rc = 0, removed = 1;
-	while (rc == 0 && removed) {
-		removed = 0;
-		rewinddir(dir);
-		struct dirent *e;
-		while (rc == 0 && (e = readdir(dir))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || (keep_snapshot && is_kept(e->d_name)))
-				continue;
-			rc = remove_tree(dirfd(dir), e->d_name, depth + 1);
-			removed = 1;
-		}
-	}
-	closedir(dir);
-	return rc;
-}
-
-/* A file, or a directory and all it holds (made writable first; symlinks are never followed). */
-static int remove_tree(int at, const char *name, int depth)
-{
-	if (unlinkat(at, name, 0) == 0 || errno == ENOENT)
-		return 0;
-	if ((errno != EISDIR && errno != EPERM) || depth > MAX_DEPTH)
-		return -1;
-	struct stat st;
-	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) || fchmodat(at, name, 0700, 0) < 0)
-		return -1;
-	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || remove_entries(fd, depth, 0) < 0)
-		return -1;
-	return unlinkat(at, name, AT_REMOVEDIR);
-}
-
 int checkd_clean_files(void)
 {
 	if (chmod(".", box_mode) < 0)
 		return -1;
 	int box = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (box < 0 || remove_entries(box, 0, 1) < 0 || checkd_restore_prepared() < 0)
+	if (box < 0 || checkd_remove_entries(box, is_kept) < 0 || checkd_restore_prepared() < 0)
 		return -1;
 	return checkd_empty_dir("/tmp");
-}
-
-/* Everything in a directory, removed (none there: nothing to do). */
-int checkd_empty_dir(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	return remove_entries(fd, 0, 0);
 }

@@ -1,7 +1,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "checkd.h"
+#include "io.h"
 
 /* Reads exactly n bytes; 0 on success, 1 on end of input before the first byte, -1 otherwise. */
 int read_exact(int fd, void *buf, size_t n)

@@ -18,7 +18,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "checkd.h"
+#include "ipc.h"
+#include "tree.h"
 
 #define NR_MQ_OPEN_X86_64 240
 #define NR_MQ_OPEN_I386 277

@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checkd.h"
+#include "prepared.h"
+#include "tree.h"
 
 #define MAX_PREPARED 4096
 #define MAX_DEPTH 64

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "checkd.h"
+#include "run.h"
+#include "tree_cpu.h"
+#include "warm_client.h"
 
 extern char **environ;
 

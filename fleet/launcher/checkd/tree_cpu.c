@@ -5,27 +5,22 @@
  * until the server reaps them after the check. So the sum of utime, stime, cutime and cstime over
  * /proc is the check's CPU time, its children's and theirs included. */
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "checkd.h"
+#include "../proc_file.h"
+#include "tree_cpu.h"
+#include "warm_client.h"
 
 /* utime + stime + cutime + cstime of one process, in clock ticks; 0 when it is gone. */
 static uint64_t ticks_of(long pid)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_proc_file(path, buf, sizeof buf) <= 0)
 		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	char *p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
 	if (!p)
 		return 0;

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "checkd.h"
+#include "io.h"
 #include "warm.h"
+#include "warm_client.h"
 
 extern char **environ;
 

@@ -9,7 +9,12 @@ export const PROTOBUF = "application/x-protobuf";
 export type EdgeReply<Res> = { status: number; message: Res; error?: undefined } | { status: number; message?: undefined; error: string };
 
 export function edgeClient(edge: string, dispatcher: Dispatcher | undefined) {
-  return async function call<Req, Res>(path: string, bearer: string, req: { type: MessageFns<Req>; value: Req }, resType: MessageFns<Res>): Promise<EdgeReply<Res>> {
+  return async function call<Req, Res>(
+    path: string,
+    bearer: string,
+    req: { type: MessageFns<Req>; value: Req },
+    resType: MessageFns<Res>,
+  ): Promise<EdgeReply<Res>> {
     const res = await fetch(`${edge}${path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${bearer}`, "content-type": PROTOBUF, accept: PROTOBUF },

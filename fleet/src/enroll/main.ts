@@ -179,7 +179,10 @@ async function enroll(): Promise<void> {
         { type: EnrollRequest, value: { url: advertise, token: fleetToken, name: nodeId, pool } }, EnrollResponse);
       if (r.message) {
         session = { node_id: r.message.nodeId, secret: r.message.heartbeatSecret, interval: heartbeatOverride || r.message.heartbeatIntervalMs || 5_000 };
-        log("info", "enrolled with the edge", { edge, node: session.node_id, name: nodeId, pool: r.message.pool, url: advertise, slots: ni.slots, languages: ni.languages.map((l) => l.name), heartbeat_ms: session.interval });
+        log("info", "enrolled with the edge", {
+          edge, node: session.node_id, name: nodeId, pool: r.message.pool, url: advertise, slots: ni.slots,
+          languages: ni.languages.map((l) => l.name), heartbeat_ms: session.interval,
+        });
         return;
       }
       if (r.status === 401 || r.status === 400 || r.status === 403) fail(`the edge refused the enrollment (${r.status}): ${r.error}`);
@@ -203,7 +206,8 @@ async function beat(draining = false): Promise<void> {
   const r = await edgeCall("/fleet/heartbeat", session.secret,
     { type: HeartbeatRequest, value: { nodeId: session.node_id, info: ni ?? undefined, draining } }, HeartbeatResponse);
   if ((r.status === 404 || r.status === 403) && !stopping) {
-    log("warn", r.status === 403 ? "the edge revoked this node's credential; enrolling again" : "the edge no longer knows this node; enrolling again", { error: r.error });
+    const why = r.status === 403 ? "the edge revoked this node's credential; enrolling again" : "the edge no longer knows this node; enrolling again";
+    log("warn", why, { error: r.error });
     session = null;
     await enroll();
   } else if (r.status !== 200) {

@@ -2,7 +2,7 @@
 // by one in fresh sandboxes, aggregated into the overall outcome (docs/languages.md, "Judging").
 import type { EngineCheck, EngineRequest, TestOutcome } from "../engine.ts";
 import type { ExecutionRecord, RunOutcome } from "../sandbox/run-spec.ts";
-import type { OutputChecks } from "./check-pool.ts";
+import type { OutputChecks } from "./compare/check-pool.ts";
 import { scored, testScore, totalScore, type Score } from "./score.ts";
 import { budgetClock, budgetExceeded, skippedTest, testsBudgetMs } from "./tests-budget.ts";
 import { TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";
@@ -23,7 +23,9 @@ export async function judgeRun(
   if (expected === undefined || result.verdict !== "AC") return result;
   const checked = await checks.check({ actual: stdout, expected, mode: rule?.compare ?? "exact", epsilon: rule?.floatEpsilon });
   if ("overrun" in checked) {
-    const message = `wrong answer: the output check ran past the judge's time budget of ${checked.budgetMs / 1000} s and was stopped; the output was not judged correct`;
+    const message =
+      `wrong answer: the output check ran past the judge's time budget of ${checked.budgetMs / 1000} s and was stopped; ` +
+      "the output was not judged correct";
     return {
       ...result,
       verdict: "WA",

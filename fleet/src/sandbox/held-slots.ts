@@ -54,7 +54,7 @@ export class HeldSlots {
 
   /**
    * Runs `work` in the partner of the slot the calling job holds, beside the job's own runs in the
-   * slot, for as long as it takes (a check server: judge/check-server.ts); the job's slot is not
+   * slot, for as long as it takes (a check server: judge/programs/check-server.ts); the job's slot is not
    * given back before it ends. Rejects, running nothing, unless the job holds its slot and the
    * partner is free.
    */

@@ -18,11 +18,6 @@ export function writeNewFileNoFollow(path: string, content: Uint8Array | string,
   }
 }
 
-/** Opens a host-made file for reading and hands the fd to the caller (stdin of a run). */
-export function openReadNoFollow(path: string): number {
-  return openSync(path, O_RDONLY | O_NOFOLLOW);
-}
-
 /**
  * Reads a regular file with one link, at most `maxBytes`, off the event loop (libuv's threadpool
  * does the reads): a compiled program copied out of a run may be 128 MiB.

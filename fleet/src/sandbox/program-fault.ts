@@ -40,8 +40,14 @@ export function programFault(failure: { control: string; errno: number } | undef
 }
 
 const FILES_CAUSES = new Map<number, { cause: string; problem: (boxBytes: number) => string }>([
-  ...[errno.ENOSPC, errno.EDQUOT, errno.EFBIG].map((code) => [code, { cause: "work_dir_full", problem: (boxBytes: number) => `the request's files do not fit in the work dir (${formatBytes(boxBytes)})` }] as const),
-  ...[errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTDIR, errno.EISDIR].map((code) => [code, { cause: "invalid_file_name", problem: () => "a file of the request cannot have this name in the work dir" }] as const),
+  ...[errno.ENOSPC, errno.EDQUOT, errno.EFBIG].map((code) => [
+    code,
+    { cause: "work_dir_full", problem: (boxBytes: number) => `the request's files do not fit in the work dir (${formatBytes(boxBytes)})` },
+  ] as const),
+  ...[errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTDIR, errno.EISDIR].map((code) => [
+    code,
+    { cause: "invalid_file_name", problem: () => "a file of the request cannot have this name in the work dir" },
+  ] as const),
 ]);
 
 /**

@@ -40,7 +40,11 @@ export function outputFileCap(spec: RunSpec, name: string): number {
 }
 
 /** Reads the output files the launcher copied out, notes the ones it could not, then removes every staged file. */
-export async function collectOutputFiles(staged: StagedRun, report: LauncherReport, spec: RunSpec): Promise<Pick<RunOutcome, "outputFiles" | "outputFileFailures">> {
+export async function collectOutputFiles(
+  staged: StagedRun,
+  report: LauncherReport,
+  spec: RunSpec,
+): Promise<Pick<RunOutcome, "outputFiles" | "outputFileFailures">> {
   const outputFiles = new Map<string, Uint8Array>();
   const outputFileFailures = new Map<string, { reason: string; size?: number }>();
   for (const [name, hostPath] of staged.copyOut) {

@@ -58,8 +58,12 @@ export const SETTINGS = {
   queueCapacity: ["FLEET_QUEUE_CAPACITY", "runs that may wait for a slot", "64"],
   resultRetentionSecs: ["FLEET_RESULT_RETENTION_SECS", "how long outcomes stay available to GetResult", "600"],
   maxRetainedResults: ["FLEET_MAX_RETAINED_RESULTS", "cap on kept outcomes (least recently used dropped first)", "10000"],
-  maxRetainedResultMib: ["FLEET_MAX_RETAINED_RESULT_MIB", "byte budget of kept outcomes in MiB (least recently used dropped first)", String(DEFAULT_RETAINED_MIB)],
-  inflightMib: ["FLEET_INFLIGHT_MIB", "budget in MiB of what admitted submissions may make the node hold; past it new work is refused", String(DEFAULT_INFLIGHT_MIB)],
+  maxRetainedResultMib: [
+    "FLEET_MAX_RETAINED_RESULT_MIB", "byte budget of kept outcomes in MiB (least recently used dropped first)", String(DEFAULT_RETAINED_MIB),
+  ],
+  inflightMib: [
+    "FLEET_INFLIGHT_MIB", "budget in MiB of what admitted submissions may make the node hold; past it new work is refused", String(DEFAULT_INFLIGHT_MIB),
+  ],
   nodeId: ["FLEET_NODE_ID", "node identity (default: the host name)", undefined],
   stateDir: ["FLEET_STATE_DIR", "compile cache and staging directory", "/var/lib/codecell/fleet"],
   cgroupParent: ["FLEET_CGROUP_PARENT", "cgroup under which run cgroups are made (engine default if unset)", undefined],

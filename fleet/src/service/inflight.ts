@@ -5,7 +5,7 @@
 // edge puts it back in its queue for another node. A queued submission holds its reservation too,
 // so what the node holds never depends on how fast the queue moves.
 import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { CHECKER_LIMITS } from "../judge/custom-checker.ts";
+import { CHECKER_LIMITS } from "../judge/programs/custom-checker.ts";
 import { COMPILE_LIMITS, RUN_LIMITS } from "../sandbox/limits.ts";
 import { ServiceError, Status } from "./errors.ts";
 import { encodedSizeBound } from "./message-size.ts";
@@ -60,7 +60,8 @@ export class InflightBytes {
   reserve(bytes: number): () => void {
     if (this.#reserved + bytes > this.budget) {
       const mib = (value: number) => (value / (1024 * 1024)).toFixed(1);
-      throw new ServiceError(Status.RESOURCE_EXHAUSTED, `${NODE_MEMORY_FULL}: ${mib(this.#reserved)} of ${mib(this.budget)} MiB in flight, the submission needs ${mib(bytes)} MiB`);
+      const held = `${mib(this.#reserved)} of ${mib(this.budget)} MiB in flight`;
+      throw new ServiceError(Status.RESOURCE_EXHAUSTED, `${NODE_MEMORY_FULL}: ${held}, the submission needs ${mib(bytes)} MiB`);
     }
     this.#reserved += bytes;
     let held = true;

@@ -27,7 +27,8 @@ const decode = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 /** The record with OUTPUT_TRIMMED in its judge_actions (the top level of a result the budget cut anything of). */
 export function withTrimmedMark(result: ExecutionRecord): ExecutionRecord {
   const { evidence } = result;
-  return evidence.judge_actions.includes(OUTPUT_TRIMMED) ? result : { ...result, evidence: { ...evidence, judge_actions: [...evidence.judge_actions, OUTPUT_TRIMMED] } };
+  if (evidence.judge_actions.includes(OUTPUT_TRIMMED)) return result;
+  return { ...result, evidence: { ...evidence, judge_actions: [...evidence.judge_actions, OUTPUT_TRIMMED] } };
 }
 
 /** A record whose own output the budget cut: truncated_by_judge_limit (if it was complete) and the mark. */

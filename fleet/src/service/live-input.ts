@@ -25,7 +25,9 @@ export class LiveInput {
     if (signal !== "" && !PROGRAM_SIGNALS.includes(signal as ProgramSignal)) {
       throw new ServiceError(Status.INVALID_ARGUMENT, `signal must be one of ${PROGRAM_SIGNALS.join(", ")}, not "${signal.slice(0, 16)}"`);
     }
-    if (offset > this.#taken) throw new ServiceError(Status.FAILED_PRECONDITION, `input offset ${offset} is past the ${this.#taken} bytes taken so far: a part is missing`);
+    if (offset > this.#taken) {
+      throw new ServiceError(Status.FAILED_PRECONDITION, `input offset ${offset} is past the ${this.#taken} bytes taken so far: a part is missing`);
+    }
     if (this.#closed) return this.#reply();
     const fresh = data.subarray(Math.min(data.length, this.#taken - offset));
     const fits = fresh.subarray(0, this.#room());

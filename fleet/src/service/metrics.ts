@@ -39,7 +39,11 @@ export function createMetrics(gauges: NodeGauges) {
     Number(gauges.ready()),
   );
   gauge("codecell_fleet_results_retained", "Completed runs whose outcome is kept for GetResult.", gauges.resultsRetained);
-  gauge("codecell_fleet_results_retained_bytes", "Size of the kept outcomes (an upper bound of their encoding, plus a fixed overhead each).", gauges.resultsRetainedBytes);
+  gauge(
+    "codecell_fleet_results_retained_bytes",
+    "Size of the kept outcomes (an upper bound of their encoding, plus a fixed overhead each).",
+    gauges.resultsRetainedBytes,
+  );
   gauge("codecell_fleet_result_retention_budget_bytes", "Byte budget of the kept outcomes (FLEET_MAX_RETAINED_RESULT_MIB).", gauges.resultRetentionBudgetBytes);
   gauge("codecell_fleet_inflight_bytes", "Bytes reserved by the submissions queued and running (their worst case).", gauges.inflightBytes);
   gauge("codecell_fleet_inflight_budget_bytes", "Budget of the bytes in flight (FLEET_INFLIGHT_MIB); past it new work is refused.", gauges.inflightBudgetBytes);

@@ -3,7 +3,10 @@ import { mkdir, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CPU_PERIOD_USEC, CPU_SHARES_V1, formatCpuList, NODE_CORES, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, KeptFiles, killPids, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import {
+  cgroupFilesystemProblem, collect, KeptFiles, killPids, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors,
+  removeStaleSiblingDirs, writeControl,
+} from "./files.ts";
 
 /**
  * The kernel charges a cgroup's memory in batches of 64 pages and keeps what a batch has not used

@@ -3,7 +3,10 @@ import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CPU_PERIOD_USEC, CPU_WEIGHT_V2, formatCpuList, parseCpuList, quotaUsec, type CpuShare } from "./cpu-policy.ts";
 import type { CgroupDriver, CgroupLimits, CgroupReadings, RunCgroup } from "./driver.ts";
-import { cgroupFilesystemProblem, collect, KeptFiles, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs, writeControl } from "./files.ts";
+import {
+  cgroupFilesystemProblem, collect, KeptFiles, ownCgroupPath, readKeyed, readNumber, readPids, removeDirAndEmptyAncestors, removeStaleSiblingDirs,
+  writeControl,
+} from "./files.ts";
 
 const CONTROLLERS = ["memory", "pids", "cpu", "cpuset"] as const;
 

@@ -1,6 +1,6 @@
 // The hostile corpus of bounded work (docs/architecture.md, "Bounded work"): requests whose bytes
 // are at the caps and shaped to make naive code super-linear or unbounded, a neighbour that runs a
-// small program under a 1 s wall limit meanwhile, and the node's event-loop delay. Shared by
+// small program under a 1 s wall limit meanwhile, and the node's event-loop delay. Used by
 // test/fleet-service/hostile-corpus.test.ts (which asserts outcomes) and bench/hostile.bench.ts
 // (which prints latency and delay beside a run without the corpus).
 import { randomUUID } from "node:crypto";

@@ -5,7 +5,7 @@
 // wrong answer for exceeding the budget (judgeRun in tests.ts): a check that runs too long never
 // stalls the node, and is never reported as the platform's failure.
 import { Worker } from "node:worker_threads";
-import type { CompareMode } from "../../../proto/submission-rules.ts";
+import type { CompareMode } from "../../../../proto/submission-rules.ts";
 import type { CheckResult } from "./check-result.ts";
 
 /**

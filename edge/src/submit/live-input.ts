@@ -3,12 +3,11 @@
 // duration (the program mostly waits for its client). Pure; unit tested.
 import type { SessionCaps } from "../plans/plan-caps.ts";
 import { HttpError } from "../lib/http.ts";
-import type { SubmitInput } from "../submit/validate.ts";
+import type { SubmitInput } from "./validate.ts";
 
 export interface LiveAdmission {
   session: string;
   caps: SessionCaps;
-  pool: string;
 }
 
 /** Fields a session's `start` may not carry: its stdin is the client's, and it is one run. */

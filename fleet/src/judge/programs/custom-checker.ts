@@ -4,17 +4,17 @@
 // AC, as `checker input.txt output.txt answer.txt`: a test set's checks by one check server
 // (check-server.ts), a single run's in a fresh sandbox. Its exit code is the verdict
 // (checker-verdict.ts).
-import type { EngineChecker, EngineRequest } from "../engine.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
-import { RUN_LIMITS, narrowLimits } from "../sandbox/limits.ts";
-import type { ExecutionRecord, Limits, RunSpec } from "../sandbox/run-spec.ts";
-import { CHECKER_IO_FILES, CHECKER_LIMIT_DEFAULTS, INTERACTOR_IO_FILES, type JudgeRole } from "../../../proto/checker-rules.ts";
+import type { EngineChecker, EngineRequest } from "../../engine.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import { RUN_LIMITS, narrowLimits } from "../../sandbox/limits.ts";
+import type { ExecutionRecord, Limits, RunSpec } from "../../sandbox/run-spec.ts";
+import { CHECKER_IO_FILES, CHECKER_LIMIT_DEFAULTS, INTERACTOR_IO_FILES, type JudgeRole } from "../../../../proto/checker-rules.ts";
 import { checkerFailed, checkerMessage, checkerVerdict } from "./checker-verdict.ts";
-import type { JudgeRun } from "./tests.ts";
+import type { JudgeRun } from "../tests.ts";
 
 const MiB = 1024 * 1024;
 
-/** The checker as prepared like a program (languages/compile-and-run.ts): what each of its runs shares. */
+/** The checker as prepared like a program (judge/prepare.ts): what each of its runs shares. */
 export type PreparedChecker = Pick<RunSpec, "argv" | "env" | "binds" | "files" | "limits">;
 
 /** A checker's run limits on a node: a program's, with the checker's own time and memory. */
@@ -29,7 +29,7 @@ export function checkerLimits(checker: EngineChecker): Limits {
   return narrowLimits(CHECKER_LIMITS, checker.limits);
 }
 
-/** The checker (interactor) as a request of its own, for the program's preparation (languages/compile-and-run.ts). */
+/** The checker (interactor) as a request of its own, for the program's preparation (judge/prepare.ts). */
 export function checkerRequest(request: EngineRequest, checker: EngineChecker, role: JudgeRole = "checker"): EngineRequest {
   return {
     language: checker.language,
@@ -57,7 +57,11 @@ export function checkerNotPrepared(failed: ExecutionRecord, role: JudgeRole = "c
 
 /** What checks a run instead of a fresh sandbox while it can (check-server.ts); undefined: it cannot now. */
 export interface CheckService {
-  check(input: Uint8Array | string, output: Uint8Array | string, answer: Uint8Array | string): Promise<{ record: ExecutionRecord; stderr: Uint8Array } | undefined>;
+  check(
+    input: Uint8Array | string,
+    output: Uint8Array | string,
+    answer: Uint8Array | string,
+  ): Promise<{ record: ExecutionRecord; stderr: Uint8Array } | undefined>;
 }
 
 /**

@@ -7,16 +7,16 @@
 // included, runs as before: in a fresh sandbox of its own.
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import type { CgroupReadings } from "../sandbox/cgroup/driver.ts";
-import { RUN_LIMITS } from "../sandbox/limits.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { ExecutionRecord, Limits, RunSpec } from "../sandbox/run-spec.ts";
-import { TESTS_WALL_BUDGET_MS } from "../../../proto/submission-rules.ts";
+import type { CgroupReadings } from "../../sandbox/cgroup/driver.ts";
+import { RUN_LIMITS } from "../../sandbox/limits.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import type { ExecutionRecord, Limits, RunSpec } from "../../sandbox/run-spec.ts";
+import { TESTS_WALL_BUDGET_MS } from "../../../../proto/submission-rules.ts";
 import { countersBetween, MAX_REPORT_BYTES, ReportReader, reportRecord, type CheckReport } from "./check-report.ts";
 import { checkerJudge, type CheckService, type PreparedChecker } from "./custom-checker.ts";
-import type { JudgeRun } from "./tests.ts";
+import type { JudgeRun } from "../tests.ts";
 
-const BUILD = join(import.meta.dirname, "..", "..", "launcher", "build");
+const BUILD = join(import.meta.dirname, "..", "..", "..", "launcher", "build");
 /** The server, and its warm start preloaded into a dynamically linked checker (fleet/launcher/checkd/warm.h). */
 const CHECKD_BINDS = [
   { hostPath: join(BUILD, "codecell-checkd"), sandboxPath: "/opt/checkd" },

@@ -6,7 +6,7 @@
 // no regex, no split into arrays): linear time, and no copy of either text beyond the excerpts
 // of a mismatch, the tokens the float rules read as numbers and, for `unordered`, a count per
 // distinct line. They run off the event loop, in the judge's worker pool (check-pool.ts).
-import type { CompareMode } from "../../../proto/submission-rules.ts";
+import type { CompareMode } from "../../../../proto/submission-rules.ts";
 import type { CheckResult } from "./check-result.ts";
 import { compareBytes } from "./identical.ts";
 import { numbersClose } from "./numbers.ts";

@@ -1,10 +1,11 @@
-// A stand-in for the real engine while it is being written: runs python programs as plain host
-// processes (no sandbox) so cancellation can still be observed from /proc; "c" programs return a
-// canned hello. Only for developing the service layer; the tests prefer the real engine.
+// A stand-in for the engine, for what only the service layer decides: runs python programs as
+// plain host processes (no sandbox) so cancellation can still be observed from /proc; "c" programs
+// return a canned hello. The fleet-service tests use it where the sandbox is not what they test,
+// and bench/grpc-flood.bench.ts serves its flood with it; tests of runs use the real engine.
 import { spawn } from "node:child_process";
-import type { Engine, ExecuteOutcome, EngineRequest } from "../../fleet/src/engine.ts";
-import { SlotQueue } from "../../fleet/src/sandbox/slot-queue.ts";
-import type { ExecutionRecord } from "../../fleet/src/sandbox/run-spec.ts";
+import type { Engine, ExecuteOutcome, EngineRequest } from "../fleet/src/engine.ts";
+import { SlotQueue } from "../fleet/src/sandbox/slot-queue.ts";
+import type { ExecutionRecord } from "../fleet/src/sandbox/run-spec.ts";
 
 function result(partial: Partial<ExecutionRecord>): ExecutionRecord {
   return {

@@ -2,8 +2,8 @@
 // checkers"): its exit code is the verdict, its stderr the message. A checker that fails (exit 3,
 // a crash, a limit, no verdict) is its own failure: WA, cause `checker_failed`, actor `checker`:
 // the output was not shown correct, and neither the program nor the platform is blamed.
-import type { JudgeRole } from "../../../proto/checker-rules.ts";
-import type { CheckerEvidence, ExecutionRecord } from "../../../proto/record.ts";
+import type { JudgeRole } from "../../../../proto/checker-rules.ts";
+import type { CheckerEvidence, ExecutionRecord } from "../../../../proto/record.ts";
 
 /** The part of the checker's stderr that becomes the test's message. */
 export const CHECKER_MESSAGE_BYTES = 4096;
@@ -40,7 +40,8 @@ export function checkerVerdict(program: ExecutionRecord, checker: ExecutionRecor
   });
   // The platform failed to run the checker (isolation, cancelled): the platform's verdict, not the checker's.
   if (checker.verdict === "IE") {
-    return { ...program, verdict: "IE", error_message: `the ${role} could not be run: ${checker.error_message ?? "internal error"}`, evidence: { ...checker.evidence, [role]: evidence() } };
+    const message = `the ${role} could not be run: ${checker.error_message ?? "internal error"}`;
+    return { ...program, verdict: "IE", error_message: message, evidence: { ...checker.evidence, [role]: evidence() } };
   }
   if (checker.verdict === "AC") return { ...program, evidence: { ...program.evidence, [role]: evidence() } };
   const code = checker.evidence.verdict_cause === "nonzero_exit" ? checker.exit_code : null;

@@ -4,14 +4,14 @@
 // output.txt`, with the test's stdin as input.txt, and its exit code is the verdict
 // (checker-verdict.ts). What it writes to output.txt stands for the program's output: a checker,
 // or the built-in compare against the expected output, judges that.
-import type { EngineChecker, EngineRequest } from "../engine.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { ExecutionRecord, InteractiveOutcome, Limits, RunSpec } from "../sandbox/run-spec.ts";
-import { signalName } from "../sandbox/verdict.ts";
-import { INTERACTOR_IO_FILES, INTERACTOR_WALL_MARGIN_MS } from "../../../proto/checker-rules.ts";
+import type { EngineChecker, EngineRequest } from "../../engine.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import type { ExecutionRecord, InteractiveOutcome, Limits, RunSpec } from "../../sandbox/run-spec.ts";
+import { signalName } from "../../sandbox/verdict.ts";
+import { INTERACTOR_IO_FILES, INTERACTOR_WALL_MARGIN_MS } from "../../../../proto/checker-rules.ts";
 import { checkerMessage, checkerVerdict } from "./checker-verdict.ts";
 import { checkerLimits, type PreparedChecker } from "./custom-checker.ts";
-import type { RunOnce } from "./tests.ts";
+import type { RunOnce } from "../tests.ts";
 
 const SIGPIPE = 13;
 
@@ -22,7 +22,13 @@ export function interactorLimits(interactor: EngineChecker, program: Limits): Li
 }
 
 /** Each run: the program and the interactor at once; the record's stdout is the interactor's output.txt. */
-export function interactiveRunOnce(sandbox: Sandbox, program: Omit<RunSpec, "stdin">, interactor: PreparedChecker, request: EngineRequest, signal?: AbortSignal): RunOnce {
+export function interactiveRunOnce(
+  sandbox: Sandbox,
+  program: Omit<RunSpec, "stdin">,
+  interactor: PreparedChecker,
+  request: EngineRequest,
+  signal?: AbortSignal,
+): RunOnce {
   const [input, output] = INTERACTOR_IO_FILES;
   const { onOutput } = request;
   return async (stdin, test) => {
@@ -59,7 +65,8 @@ export function interactiveVerdict({ program, interactor, programEndedFirst }: I
   if (ran.verdict !== "AC" && (programEndedFirst || said.verdict === "AC")) return withInteractor(ran);
   if (programEndedFirst && said.signal === SIGPIPE) {
     const why = `wrong answer: the program stopped reading before the interaction was over (the interactor got ${signalName(SIGPIPE)})`;
-    return { ...ran, verdict: "WA", error_message: why, evidence: { ...ran.evidence, verdict_cause: "wrong_answer", verdict_actor: "interactor", interactor: evidence } };
+    const judged = { ...ran.evidence, verdict_cause: "wrong_answer", verdict_actor: "interactor" as const, interactor: evidence };
+    return { ...ran, verdict: "WA", error_message: why, evidence: judged };
   }
   return checkerVerdict(ran, said, interactor.stderrBytes, "interactor");
 }

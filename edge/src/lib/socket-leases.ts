@@ -1,7 +1,8 @@
-// A key's open live-session WebSockets, counted in its KeyDO so that the plan's `max_sessions` caps
-// them (docs/live-sessions.md): one row per socket, from the upgrade (before `start`) to its close.
-// A socket lost without a close (an edge restart) is dropped at its lease: no socket outlives its
-// session's start deadline, maximum duration and grace.
+// Leases on a capped number of open sockets, in a Durable Object's SQL storage: one row per socket,
+// from its opening to its close. A socket lost without a close (an edge restart) is dropped when its
+// lease ends. A key's KeyDO counts its live-session WebSockets with it, so that its plan's
+// `max_sessions` caps them (docs/live-sessions.md); the lease is the session's start deadline,
+// maximum duration and grace.
 
 /** A socket to open: its lease, and the key's cap. */
 export interface SocketLease {

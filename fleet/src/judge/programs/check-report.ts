@@ -3,10 +3,10 @@
 // length), then at most 4 KiB of the checker's stderr. A report becomes the record a checker's
 // fresh run would have had, for checkerVerdict (checker-verdict.ts).
 import { constants } from "node:os";
-import type { CgroupReadings } from "../sandbox/cgroup/driver.ts";
-import { notRun } from "../sandbox/failed-setup.ts";
-import type { ExecutionRecord, Limits } from "../sandbox/run-spec.ts";
-import { decideVerdict, type ProgramExit } from "../sandbox/verdict.ts";
+import type { CgroupReadings } from "../../sandbox/cgroup/driver.ts";
+import { notRun } from "../../sandbox/failed-setup.ts";
+import type { ExecutionRecord, Limits } from "../../sandbox/run-spec.ts";
+import { decideVerdict, type ProgramExit } from "../../sandbox/verdict.ts";
 import { CHECKER_MESSAGE_BYTES } from "./checker-verdict.ts";
 
 const MAGIC = 0x31444b43n;
