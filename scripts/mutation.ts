@@ -21,7 +21,7 @@ const GROUPS: { name: string; mutate: string[]; tests: string[] }[] = [
   },
   {
     name: "edge-lib",
-    mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/submit/validate.ts"],
+    mutate: ["edge/src/lib/ratelimit.ts", "edge/src/lib/keys.ts", "edge/src/keys/api-key.ts", "edge/src/submit/validate.ts"],
     tests: ["test/edge/unit.test.ts", "test/edge/lib.test.ts"],
   },
   {

@@ -27,6 +27,7 @@ function imports(file: string): string[] {
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["lib"], // infrastructure: HTTP helpers, KV blobs, SSE framing, rate windows, leases
+  ["keys"], // API keys' records in KV and the units a key's object is built from
   ["contracts"], // the objects' RPC interfaces
   ["env.ts"], // the Worker's bindings
   ["stubs.ts"], // the one place stubs are made

@@ -127,9 +127,8 @@ describe("a failed Execute stream", () => {
 });
 
 describe("once terminal", () => {
-  it("releases the run slot and the concurrency unit under either record's names", () => {
+  it("releases the run slot and the concurrency unit", () => {
     assert.deepEqual(releases({ run_slot: true, concurrency_unit: false }), { runSlot: true, unit: false });
-    assert.deepEqual(releases({ fleet: true, key: true }), { runSlot: true, unit: true });
     assert.deepEqual(releases({}), { runSlot: false, unit: false });
   });
   it("clears the marks of hand-overs done, and comes back at the end of retention", () => {

@@ -5,7 +5,8 @@ import { ExecuteResponse, OutputIntegrity, Verdict } from "../../proto/gen/codec
 import type { ExecutionResult } from "../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { FLAG_TRAILERS, FrameParser, FrameTooLargeError, MAX_FRAME_BYTES, decodeGrpcMessage, encodeFrame, parseTrailers } from "../../proto/grpc-web/codec.ts";
 import { HttpError, readJsonObject } from "../../edge/src/lib/http.ts";
-import { KEY_PATTERN, constantTimeEqual, generateApiKey, randomBase62, sha256Hex } from "../../edge/src/lib/keys.ts";
+import { constantTimeEqual, randomBase62, sha256Hex } from "../../edge/src/lib/keys.ts";
+import { KEY_PATTERN, generateApiKey } from "../../edge/src/keys/api-key.ts";
 import { canonicalLanguage, orderLanguages } from "../../proto/languages.ts";
 import { slidingWindow } from "../../edge/src/lib/ratelimit.ts";
 import { completedRecord, errorRecord, newRecord } from "../../edge/src/submission/record.ts";

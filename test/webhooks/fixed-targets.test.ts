@@ -78,8 +78,13 @@ describe("webhook targets", () => {
     await addEndpoint(pid, "/first");
     const r = await c().submit({ language: "python", code: "print('first')" });
     await c().terminal(r.json.id);
-    for (let i = 0; i < 100 && !hits.some((h) => h.body.includes(r.json.id)); i++) await sleep(100);
-    const log = await admin(edge).call("GET", `/admin/projects/${pid}/webhooks/deliveries/${r.json.id}`);
+    // An attempt is logged once the endpoint has answered, a moment after the receiver saw it.
+    const deliveries = () => admin(edge).call("GET", `/admin/projects/${pid}/webhooks/deliveries/${r.json.id}`);
+    let log = await deliveries();
+    for (let i = 0; i < 100 && !(log.status === 200 && log.json.endpoints[0]?.log.length > 0); i++) {
+      await sleep(100);
+      log = await deliveries();
+    }
     assert.equal(log.status, 200, log.text);
     const first = log.json.endpoints[0].log[0];
     // Inside one Durable Object event the clock stands still (workerd): an attempt started in the

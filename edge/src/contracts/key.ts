@@ -3,19 +3,9 @@
 import type { ResultRecord } from "../../../proto/record.ts";
 import type { CreateInput, HopTimes } from "./submission.ts";
 import type { SocketLease } from "../lib/socket-leases.ts";
+import type { KeyMeta } from "../keys/records.ts";
 
-/** What KV stores per key (`key:<sha256>`, `keyid:<key_id>`); the plain key is never stored. */
-export interface KeyMeta {
-  key_id: string;
-  hash: string;
-  project_id: string;
-  account_id: string;
-  name: string;
-  tier: string;
-  created_at: string;
-  /** The key's plan (plans/plans.ts); absent: "default". */
-  plan?: string;
-}
+export type { KeyMeta };
 
 /** The part of a key's plan its KeyDO enforces; absent: the config's numbers (the default plan). */
 export interface KeyQuota {

@@ -20,7 +20,8 @@ const HTML_HEADERS = {
   "x-frame-options": "DENY",
   "referrer-policy": "same-origin",
   "content-security-policy":
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
 function html(status: number, body: string, headers: Record<string, string> = {}): Response {

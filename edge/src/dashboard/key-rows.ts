@@ -3,26 +3,21 @@ import type { KeyRow } from "../contracts/dashboard.ts";
 import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
 import type { RecentRun } from "../contracts/scheduler.ts";
 import type { Plan } from "../plans/plans.ts";
+import { keyFingerprint } from "../keys/api-key.ts";
+import { listKeys, type RecordsKv } from "../keys/records.ts";
 
 /** At most this many keys are shown (and watched). */
 export const MAX_KEYS = 200;
 
-export async function listKeyMetas(kv: KVNamespace): Promise<KeyMeta[]> {
-  const names: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page: KVNamespaceListResult<unknown, string> = await kv.list({ prefix: "keyid:", cursor });
-    names.push(...page.keys.map((k) => k.name));
-    cursor = page.list_complete || names.length >= MAX_KEYS ? undefined : page.cursor;
-  } while (cursor);
-  return (await Promise.all(names.slice(0, MAX_KEYS).map((n) => kv.get<KeyMeta>(n, "json")))).filter((m): m is KeyMeta => m !== null);
+export function listKeyMetas(kv: RecordsKv): Promise<KeyMeta[]> {
+  return listKeys(kv, { max: MAX_KEYS });
 }
 
 export function keyRow(m: KeyMeta, u: KeyUsage | undefined, plan: Pick<Plan, "name" | "rate_per_minute" | "max_in_flight">): KeyRow {
   const c = u?.counters ?? {};
   return {
     plan: plan.name, rate_per_min: plan.rate_per_minute, max_in_flight: plan.max_in_flight,
-    key_id: m.key_id, name: m.name, project_id: m.project_id, fingerprint: m.hash.slice(0, 8),
+    key_id: m.key_id, name: m.name, project_id: m.project_id, fingerprint: keyFingerprint(m.hash),
     requests_last_minute: u?.requests_last_minute ?? 0, in_flight: u?.in_flight ?? 0, live_sessions: u?.live_sessions ?? 0,
     rejected_rate_limit: c.rejected_rate_limit ?? 0, rejected_concurrency: c.rejected_concurrency ?? 0,
     submissions: c.submissions ?? 0, completed: c.completed ?? 0, errors: c.errors ?? 0,

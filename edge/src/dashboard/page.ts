@@ -21,7 +21,8 @@ table { width:100%; border-collapse:collapse; font-variant-numeric: tabular-nums
 th, td { text-align:left; padding:5px 8px; border-bottom:1px solid var(--line); vertical-align:middle; white-space:nowrap; }
 th { color:var(--dim); font-weight:500; font-size:12px; }
 td.langs { white-space:normal; color:var(--dim); font-size:12px; }
-.bar { position:relative; width:120px; height:14px; background:var(--bg); border:1px solid var(--line); border-radius:3px; display:inline-block; vertical-align:middle; overflow:hidden; }
+.bar { position:relative; width:120px; height:14px; background:var(--bg); border:1px solid var(--line); border-radius:3px;
+  display:inline-block; vertical-align:middle; overflow:hidden; }
 .bar i { position:absolute; left:0; top:0; bottom:0; background:var(--acc); }
 .bar i.hot { background:var(--warn); } .bar i.full { background:var(--bad); }
 .num { display:inline-block; min-width:56px; margin-left:6px; }
@@ -103,7 +104,8 @@ function render(s) {
   $("c-rpm").textContent = rpm;
   $("c-429").textContent = r429;
   var kr = s.keys.map(function (k) {
-    return '<tr data-key-id="' + esc(k.key_id) + '"><td>' + esc(k.name || k.key_id) + ' <span class="dim">' + esc(k.fingerprint) + '</span> <span class="dim plan">' + esc(k.plan) + '</span></td>' +
+    return '<tr data-key-id="' + esc(k.key_id) + '"><td>' + esc(k.name || k.key_id) + ' <span class="dim">' + esc(k.fingerprint) + '</span> ' +
+      '<span class="dim plan">' + esc(k.plan) + '</span></td>' +
       '<td class="dim">' + esc(k.project_id) + '</td>' +
       '<td>' + bar(k.requests_last_minute, k.rate_per_min) + '<span class="num rpm">' + k.requests_last_minute + ' / ' + k.rate_per_min + '</span></td>' +
       '<td class="r429">' + (k.rejected_rate_limit + k.rejected_concurrency) + '</td>' +
@@ -118,7 +120,8 @@ function render(s) {
       '<td>' + bar(n.in_flight, n.slots) + '<span class="num slots">' + n.in_flight + ' / ' + n.slots + '</span>' +
       (n.max_slots !== null && n.reported_slots > n.max_slots ? ' <span class="dim cap">capped (reports ' + n.reported_slots + ')</span>' : '') + '</td>' +
       '<td class="langs">' + n.languages.map(function (l) { return esc(l.name); }).join(", ") + '</td>' +
-      '<td class="dim">' + (n.last_heartbeat_at ? new Date(n.last_heartbeat_at).toLocaleTimeString() : (n.last_ok_at ? "polled " + new Date(n.last_ok_at).toLocaleTimeString() : "-")) + '</td></tr>';
+      '<td class="dim">' + (n.last_heartbeat_at ? new Date(n.last_heartbeat_at).toLocaleTimeString() :
+        (n.last_ok_at ? "polled " + new Date(n.last_ok_at).toLocaleTimeString() : "-")) + '</td></tr>';
   });
   $("node-rows").innerHTML = nr.join("") || '<tr><td colspan="5" class="dim">no fleet nodes</td></tr>';
   $("pool-rows").innerHTML = (s.pools || []).map(function (p) {
@@ -139,7 +142,8 @@ function drawVerdicts(v) {
   var out = ['<svg id="verdict-chart" viewBox="0 0 ' + W + ' ' + H + '" width="100%" height="' + H + '" role="img" aria-label="verdict mix">'];
   names.forEach(function (n, i) {
     var h = (H - 40) * v[n] / max, x = 30 + i * (bw + 10), y = H - 20 - h;
-    out.push('<rect data-verdict="' + esc(n) + '" x="' + x + '" y="' + y + '" width="' + bw + '" height="' + h + '" fill="' + (VCOLORS[n] || "#58a6ff") + '" rx="2"></rect>');
+    out.push('<rect data-verdict="' + esc(n) + '" x="' + x + '" y="' + y + '" width="' + bw + '" height="' + h + '" ' +
+      'fill="' + (VCOLORS[n] || "#58a6ff") + '" rx="2"></rect>');
     out.push('<text x="' + (x + bw / 2) + '" y="' + (H - 6) + '" text-anchor="middle">' + esc(n) + '</text>');
     out.push('<text x="' + (x + bw / 2) + '" y="' + (y - 4) + '" text-anchor="middle">' + v[n] + '</text>');
   });
@@ -163,7 +167,9 @@ function drawLatency(runs) {
   runs.forEach(function (r, i) {
     var x = L + (n === 1 ? (W - L) / 2 : i * step), y = T + (H - T - B) * (1 - Math.min(1, r.latency_ms / max));
     pts.push(x.toFixed(1) + "," + y.toFixed(1));
-    out.push('<circle class="pt" cx="' + x.toFixed(1) + '" cy="' + y.toFixed(1) + '" r="2.5" fill="' + (VCOLORS[r.job_status === "error" ? "error" : r.verdict] || "#58a6ff") + '"><title>' + esc(r.language) + " " + esc(r.verdict || r.job_status) + " " + r.latency_ms + ' ms</title></circle>');
+    var fill = VCOLORS[r.job_status === "error" ? "error" : r.verdict] || "#58a6ff";
+    out.push('<circle class="pt" cx="' + x.toFixed(1) + '" cy="' + y.toFixed(1) + '" r="2.5" fill="' + fill + '"><title>' +
+      esc(r.language) + " " + esc(r.verdict || r.job_status) + " " + r.latency_ms + ' ms</title></circle>');
   });
   if (n > 1) out.splice(4, 0, '<polyline points="' + pts.join(" ") + '" fill="none" stroke="#58a6ff" stroke-opacity=".35"></polyline>');
   if (!n) out.push('<text x="' + W / 2 + '" y="' + H / 2 + '" text-anchor="middle">no finished runs yet</text>');
@@ -202,8 +208,10 @@ function loadEndpoints() {
   return api("GET", "/projects/" + encodeURIComponent(pid) + "/webhooks").then(function (list) {
     var items = Array.isArray(list) ? list : (list && list.endpoints) || [];
     $("wh-rows").innerHTML = items.map(function (e) {
-      return '<tr data-endpoint-id="' + esc(e.id) + '"><td>' + esc(e.url) + '</td><td class="wh-state">' + (e.active ? '<span class="badge healthy">active</span>' : '<span class="badge drained">disabled</span>') + '</td>' +
-        '<td><button class="wh-toggle" data-id="' + esc(e.id) + '" data-active="' + (e.active ? "1" : "0") + '">' + (e.active ? "Disable" : "Enable") + '</button> ' +
+      var state = e.active ? '<span class="badge healthy">active</span>' : '<span class="badge drained">disabled</span>';
+      return '<tr data-endpoint-id="' + esc(e.id) + '"><td>' + esc(e.url) + '</td><td class="wh-state">' + state + '</td>' +
+        '<td><button class="wh-toggle" data-id="' + esc(e.id) + '" data-active="' + (e.active ? "1" : "0") + '">' +
+        (e.active ? "Disable" : "Enable") + '</button> ' +
         '<button class="danger wh-remove" data-id="' + esc(e.id) + '">Remove</button></td></tr>';
     }).join("") || '<tr><td colspan="3" class="dim">no endpoints</td></tr>';
     showErr(null);
@@ -249,7 +257,8 @@ export function dashboardPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>codecell — operator dashboard</title><style>${STYLE}</style></head><body>
 <header><h1>codecell operator dashboard</h1><span id="conn" class="down">connecting…</span><span class="sp"></span>
-<span class="dim" id="updated"></span><a id="api-docs" href="/docs" style="color:var(--acc)">API reference</a><form method="post" action="/dashboard/logout" style="margin:0"><button>Log out</button></form></header>
+<span class="dim" id="updated"></span><a id="api-docs" href="/docs" style="color:var(--acc)">API reference</a>
+<form method="post" action="/dashboard/logout" style="margin:0"><button>Log out</button></form></header>
 <main>
 <section class="wide"><div class="cards">
 <div class="card"><div class="v" id="c-queue">-</div><div class="l" id="c-queue-cap">queue depth</div></div>
@@ -259,9 +268,11 @@ export function dashboardPage(): string {
 <div class="card"><div class="v" id="c-rpm">-</div><div class="l">requests, last minute</div></div>
 <div class="card"><div class="v" id="c-429">-</div><div class="l">429s (total)</div></div>
 </div></section>
-<section class="wide"><h2>API keys</h2><table><thead><tr><th>key</th><th>project</th><th>requests / min (limit)</th><th>429s</th><th>in flight (quota)</th><th>live sessions</th><th>submissions</th><th>completed</th><th>errors</th></tr></thead>
+<section class="wide"><h2>API keys</h2><table><thead><tr><th>key</th><th>project</th><th>requests / min (limit)</th><th>429s</th><th>in flight (quota)</th>
+<th>live sessions</th><th>submissions</th><th>completed</th><th>errors</th></tr></thead>
 <tbody id="key-rows"></tbody></table></section>
-<section class="wide"><h2>Fleet nodes</h2><table><thead><tr><th>node</th><th>health</th><th>slots used</th><th>languages</th><th>last heartbeat</th></tr></thead>
+<section class="wide"><h2>Fleet nodes</h2><table><thead><tr><th>node</th><th>health</th><th>slots used</th><th>languages</th>
+<th>last heartbeat</th></tr></thead>
 <tbody id="node-rows"></tbody></table><div class="dim" id="fleet-reasons"></div></section>
 <section class="wide"><h2>Pools</h2><table><thead><tr><th>pool</th><th>ready nodes</th><th>run slots</th><th>queue depth</th></tr></thead>
 <tbody id="pool-rows"></tbody></table></section>

@@ -97,7 +97,9 @@ export class DashboardDO extends DurableObject<Env> implements DashboardRpc {
       this.#flushAt = null;
       return;
     }
-    if (Date.now() - this.#leaseRenewedAt >= LEASE_RENEW_MS) await this.#renewLease().catch((e: unknown) => console.warn("dashboard lease renewal failed", String(e)));
+    if (Date.now() - this.#leaseRenewedAt >= LEASE_RENEW_MS) {
+      await this.#renewLease().catch((e: unknown) => console.warn("dashboard lease renewal failed", String(e)));
+    }
     if (this.#flushAt !== null && this.#flushAt <= Date.now()) {
       this.#flushAt = null;
       try {

@@ -8,22 +8,24 @@
 import { DurableObject } from "cloudflare:workers";
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
-import type { DrainResult, EnrollmentTokenRequest, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused } from "../contracts/fleet.ts";
+import type {
+  DrainResult, EnrollmentTokenRequest, EnrollmentTokenView, FleetOverview, FleetRegistryRpc, FleetStatus, NodeView, Refused,
+} from "../contracts/fleet.ts";
 import type { NodeTarget, PoolLoad } from "../contracts/scheduler.ts";
 import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { EnrollmentTokens, createTokenTable } from "../registry/enrollment-tokens.ts";
 import { REVOKED, isRevoked } from "../registry/node-admission.ts";
 import { enrollNode, recordHeartbeat, settleRevoked } from "../registry/enroll-node.ts";
-import { admit } from "../registry/admission-store.ts";
 import { HealthPoll } from "../registry/health-poll.ts";
 import { parseHeartbeat, parseLeave } from "../registry/enroll-messages.ts";
 import { poolsOf, summarize } from "../registry/fleet-status.ts";
 import type { KnownNode } from "../registry/fleet-status.ts";
-import { heartbeatFresh, nextHeartbeatDeadline, nodeState, nodeView, schedulable, watchIntervalMs } from "../registry/node-state.ts";
-import { createNodeTables, decodeInfo, encodeInfo, upsertNode } from "../registry/node-table.ts";
+import { heartbeatFresh, nextHeartbeatDeadline, nodeState, nodeView, watchIntervalMs } from "../registry/node-state.ts";
+import { NodeStore, decodeInfo } from "../registry/node-store.ts";
 import type { NodeRow } from "../registry/node-row.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
+import { SchedulerPushes } from "../registry/scheduler-pushes.ts";
 import { constantTimeEqual, sha256Hex } from "../lib/keys.ts";
 import { dashboard, scheduler } from "../stubs.ts";
 
@@ -33,21 +35,22 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   #cfg: Config;
+  #nodes: NodeStore;
   #tokens: EnrollmentTokens;
   #reporter: ChangeReporter;
   #health: HealthPoll;
-  /** Pushes to schedulers, one at a time so that they arrive in order. */
-  #pushes: Promise<void> = Promise.resolve();
+  #pushes: SchedulerPushes;
   #alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#cfg = config(env);
-    createNodeTables(ctx.storage.sql);
+    this.#nodes = new NodeStore(ctx.storage.sql);
     createTokenTable(ctx.storage.sql);
     this.#tokens = new EnrollmentTokens(ctx.storage.sql);
-    this.#health = new HealthPoll(ctx.storage.sql, (id) => this.#push(id));
     this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "fleet" }));
+    this.#pushes = new SchedulerPushes(env, this.#cfg, this.#nodes, ctx.storage.kv, () => this.#reporter.changed());
+    this.#health = new HealthPoll(this.#nodes, (id) => this.#pushes.node(id));
   }
 
   // ---- registry ----
@@ -59,30 +62,31 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     } catch (e) {
       return { ok: false, error: `cannot reach the node's gRPC-Web endpoint: ${message(e)}` };
     }
-    const id = upsertNode(this.ctx.storage.sql, { url: input.url, token: input.token, name: input.name || info.nodeId, pool: input.pool, info, kind: "registered", hbHash: null });
-    admit(this.ctx.storage.sql, id, { tokenId: null, maxSlots: 0, pending: false });
+    const name = input.name || info.nodeId;
+    const id = this.#nodes.upsert({ url: input.url, token: input.token, name, pool: input.pool, info, kind: "registered", hbHash: null });
+    this.#nodes.admit(id, { tokenId: null, maxSlots: 0, pending: false });
     await this.#changed(id);
-    return { ok: true, node: (await this.#views([this.#row(id)!]))[0]! };
+    return { ok: true, node: (await this.#views([this.#nodes.byId(id)!]))[0]! };
   }
 
   async list(): Promise<NodeView[]> {
-    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs);
-    return this.#views(this.#rows());
+    await this.#health.stale(this.#nodes.all(), this.#cfg.healthTtlMs);
+    return this.#views(this.#nodes.all());
   }
 
   async remove(id: string): Promise<boolean> {
-    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", id, id)[0];
+    const row = this.#nodes.byIdOrName(id);
     if (!row) return false;
-    this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", row.id);
+    this.#nodes.remove(row.id);
     await scheduler(this.env, row.pool).removeNode(row.id).catch((e: unknown) => console.warn("scheduler removeNode failed", row.id, message(e)));
-    await this.#publishPools();
+    await this.#pushes.pools();
     this.#reporter.changed();
     return true;
   }
 
   /** A revoked node has no target: a run on it is lost, and goes elsewhere (submission/watchdog.ts). */
   target(nodeId: string): NodeTarget | null {
-    const row = this.#row(nodeId);
+    const row = this.#nodes.byId(nodeId);
     return row && !isRevoked(row) ? { id: row.id, url: row.url, token: row.token } : null;
   }
 
@@ -92,14 +96,15 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
 
   async overview(): Promise<FleetOverview> {
     const { status, pools, known, loads } = await this.#summary();
-    const recent = (await Promise.all(pools.map((p) => scheduler(this.env, p.pool).recent(100).catch(() => [])))).flat().sort((a, b) => a.at - b.at).slice(-100);
+    const perPool = await Promise.all(pools.map((p) => scheduler(this.env, p.pool).recent(100).catch(() => [])));
+    const recent = perPool.flat().sort((a, b) => a.at - b.at).slice(-100);
     return { status, pools, nodes: known.map((n) => this.#view(n, loads)), recent };
   }
 
   async drain(id: string): Promise<DrainResult | null> {
-    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", id, id)[0];
+    const row = this.#nodes.byIdOrName(id);
     if (!row) return null;
-    if (row.drain_state === null) this.ctx.storage.sql.exec("UPDATE nodes SET drain_state = 'draining', drain_at = ? WHERE id = ?", Date.now(), row.id);
+    if (row.drain_state === null) this.#nodes.startDrain(row.id, Date.now());
     await this.#changed(row.id);
     // A run assigned a moment ago may still have its Execute call on the way to the node, which
     // would refuse it once drained: nothing new is assigned from here on, so give those a second.
@@ -113,24 +118,24 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
       rpcError = message(e);
     }
     await this.#health.poll(row).catch(() => {});
-    return { node: (await this.#views([this.#row(row.id) ?? row]))[0]!, in_flight_at_drain: inFlight, rpc_error: rpcError };
+    return { node: (await this.#views([this.#nodes.byId(row.id) ?? row]))[0]!, in_flight_at_drain: inFlight, rpc_error: rpcError };
   }
 
   /** A pending node (its token requires approval) joins rotation. */
   approve(id: string): Promise<NodeView | null> {
-    return this.#operatorAct(id, "approved", "UPDATE nodes SET approval = NULL WHERE id = ?");
+    return this.#operatorAct(id, "approved", (nodeId) => this.#nodes.approve(nodeId));
   }
 
   /** Its heartbeats are refused (403), the edge stops calling it, its runs go elsewhere at once; back only with a new token. */
   revoke(id: string): Promise<NodeView | null> {
-    return this.#operatorAct(id, "credential revoked", "UPDATE nodes SET revoked_at = CASE revoked_at WHEN 0 THEN ? ELSE revoked_at END WHERE id = ?", Date.now());
+    return this.#operatorAct(id, "credential revoked", (nodeId) => this.#nodes.revoke(nodeId, Date.now()));
   }
 
   async nodeRefused(nodeId: string, reason: string): Promise<void> {
-    const row = this.#row(nodeId);
+    const row = this.#nodes.byId(nodeId);
     const info = row && decodeInfo(row);
     if (!info) return;
-    this.ctx.storage.sql.exec("UPDATE nodes SET info = ? WHERE id = ?", encodeInfo({ ...info, ready: false, notReadyReasons: [reason] }), nodeId);
+    this.#nodes.setInfo(nodeId, { ...info, ready: false, notReadyReasons: [reason] });
     await this.#changed(nodeId);
   }
 
@@ -150,7 +155,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
 
   /** A node joins (registry/enroll-node.ts). */
   async enroll(enrollmentToken: string, body: Uint8Array) {
-    const r = await enrollNode(this.ctx.storage.sql, this.#tokens, enrollmentToken, body);
+    const r = await enrollNode(this.#nodes, this.#tokens, enrollmentToken, body);
     if (!r.ok) return r;
     await this.#changed(r.id);
     return { ok: true as const, response: { ...r.response, heartbeatIntervalMs: this.#cfg.heartbeatMs } };
@@ -162,15 +167,17 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
     if (typeof req === "string") return refused(400, req);
     const row = await this.#enrolledNode(req.nodeId, secret, "this node is not enrolled (removed, or the registry was reset): enroll again");
     if (isRefused(row)) return row;
-    recordHeartbeat(this.ctx.storage.sql, row, req, heartbeatFresh(row, Date.now(), this.#cfg));
+    recordHeartbeat(this.#nodes, row, req, heartbeatFresh(row, Date.now(), this.#cfg));
     await this.#changed(row.id);
-    const after = this.#row(row.id)!;
+    const after = this.#nodes.byId(row.id)!;
     const info = decodeInfo(after);
     const draining = after.drain_state !== null || !!info?.draining;
     const inFlight = draining ? ((await this.#loads([after.pool])).get(after.pool)?.in_flight[after.id] ?? 0) : 0;
     return {
       ok: true as const,
-      response: { state: nodeState(after, info, inFlight, Date.now(), this.#cfg), drain: after.drain_state !== null, heartbeatIntervalMs: this.#cfg.heartbeatMs },
+      response: {
+        state: nodeState(after, info, inFlight, Date.now(), this.#cfg), drain: after.drain_state !== null, heartbeatIntervalMs: this.#cfg.heartbeatMs,
+      },
     };
   }
 
@@ -194,90 +201,47 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   override async alarm(): Promise<void> {
     this.#alarmAt = null;
     const now = Date.now();
-    for (const r of this.#sql<NodeRow>("SELECT * FROM nodes WHERE kind = 'enrolled' AND lost_at = 0")) {
+    for (const r of this.#nodes.heartbeating()) {
       if (heartbeatFresh(r, now, this.#cfg)) continue;
-      this.ctx.storage.sql.exec("UPDATE nodes SET lost_at = ? WHERE id = ?", now, r.id);
+      this.#nodes.markLost(r.id, now);
       console.warn("fleet node missed its heartbeats: unhealthy, no new work", r.id, r.name);
     }
     // Overdue heartbeats reach the schedulers first; health polls (up to 2 s each) push their own changes.
-    await Promise.all(this.#rows().map((r) => this.#push(r.id)));
-    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs).catch((e: unknown) => console.error("fleet health refresh failed", message(e)));
-    await this.#publishPools();
+    await Promise.all(this.#nodes.all().map((r) => this.#pushes.node(r.id)));
+    await this.#health.stale(this.#nodes.all(), this.#cfg.healthTtlMs).catch((e: unknown) => console.error("fleet health refresh failed", message(e)));
+    await this.#pushes.pools();
     this.#ensureAlarm();
   }
 
   // ---- internals ----
 
-  #sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
-    return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
-  }
-
-  async #operatorAct(idOrName: string, what: string, update: string, ...bindings: unknown[]): Promise<NodeView | null> {
-    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? OR name = ?", idOrName, idOrName)[0];
+  async #operatorAct(idOrName: string, what: string, act: (nodeId: string) => void): Promise<NodeView | null> {
+    const row = this.#nodes.byIdOrName(idOrName);
     if (!row) return null;
-    this.ctx.storage.sql.exec(update, ...bindings, row.id);
+    act(row.id);
     console.warn(`fleet node ${what} by an operator`, row.id, row.name);
     await this.#changed(row.id);
-    if (isRevoked(this.#row(row.id)!)) await settleRevoked(this.env, row, this.#tokens);
-    return (await this.#views([this.#row(row.id)!]))[0]!;
-  }
-
-  #row(id: string): NodeRow | undefined {
-    return this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ?", id)[0];
-  }
-
-  #rows(): NodeRow[] {
-    return this.#sql<NodeRow>("SELECT * FROM nodes ORDER BY registered_at");
+    if (isRevoked(this.#nodes.byId(row.id)!)) await settleRevoked(this.env, row, this.#tokens);
+    return (await this.#views([this.#nodes.byId(row.id)!]))[0]!;
   }
 
   #known(): KnownNode[] {
-    return this.#rows().map((row) => ({ row, info: decodeInfo(row) }));
+    return this.#nodes.all().map((row) => ({ row, info: decodeInfo(row) }));
   }
 
   /** The node the secret belongs to; 404 (`unknown`) when none, 403 when revoked. */
   async #enrolledNode(nodeId: string, secret: string, unknown: string): Promise<NodeRow | Refused> {
-    const row = this.#sql<NodeRow>("SELECT * FROM nodes WHERE id = ? AND kind = 'enrolled'", nodeId)[0];
+    const row = this.#nodes.enrolled(nodeId);
     if (!row?.hb_hash || !constantTimeEqual(row.hb_hash, await sha256Hex(secret))) return refused(404, unknown);
     return isRevoked(row) ? refused(403, REVOKED) : row;
   }
 
   /** A node row changed: its scheduler learns what matters to it, the alarm keeps watching, the dashboard hears. */
   async #changed(id: string): Promise<void> {
-    await this.#push(id);
-    await this.#publishPools();
+    await this.#pushes.node(id);
+    await this.#pushes.pools();
     this.#ensureAlarm();
     this.#reporter.changed();
-  }
-
-  /** Every scheduler knows every pool: a pool that cannot take a run names the others. */
-  async #publishPools(): Promise<void> {
-    const pools = poolsOf(this.#known());
-    const json = JSON.stringify(pools);
-    if (this.ctx.storage.kv.get<string>("published_pools") === json) return;
-    try {
-      await Promise.all(pools.map((p) => scheduler(this.env, p).setPools(pools)));
-      this.ctx.storage.kv.put("published_pools", json);
-    } catch (e) {
-      console.warn("pool list push failed; the alarm retries", message(e));
-    }
-  }
-
-  /** Pushes the node's schedulable state to its pool's scheduler, when it differs from the last push. */
-  #push(id: string): Promise<void> {
-    const next = this.#pushes.then(async () => {
-      const row = this.#row(id);
-      if (!row) return;
-      const state = schedulable(row, decodeInfo(row), Date.now(), this.#cfg);
-      const json = JSON.stringify(state);
-      if (row.pushed === json) return;
-      const before = row.pushed ? (JSON.parse(row.pushed) as { pool: string }).pool : null;
-      await scheduler(this.env, state.pool).putNode(state);
-      if (before !== null && before !== state.pool) await scheduler(this.env, before).removeNode(id);
-      this.ctx.storage.sql.exec("UPDATE nodes SET pushed = ? WHERE id = ?", json, id);
-      this.#reporter.changed();
-    }).catch((e: unknown) => console.warn("node state push to its scheduler failed; the alarm retries", id, message(e)));
-    this.#pushes = next;
-    return next;
   }
 
   async #loads(pools: string[]): Promise<Map<string, PoolLoad>> {
@@ -286,7 +250,7 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
   }
 
   async #summary() {
-    await this.#health.stale(this.#rows(), this.#cfg.healthTtlMs);
+    await this.#health.stale(this.#nodes.all(), this.#cfg.healthTtlMs);
     const known = this.#known();
     const loads = await this.#loads(poolsOf(known));
     return { ...summarize(known, loads, Date.now(), this.#cfg), known, loads };
@@ -304,10 +268,10 @@ export class FleetDO extends DurableObject<Env> implements FleetRegistryRpc {
 
   #ensureAlarm(): void {
     const now = Date.now();
-    const delay = watchIntervalMs(new Set(this.#sql<{ kind: string }>("SELECT DISTINCT kind FROM nodes").map((r) => r.kind)), this.#cfg);
+    const delay = watchIntervalMs(this.#nodes.kinds(), this.#cfg);
     if (delay === null) return;
     // Also the moment the next enrolled node's heartbeats are overdue: its scheduler hears at once.
-    const want = Math.min(now + delay, nextHeartbeatDeadline(this.#rows(), now, this.#cfg) ?? Infinity);
+    const want = Math.min(now + delay, nextHeartbeatDeadline(this.#nodes.all(), now, this.#cfg) ?? Infinity);
     if (this.#alarmAt !== null && this.#alarmAt <= want + 50) return;
     this.#alarmAt = want;
     this.ctx.waitUntil(this.ctx.storage.getAlarm().then((at) => {

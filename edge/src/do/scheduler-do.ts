@@ -11,14 +11,11 @@ import { config } from "../env.ts";
 import type { Config, Env } from "../env.ts";
 import { ChangeReporter } from "../lib/change-reporter.ts";
 import { capacity, offered, pickNode, takesWork, unsupported, waitingAtNodes } from "../scheduling/pick.ts";
-import type { PoolNode } from "../scheduling/pick.ts";
 import { WaitingLine, type Waiting } from "../scheduling/waiting-line.ts";
 import { RecentRuns } from "../scheduling/recent-runs.ts";
+import { PoolNodes } from "../scheduling/pool-nodes.ts";
+import { Assignments } from "../scheduling/assignments.ts";
 import { dashboard, submissionObject } from "../stubs.ts";
-
-interface NodeRow extends Record<string, SqlStorageValue> {
-  id: string; pool: string; url: string; token: string; run_slots: number; waiting_room: number; languages: string; ready: number; refused: string | null;
-}
 
 /** How long an Execute call may still be on its way to a node after the run slot was assigned. */
 const JUST_ASSIGNED_MS = 2_000;
@@ -30,10 +27,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   #recent: RecentRuns;
   /** Turned on every assignment: equally free nodes take runs in turn (pickNode). */
   #turn = 0;
-  /** The nodes table as read last (every write to it clears this). */
-  #nodesCache: PoolNode[] | null = null;
-  /** The assigned table mirrored, sub_id → node_id (null: read it again). */
-  #assigned: Map<string, string> | null = null;
+  #nodes: PoolNodes;
+  #assigned: Assignments;
   /** The queue table mirrored (read once: only this object writes it). */
   #line: WaitingLine;
   /** The stored "pool" and "pools" (only this object writes them). */
@@ -45,13 +40,12 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     super(ctx, env);
     this.#cfg = config(env);
     const sql = ctx.storage.sql;
-    sql.exec(`CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, pool TEXT NOT NULL, url TEXT NOT NULL, token TEXT NOT NULL,
-      run_slots INTEGER NOT NULL, languages TEXT NOT NULL, ready INTEGER NOT NULL, refused TEXT, waiting_room INTEGER NOT NULL DEFAULT 0)`);
+    this.#nodes = new PoolNodes(sql);
     sql.exec(`CREATE TABLE IF NOT EXISTS queue (
       seq INTEGER PRIMARY KEY AUTOINCREMENT, sub_id TEXT UNIQUE NOT NULL, language TEXT NOT NULL, enqueued_at INTEGER NOT NULL)`);
-    sql.exec("CREATE TABLE IF NOT EXISTS assigned (sub_id TEXT PRIMARY KEY, node_id TEXT NOT NULL, at INTEGER NOT NULL)");
+    this.#assigned = new Assignments(sql);
     this.#recent = new RecentRuns(sql);
-    this.#line = WaitingLine.of(this.#sql<Waiting & Record<string, SqlStorageValue>>("SELECT seq, sub_id, language FROM queue"));
+    this.#line = WaitingLine.of(sql.exec<Waiting & Record<string, SqlStorageValue>>("SELECT seq, sub_id, language FROM queue").toArray());
     this.#poolName = ctx.storage.kv.get<string>("pool");
     this.#pools = ctx.storage.kv.get<string[]>("pools");
     this.#reporter = new ChangeReporter(250, () => dashboard(env).changed({ source: "pool", pool: this.#pool() }));
@@ -62,16 +56,16 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   enqueue(subId: string, language: string, offer?: { pool: string; mayDecline: boolean }): EnqueueResult {
     if (offer && this.#poolName === undefined) this.#setPool(offer.pool);
     const mayDecline = !!offer?.mayDecline && this.#others().length + (this.#pool() === DEFAULT_POOL ? 0 : 1) > 0;
-    const nodes = this.#nodes();
+    const nodes = this.#nodes.all();
     const available = unsupported(nodes, language);
     if (available) return mayDecline ? this.#decline(available) : { kind: "unsupported", available };
     if (mayDecline && !nodes.some((n) => takesWork(n) && n.languages.includes(language))) return this.#decline(offered(nodes));
-    const already = this.#assignedTo().get(subId);
+    const already = this.#assigned.byRun.get(subId);
     const known = already !== undefined && nodes.find((n) => n.id === already);
     if (known) return { kind: "dispatched", node: target(known), queue_depth: this.#queueDepth() };
     const queued = this.#line.size;
     const inQueue = this.#line.has(subId);
-    const inFlight = this.#inFlight();
+    const inFlight = this.#assigned.inFlight();
     const waiting = waitingAtNodes(nodes, inFlight);
     if (!inQueue && queued === 0) {
       // Fast path (nobody waiting here): straight to a node, one write. A run that would wait in
@@ -97,9 +91,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   requeue(subId: string, language: string, nodeId: string, reason: string): EnqueueResult {
-    this.#unassign(subId);
-    this.ctx.storage.sql.exec("UPDATE nodes SET refused = ? WHERE id = ?", reason, nodeId);
-    this.#nodesCache = null;
+    this.#assigned.unassign(subId);
+    this.#nodes.refused(nodeId, reason);
     if (!this.#line.has(subId)) {
       const seq = (this.#line.headSeq ?? 1) - 1;
       this.ctx.storage.sql.exec("INSERT INTO queue (seq, sub_id, language, enqueued_at) VALUES (?, ?, ?, ?)", seq, subId, language, Date.now());
@@ -109,7 +102,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   release(subId: string, summary?: RunSummary): void {
-    this.#unassign(subId);
+    this.#assigned.unassign(subId);
     this.#dequeue(subId);
     if (summary) this.#recent.record(subId, summary, Date.now());
     this.#pump();
@@ -117,9 +110,9 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   poll(subId: string): PollResult {
-    const a = this.#assignedTo().get(subId);
+    const a = this.#assigned.byRun.get(subId);
     if (a !== undefined) {
-      const node = this.#nodes().find((n) => n.id === a);
+      const node = this.#nodes.all().find((n) => n.id === a);
       return node ? { state: "assigned", node: target(node) } : { state: "unknown" };
     }
     if (this.#line.has(subId)) return { state: "queued", position: this.#position(subId) };
@@ -135,15 +128,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   // ---- what the registry and the dashboard see ----
 
   load(): PoolLoad {
-    const recentSince = Date.now() - JUST_ASSIGNED_MS;
-    const in_flight: Record<string, number> = {};
-    const just_assigned: Record<string, number> = {};
-    for (const r of this.#sql<{ node_id: string; n: number; fresh: number }>(
-      "SELECT node_id, COUNT(*) AS n, SUM(at > ?) AS fresh FROM assigned GROUP BY node_id", recentSince)) {
-      in_flight[r.node_id] = r.n;
-      just_assigned[r.node_id] = r.fresh;
-    }
-    return { pool: this.#pool(), queue_depth: this.#queueDepth(), in_flight, just_assigned };
+    const { inFlight, recent } = this.#assigned.counts(Date.now() - JUST_ASSIGNED_MS);
+    return { pool: this.#pool(), queue_depth: this.#queueDepth(), in_flight: inFlight, just_assigned: recent };
   }
 
   recent(limit: number): RecentRun[] {
@@ -152,10 +138,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   putNode(node: SchedulableNode): void {
     this.#setPool(node.pool);
-    this.ctx.storage.sql.exec(
-      "INSERT OR REPLACE INTO nodes (id, pool, url, token, run_slots, waiting_room, languages, ready, refused) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-      node.id, node.pool, node.url, node.token, node.run_slots, node.waiting_room ?? 0, JSON.stringify(node.languages), node.ready ? 1 : 0);
-    this.#nodesCache = null;
+    this.#nodes.put(node);
     this.#pump();
     this.#reporter.changed();
   }
@@ -166,13 +149,12 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   }
 
   removeNode(nodeId: string): void {
-    this.ctx.storage.sql.exec("DELETE FROM nodes WHERE id = ?", nodeId);
-    this.#nodesCache = null;
+    this.#nodes.remove(nodeId);
     this.#reporter.changed();
   }
 
   runsOn(nodeId: string): string[] {
-    return [...this.#assignedTo()].filter(([, node]) => node === nodeId).map(([sub]) => sub);
+    return [...this.#assigned.byRun].filter(([, node]) => node === nodeId).map(([sub]) => sub);
   }
 
   watch(untilMs: number): void {
@@ -182,17 +164,12 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
   /** Assignments far older than any run can last belong to submissions that already gave up. */
   override async alarm(): Promise<void> {
     this.#sweepArmed = false;
-    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE at < ?", Date.now() - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
-    this.#assigned = null;
+    this.#assigned.sweep(Date.now() - this.#cfg.maxRunMs - this.#cfg.queueTimeoutMs);
     this.#pump();
-    if (this.#line.size > 0 || this.#assignedTo().size > 0) this.#armSweep();
+    if (this.#line.size > 0 || this.#assigned.byRun.size > 0) this.#armSweep();
   }
 
   // ---- internals ----
-
-  #sql<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
-    return this.ctx.storage.sql.exec<T>(query, ...bindings).toArray();
-  }
 
   #pool(): string {
     return this.#poolName ?? DEFAULT_POOL;
@@ -204,30 +181,6 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
     this.#poolName = pool;
   }
 
-  #nodes(): PoolNode[] {
-    return (this.#nodesCache ??= this.#sql<NodeRow>("SELECT * FROM nodes").map((r) => ({
-      id: r.id, pool: r.pool, url: r.url, token: r.token, run_slots: r.run_slots, waiting_room: r.waiting_room,
-      languages: JSON.parse(r.languages) as string[], ready: r.ready === 1, refused: r.refused,
-    })));
-  }
-
-  /** Runs each node holds (a fresh map: callers count on it). */
-  #inFlight(): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const node of this.#assignedTo().values()) counts.set(node, (counts.get(node) ?? 0) + 1);
-    return counts;
-  }
-
-  /** The assigned table in memory (sub_id → node_id): this object is its only writer. */
-  #assignedTo(): Map<string, string> {
-    return (this.#assigned ??= new Map(this.#sql<{ sub_id: string; node_id: string }>("SELECT sub_id, node_id FROM assigned").map((r) => [r.sub_id, r.node_id])));
-  }
-
-  #unassign(subId: string): void {
-    this.ctx.storage.sql.exec("DELETE FROM assigned WHERE sub_id = ?", subId);
-    this.#assignedTo().delete(subId);
-  }
-
   /** Takes a submission off the queue; whether it was there. */
   #dequeue(subId: string): boolean {
     if (!this.#line.remove(subId)) return false;
@@ -237,12 +190,12 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   /** Submissions waiting: here, and in the nodes' own queues (dispatched beyond their run slots). */
   #queueDepth(): number {
-    return this.#line.size + waitingAtNodes(this.#nodes(), this.#inFlight());
+    return this.#line.size + waitingAtNodes(this.#nodes.all(), this.#assigned.inFlight());
   }
 
   /** Place in line: those waiting at nodes come first. */
   #position(subId: string): number {
-    return this.#line.position(subId) + waitingAtNodes(this.#nodes(), this.#inFlight());
+    return this.#line.position(subId) + waitingAtNodes(this.#nodes.all(), this.#assigned.inFlight());
   }
 
   /** Pools that may take a run this one declines (a pool no node ever joined knows none: the default pool is asked). */
@@ -257,8 +210,7 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
 
   #assign(subId: string, nodeId: string): void {
     this.#turn = (this.#turn + 1) % 1_000_000;
-    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO assigned (sub_id, node_id, at) VALUES (?, ?, ?)", subId, nodeId, Date.now());
-    this.#assignedTo().set(subId, nodeId);
+    this.#assigned.assign(subId, nodeId, Date.now());
     this.#armSweep();
     this.#reporter.changed();
   }
@@ -276,8 +228,8 @@ export class SchedulerDO extends DurableObject<Env> implements SchedulerRpc {
    * node offers does not block the others). Others are told by RPC; `own`'s node is returned.
    */
   #pump(own?: string): NodeTarget | null {
-    const nodes = this.#nodes();
-    const inFlight = this.#inFlight();
+    const nodes = this.#nodes.all();
+    const inFlight = this.#assigned.inFlight();
     // Walk the line and stop once every run slot is taken: a deep queue costs a release what the
     // free slots cost, not what the queue's length costs (bench:scheduler).
     let free = nodes.filter(takesWork).reduce((sum, n) => sum + Math.max(0, capacity(n) - (inFlight.get(n.id) ?? 0)), 0);

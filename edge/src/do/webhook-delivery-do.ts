@@ -5,8 +5,9 @@
 // attempt interrupted mid-flight is logged as such and retried like a network error.
 //
 // Attempts of an endpoint: immediately, then 1 s after the first failed, then 5 s after the second
-// (docs/api.md: attempts at 0 s, 1 s and 5 s from the first, never before the previous one ended). Before each attempt the endpoint is re-read from KV (removed, deactivated,
-// rotated secrets) and its URL re-validated against the SSRF rules and the edge's configuration.
+// (docs/api.md: attempts at 0 s, 1 s and 5 s from the first, never before the previous one ended).
+// Before each attempt the endpoint is re-read from KV (removed, deactivated, rotated secrets) and
+// its URL re-validated against the SSRF rules and the edge's configuration.
 import { DurableObject } from "cloudflare:workers";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
@@ -76,7 +77,8 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
       kv.put("meta", { submission_id: input.submission_id, project_id: input.project_id, created_ms: now } satisfies Meta);
       chunkText(input.body).forEach((chunk, idx) => this.ctx.storage.sql.exec("INSERT INTO body (idx, data) VALUES (?, ?)", idx, chunk));
       for (const id of new Set(input.endpoint_ids)) {
-        this.ctx.storage.sql.exec("INSERT INTO targets (endpoint_id, state, attempts, first_at, next_at, inflight_since) VALUES (?, 'pending', 0, NULL, ?, NULL)", id, now);
+        this.ctx.storage.sql.exec(
+          "INSERT INTO targets (endpoint_id, state, attempts, first_at, next_at, inflight_since) VALUES (?, 'pending', 0, NULL, ?, NULL)", id, now);
       }
     });
     // The first attempts leave from this call, in this event; the alarm the pump sets is the safety net.
@@ -142,7 +144,8 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
         if (t.state !== "pending") continue;
         if (t.inflight_since !== null && !this.#inflight.has(t.endpoint_id)) {
           // Started by an earlier incarnation of this object that did not live to record it.
-          this.#record(meta, t, t.inflight_since, { status: null, latency_ms: now - t.inflight_since, error: "interrupted: the edge restarted during the attempt" }, true);
+          const interrupted = { status: null, latency_ms: now - t.inflight_since, error: "interrupted: the edge restarted during the attempt" };
+          this.#record(meta, t, t.inflight_since, interrupted, true);
         }
       }
       for (const t of this.#targets()) {
@@ -177,7 +180,8 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
   #start(meta: Meta, t: TargetRow, started: number): void {
     const attempt = t.attempts + 1;
     const first = t.first_at ?? started;
-    this.ctx.storage.sql.exec("UPDATE targets SET attempts = ?, first_at = ?, inflight_since = ? WHERE endpoint_id = ?", attempt, first, started, t.endpoint_id);
+    this.ctx.storage.sql.exec("UPDATE targets SET attempts = ?, first_at = ?, inflight_since = ? WHERE endpoint_id = ?",
+      attempt, first, started, t.endpoint_id);
     const p = this.#attempt(meta, t.endpoint_id)
       .catch((e): AttemptResult => ({ status: null, latency_ms: Date.now() - started, error: `internal error: ${e instanceof Error ? e.message : String(e)}` }))
       .then((res) => {
@@ -222,7 +226,9 @@ export class WebhookDeliveryDO extends DurableObject<Env> implements WebhookDeli
       }
     });
     // Operator-visible log line: ids, status and timing only (never secrets, signatures or the body).
-    console.log(`webhook attempt submission=${meta.submission_id} endpoint=${t.endpoint_id} attempt=${attempt} status=${res.status ?? "-"} latency_ms=${res.latency_ms} outcome=${interrupted ? "interrupted" : outcome}${res.error ? ` error="${res.error}"` : ""}`);
+    const error = res.error ? ` error="${res.error}"` : "";
+    console.log(`webhook attempt submission=${meta.submission_id} endpoint=${t.endpoint_id} attempt=${attempt} status=${res.status ?? "-"} ` +
+      `latency_ms=${res.latency_ms} outcome=${interrupted ? "interrupted" : outcome}${error}`);
   }
 
   #targets(): TargetRow[] {

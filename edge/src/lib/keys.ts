@@ -1,8 +1,7 @@
-// API keys: `sk_live_` + 32 base62 characters. Only the SHA-256 (hex) is ever stored.
+// Secrets and identifiers: random base62 strings, SHA-256 in hex, comparisons that leak no timing.
+// (API keys themselves: keys/api-key.ts.)
 
-export const KEY_PREFIX = "sk_live_";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32}$/;
 
 /** Uniform base62 string via rejection sampling (256 % 62 != 0, so plain modulo would be biased). */
 export function randomBase62(length: number): string {
@@ -15,10 +14,6 @@ export function randomBase62(length: number): string {
     }
   }
   return out;
-}
-
-export function generateApiKey(): string {
-  return KEY_PREFIX + randomBase62(32);
 }
 
 export function randomId(prefix: string): string {
@@ -45,11 +40,6 @@ export function constantTimeEqual(a: string, b: string): boolean {
   let diff = ea.length ^ eb.length;
   for (let i = 0; i < len; i++) diff |= (ea[i] ?? 0) ^ (eb[i] ?? 0);
   return diff === 0;
-}
-
-/** Short, non-secret fingerprint shown to operators (first 8 hex chars of the hash). */
-export function keyFingerprint(hashHex: string): string {
-  return hashHex.slice(0, 8);
 }
 
 /**

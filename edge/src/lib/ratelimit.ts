@@ -1,5 +1,6 @@
 // Sliding-window-log rate limit math, kept pure so it can be unit tested without a Durable Object.
-// The KeyDO keeps the request timestamps of the last window; this decides whether one more fits.
+// A key's rate window (keys/rate-window.ts) keeps the request timestamps of the last window; this
+// decides whether one more fits.
 
 export interface WindowDecision {
   allowed: boolean;
@@ -33,7 +34,7 @@ export interface WindowStats {
 }
 
 /**
- * The same decision from the window's aggregates (the KeyDO counts in SQL); `nthOldest(k)`, the
+ * The same decision from the window's aggregates (keys/rate-window.ts counts in SQL); `nthOldest(k)`, the
  * k-th oldest timestamp (0-based), is asked only for a refusal.
  */
 export function windowDecision(w: WindowStats, now: number, limit: number, windowMs: number, nthOldest: (k: number) => number): Omit<WindowDecision, "kept"> {

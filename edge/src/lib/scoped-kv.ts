@@ -1,6 +1,5 @@
 // One submission's keys inside a shard's synchronous KV: every key is prefixed by the submission
 // id, so many submissions share one Durable Object's storage without seeing each other's keys.
-// An empty prefix is the whole object (objects made before shards held one submission each).
 // Values read or written are kept in memory (write-through): a submission reads its record and
 // meta many times per event, and only the one instance holding it writes. Values are treated as
 // immutable by every caller (they copy, never mutate). A new scope can also hold its writes in
@@ -41,7 +40,7 @@ export class ScopedKv implements BulkKv {
 
   constructor(kv: ListableKv, scope: string) {
     this.#kv = kv;
-    this.#prefix = scope === "" ? "" : `${scope}/`;
+    this.#prefix = `${scope}/`;
   }
 
   get<T = unknown>(key: string): T | undefined {
@@ -110,9 +109,9 @@ export class ScopedKv implements BulkKv {
     this.#empty = false;
   }
 
-  /** Deletes every key of the scope (of the whole object when unscoped). */
+  /** Deletes every key of the scope. */
   deleteAll(): void {
-    const keys = [...this.#kv.list(this.#prefix === "" ? {} : { prefix: this.#prefix })].map(([k]) => k);
+    const keys = [...this.#kv.list({ prefix: this.#prefix })].map(([k]) => k);
     for (const k of keys) this.#kv.delete(k);
     this.#cache.clear();
     this.#pending?.clear();

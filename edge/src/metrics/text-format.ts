@@ -17,7 +17,10 @@ export const FAMILIES: Family[] = [
   { name: REQUESTS, type: "counter", help: "Requests answered by the edge, by route pattern, method and HTTP status." },
   { name: DURATION, type: "histogram", help: "Time from a request's arrival to its response headers, by route pattern." },
   { name: SPILLS_METRIC, type: "counter", help: "Times a submission's event frames reached their memory budget and were written to storage early." },
-  { name: DOOR_FAILURES_METRIC, type: "counter", help: "Wrong operator tokens presented at /admin or the dashboard's sign-in, by door and outcome (refused: 401, throttled: 429)." },
+  {
+    name: DOOR_FAILURES_METRIC, type: "counter",
+    help: "Wrong operator tokens presented at /admin or the dashboard's sign-in, by door and outcome (refused: 401, throttled: 429).",
+  },
   { name: EVENT_BUDGET_METRIC, type: "gauge", help: "Bytes of event entries one submission may hold in a shard's memory before they are written." },
   { name: HELD_BUDGET_METRIC, type: "gauge", help: "Output bytes held per stream past the output event cap before they are sent as one event." },
 ];

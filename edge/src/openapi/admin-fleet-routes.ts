@@ -32,7 +32,8 @@ const nodes: RouteDoc[] = [
   },
   nodeChange("drain", "adminDrainNode", "Drain a node", "It takes no new work at once; its running and queued runs finish.", a.drainResult),
   nodeChange("approve", "adminApproveNode", "Approve a pending node", "A node enrolled with a require_approval token joins rotation.", a.node),
-  nodeChange("revoke", "adminRevokeNode", "Revoke a node's credential", "It leaves rotation at once, its runs go to other nodes; it must enroll again with a new token.", a.node),
+  nodeChange("revoke", "adminRevokeNode", "Revoke a node's credential", "It leaves rotation at once, its runs go to other nodes; it must " +
+    "enroll again with a new token.", a.node),
   {
     method: "delete", path: "/admin/nodes/{id}", operationId: "adminRemoveNode", tag, summary: "Forget a node", parameters: ["NodeId"],
     responses: { 200: { description: "Removed", schema: a.deleted }, ...notFound("node") },

@@ -44,7 +44,8 @@ const usageFields = {
   counters: z.record(z.string(), int()).meta({ description: "Every counter of the key, by name" }),
 };
 export const keyUsage = named("KeyUsage", z.object(usageFields), "A key's use against its plan");
-export const keyUsageDetail = named("KeyUsageDetail", z.object({ ...usageFields, revoked: z.boolean() }), "A key's use against its plan, and whether it is revoked");
+export const keyUsageDetail = named("KeyUsageDetail", z.object({ ...usageFields, revoked: z.boolean() }), "A key's use against its plan, " +
+  "and whether it is revoked");
 
 export const cancelledSubmission = named("CancelledSubmission", z.object({ id: z.string().meta({ format: "uuid" }), cancelled: z.literal(true) }));
 export const submissionEnded = named("SubmissionEnded", z.object({
@@ -70,10 +71,14 @@ export const plan = named("Plan", z.object({
   session_max_secs: int().optional().meta({ description: "A live session's longest life (its program's wall limit); absent: 300" }),
   session_idle_secs: int().optional().meta({ description: "A live session ends after this long with nothing from its client or its program; absent: 60" }),
   session_stdin_kb: int().optional().meta({ description: "Stdin a live session may send in all (KiB); absent: 16384" }),
-  max_sessions: int().optional().meta({ description: "Live-session WebSockets a key holds open at once, before start and reconnects included; past it an upgrade gets 429; absent: 10" }),
-  output_budget_kb: int().optional().meta({ description: "A submission's output budget, every test and both streams together (KiB); absent: 2048, at most 8192" }),
-  shard_storage_mb: int().optional().meta({ description: "What one account may store in one submission shard (MiB); past it new submissions get 429; absent: 256" }),
-}), "The rate, in-flight cap and request caps a key is held to, the run limits of a submission's custom checker, its output budget and its account's storage quota");
+  max_sessions: int().optional().meta({ description: "Live-session WebSockets a key holds open at once, before start and reconnects included; past it an " +
+    "upgrade gets 429; absent: 10" }),
+  output_budget_kb: int().optional().meta({ description: "A submission's output budget, every test and both streams together (KiB); " +
+    "absent: 2048, at most 8192" }),
+  shard_storage_mb: int().optional().meta({ description: "What one account may store in one submission shard (MiB); past it new " +
+    "submissions get 429; absent: 256" }),
+}), "The rate, in-flight cap and request caps a key is held to, the run limits of a submission's custom checker, its output budget and " +
+  "its account's storage quota");
 
 export const node = named("Node", z.object({
   id: z.string(), name: z.string(), url: z.string(), pool: z.string(), node_id: z.string().nullable(), version: z.string().nullable(),
@@ -97,7 +102,9 @@ const tokenFields = {
   max_slots: int(), require_approval: z.boolean(),
 };
 export const enrollmentToken = named("EnrollmentToken", z.object(tokenFields), "An enrollment token without its value");
-export const createdEnrollmentToken = named("CreatedEnrollmentToken", z.object({ ...tokenFields, token: z.string().meta({ description: "The plain token: shown here only" }) }));
+export const createdEnrollmentToken = named("CreatedEnrollmentToken", z.object({
+  ...tokenFields, token: z.string().meta({ description: "The plain token: shown here only" }),
+}));
 
 const pool = z.object({ pool: z.string(), nodes: int(), ready_nodes: int(), workers: int(), queue_depth: int() });
 export const fleetStatus = named("FleetStatus", z.object({
@@ -107,10 +114,13 @@ export const fleetStatus = named("FleetStatus", z.object({
 
 const endpointFields = {
   id: z.string(), project_id: z.string(), url: z.string(), active: z.boolean(), description: z.string(), created_at: isoTime(), updated_at: isoTime(),
-  secrets: z.array(z.object({ created_at: isoTime(), expires_at: nullableTime() })).meta({ description: "The secrets that sign deliveries (never their values)" }),
+  secrets: z.array(z.object({ created_at: isoTime(), expires_at: nullableTime() })).meta({ description: "The secrets that sign " +
+    "deliveries (never their values)" }),
 };
 export const webhookEndpoint = named("WebhookEndpoint", z.object(endpointFields), "A project's webhook endpoint, without its secrets");
-export const createdWebhookEndpoint = named("CreatedWebhookEndpoint", z.object({ ...endpointFields, secret: z.string().meta({ description: "The signing secret: shown here only" }) }));
+export const createdWebhookEndpoint = named("CreatedWebhookEndpoint", z.object({
+  ...endpointFields, secret: z.string().meta({ description: "The signing secret: shown here only" }),
+}));
 export const rotatedWebhookEndpoint = named("RotatedWebhookEndpoint", z.object({
   ...endpointFields, secret: z.string().meta({ description: "The new signing secret: shown here only" }),
   previous_secrets_expire_at: nullableTime().meta({ description: "Until when the previous secrets still sign; null: they stopped at once" }),

@@ -25,18 +25,26 @@ export const FIELD_DOCS: Record<string, Record<string, string>> = {
     version: 'A version or alias listed by GET /api/runtimes ("1.23", "1.23.4"); unknown → 400 listing the versions',
     encoding: "base64 applies to code, stdin, expected_output and tests[].stdin/expected_output, and to the record's stdout/stderr",
     expected_output: "Judge a single run against this output with `compare` (not together with tests)",
-    compare: "How output is compared: exact, lines (default), tokens, float, identical (bytes), unordered (lines in any order), float_abs, float_rel or tokens_ci (ASCII case-insensitive tokens); see docs/api.md",
-    float_epsilon: "compare=float: tolerance (absolute or relative, whichever is looser); float_abs: |a−e| ≤ ε; float_rel: |a−e| ≤ ε·|e|. > 0 and ≤ 1, default 1e-6",
-    tests: "Test cases run one by one against one compiled program, each in a fresh sandbox; a test's `points` (≥ 0) makes the request scored (record score and max_score; a test without points is then worth 0)",
+    compare: "How output is compared: exact, lines (default), tokens, float, identical (bytes), unordered (lines in any order), float_abs, float_rel or " +
+      "tokens_ci (ASCII case-insensitive tokens); see docs/api.md",
+    float_epsilon: "compare=float: tolerance (absolute or relative, whichever is looser); float_abs: |a−e| ≤ ε; float_rel: |a−e| ≤ ε·|e|. " +
+      "> 0 and ≤ 1, default 1e-6",
+    tests: "Test cases run one by one against one compiled program, each in a fresh sandbox; a test's `points` (≥ 0) makes the request scored (record score " +
+      "and max_score; a test without points is then worth 0)",
     stop_on_first_failure: "Stop after the first failing test (default false)",
     limits: "Narrow the plan's limits for this run; above a cap → 400 naming the field and the cap",
     files: "Additional files beside the main source (relative paths, at most 32, 1 MiB in total)",
     args: "Command-line arguments (at most 64, each ≤ 4096 bytes, no NUL)",
     merge_stderr: "true: the program's stderr is written into its stdout (one stream, in the order written); stderr stays empty",
     compiler_options: "Compiler options from the language's allow-list (at most 32)",
-    compile_limits: "Narrow the compile step's limits (compiled languages): each at most the key's plan's compile cap (default plan: the node's compile limits)",
-    checker: "A testlib-style checker {language, code, files?, version?} judging each run instead of `compare`: run as `checker input.txt output.txt answer.txt`; exit 0 AC, 1 WA, 2 presentation error, 7 points; anything else is its own failure (WA, cause checker_failed)",
-    interactor: "An interactor {language, code, files?, version?} for an interactive problem: each run, it and the program run at once, each one's stdout the other's stdin; run as `interactor input.txt output.txt` with the test's stdin as input.txt; its exit code is the verdict (as a checker's; its own failure: WA, cause interactor_failed). A checker, or `compare` against expected_output, then judges its output.txt, which is the record's stdout. Both sides waiting on each other: TLE, cause idleness",
+    compile_limits: "Narrow the compile step's limits (compiled languages): each at most the key's plan's compile cap (default plan: " +
+      "the node's compile limits)",
+    checker: "A testlib-style checker {language, code, files?, version?} judging each run instead of `compare`: run as `checker input.txt output.txt " +
+      "answer.txt`; exit 0 AC, 1 WA, 2 presentation error, 7 points; anything else is its own failure (WA, cause checker_failed)",
+    interactor: "An interactor {language, code, files?, version?} for an interactive problem: each run, it and the program run at once, each one's stdout " +
+      "the other's stdin; run as `interactor input.txt output.txt` with the test's stdin as input.txt; its exit code is the verdict (as a checker's; its own " +
+      "failure: WA, cause interactor_failed). A checker, or `compare` against expected_output, then judges its output.txt, which is the record's stdout. " +
+      "Both sides waiting on each other: TLE, cause idleness",
   },
 };
 

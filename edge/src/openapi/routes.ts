@@ -12,7 +12,9 @@ export const TAGS = {
   Reference: "What the service offers",
   Service: "Health and readiness",
   Compatibility: "Judge0 CE and Piston v2 request shapes (docs/migrating.md)",
-  admin: "The operators' API: projects, API keys, plans, usage, webhook endpoints, fleet nodes and enrollment tokens. Authenticated by the operator token (Authorization: Bearer $OPERATOR_TOKEN), not by an API key, and not rate limited; wrong tokens are throttled per address. The codecell CLI is built on it (docs/operators.md).",
+  admin: "The operators' API: projects, API keys, plans, usage, webhook endpoints, fleet nodes and enrollment tokens. Authenticated by the operator token " +
+    "(Authorization: Bearer $OPERATOR_TOKEN), not by an API key, and not rate limited; wrong tokens are throttled per address. The codecell CLI is built " +
+    "on it (docs/operators.md).",
 };
 
 export interface ResponseDoc {
@@ -47,12 +49,14 @@ export const NATIVE_ROUTES: RouteDoc[] = [
   {
     method: "post", path: "/api/submit", operationId: "submit", tag: "Submissions",
     summary: "Submit a program",
-    description: "Queues a run and answers 202 with its id; with ?wait=true holds the request until the record is terminal (200) or the hold expires (408, the run carries on).",
+    description: "Queues a run and answers 202 with its id; with ?wait=true holds the request until the record is terminal (200) or the hold expires " +
+      "(408, the run carries on).",
     parameters: ["Wait", "IdempotencyKey"],
     body: submitRequest,
     responses: {
       200: { description: "?wait=true: the finished record", schema: s.resultRecord, headers: ["ServerTiming"] },
-      202: { description: "Accepted; or, for a repeated Idempotency-Key, the existing record (Idempotent-Replayed: true)", schema: s.acceptedOrRecord, headers: ["ServerTiming", "IdempotentReplayed"] },
+      202: { description: "Accepted; or, for a repeated Idempotency-Key, the existing record " +
+        "(Idempotent-Replayed: true)", schema: s.acceptedOrRecord, headers: ["ServerTiming", "IdempotentReplayed"] },
       400: { description: "Invalid request: the message names the field (an unsupported language lists `available`)", schema: s.errorBody },
       408: { description: "?wait=true: not finished within the hold; poll GET /api/result/{id}", schema: s.syncTimeout, headers: ["ServerTiming"] },
       413: { description: "Request body larger than 2 MiB", schema: s.errorBody },
@@ -94,7 +98,9 @@ export const NATIVE_ROUTES: RouteDoc[] = [
   {
     method: "get", path: "/api/result/{id}/events", operationId: "events", tag: "Submissions",
     summary: "Stream a submission's events (SSE)",
-    description: "text/event-stream: queued, started, stdout, stderr, test, then completed (the whole record) and the stream ends. Each event has `id:` (a per-submission sequence number from 1), `event:` and `data:` (JSON). Resume with Last-Event-ID (header) or ?last_event_id: only later events are sent. Concatenated stdout chunks equal the record's stdout.",
+    description: "text/event-stream: queued, started, stdout, stderr, test, then completed (the whole record) and the stream ends. Each event has `id:` (a " +
+      "per-submission sequence number from 1), `event:` and `data:` (JSON). Resume with Last-Event-ID (header) or ?last_event_id: only later events are " +
+      "sent. Concatenated stdout chunks equal the record's stdout.",
     parameters: ["SubmissionId", "LastEventId", "LastEventIdQuery"],
     responses: {
       200: { description: "The event stream", contentType: "text/event-stream", schema: serverSentEvent },
@@ -105,7 +111,9 @@ export const NATIVE_ROUTES: RouteDoc[] = [
   {
     method: "get", path: "/api/sessions", operationId: "session", tag: "Submissions",
     summary: "Open a live session (WebSocket)",
-    description: "Upgrades to a WebSocket that runs one program while the client talks to it: the first message is `start` (the body of POST /api/submit, admitted the same way), then `stdin`, `end` and `signal`; the server sends `accepted`, `stage`, `stdout`, `stderr`, `stdin_ack` and at the end `result` (the stored record). Flow control, caps and close codes: docs/live-sessions.md.",
+    description: "Upgrades to a WebSocket that runs one program while the client talks to it: the first message is `start` (the body of POST /api/submit, " +
+      "admitted the same way), then `stdin`, `end` and `signal`; the server sends `accepted`, `stage`, `stdout`, `stderr`, `stdin_ack` and at the end " +
+      "`result` (the stored record). Flow control, caps and close codes: docs/live-sessions.md.",
     responses: {
       101: { description: "Switching Protocols: the session's WebSocket" },
       401: { description: "Missing or invalid API key: nothing runs", schema: s.errorBody },
@@ -115,7 +123,8 @@ export const NATIVE_ROUTES: RouteDoc[] = [
   {
     method: "get", path: "/api/sessions/{id}", operationId: "sessionReconnect", tag: "Submissions",
     summary: "Reconnect to a live session (WebSocket)",
-    description: "Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at once when the run has ended).",
+    description: "Attaches a new WebSocket to a session of the same account (`attached`, then the events from then on; the `result` at " +
+      "once when the run has ended).",
     parameters: ["SessionId"],
     responses: {
       101: { description: "Switching Protocols: the session's WebSocket" },
@@ -132,7 +141,8 @@ export const NATIVE_ROUTES: RouteDoc[] = [
   {
     method: "get", path: "/api/limits", operationId: "limits", tag: "Reference",
     summary: "The caps this key is held to",
-    description: "The key's plan with every cap it leaves to a default filled in: rate, in-flight cap, run, compile and checker limits, tests, batches, live sessions (max_sessions: sockets open at once), the output budget and the storage quota per shard.",
+    description: "The key's plan with every cap it leaves to a default filled in: rate, in-flight cap, run, compile and checker limits, tests, batches, live " +
+      "sessions (max_sessions: sockets open at once), the output budget and the storage quota per shard.",
     responses: { 200: { description: "The key's effective plan", schema: plan } },
   },
   {

@@ -21,7 +21,8 @@ const uuid = () => z.string().meta({ format: "uuid" });
 const isoTime = () => z.string().meta({ format: "date-time" });
 
 export const verdict = named("Verdict", z.enum(VERDICTS),
-  "IE internal error, MLE memory, PLE processes, FSE file size, TLE time, SIG signal, RE runtime error or non-zero exit (also a compile error), WA wrong answer, AC accepted; strongest first");
+  "IE internal error, MLE memory, PLE processes, FSE file size, TLE time, SIG signal, RE runtime error or non-zero exit (also a compile error), WA wrong " +
+    "answer, AC accepted; strongest first");
 export const jobStatus = named("JobStatus", z.enum(["pending", "running", "completed", "error"]));
 export const outputIntegrity = named("OutputIntegrity", z.enum(OUTPUT_INTEGRITY));
 export const encoding = named("Encoding", z.enum(["utf8", "base64"]));
@@ -40,7 +41,8 @@ export const checkerEvidence = named("CheckerEvidence", z.object({
 
 export const evidence = named("Evidence", z.object({
   verdict_cause: z.string(),
-  verdict_actor: z.string().meta({ description: "runtime, kernel, supervisor, judge, checker or interactor (a custom checker's or an interactor's verdict, or its own failure)" }),
+  verdict_actor: z.string().meta({ description: "runtime, kernel, supervisor, judge, checker or interactor (a custom checker's or an interactor's " +
+    "verdict, or its own failure)" }),
   isolation_mode: z.string(),
   controls_applied: z.array(z.string()),
   controls_missing: z.array(z.string()),
@@ -55,7 +57,8 @@ export const evidence = named("Evidence", z.object({
   limits: appliedLimits.optional(),
   mismatch: outputMismatch.optional(),
   checker: checkerEvidence.optional(),
-  interactor: checkerEvidence.optional().meta({ description: "What the interactor said about the run (requests with an interactor): its exit code, how its run ended, the first 4 KiB of its stderr" }),
+  interactor: checkerEvidence.optional().meta({ description: "What the interactor said about the run (requests with an interactor): its exit code, how its " +
+    "run ended, the first 4 KiB of its stderr" }),
 }), "Why the verdict is what it is: the cgroup's counters, timing, the controls applied");
 
 export const testRecord = named("TestRecord", z.object({
@@ -109,7 +112,8 @@ export const resultRecord = named("ResultRecord", z.object({
 export const errorBody = named("Error", z.object({
   error: z.string().meta({ description: "What went wrong, naming the field" }),
   message: z.string().optional(),
-  available: z.array(z.string()).optional().meta({ description: "What is available: the languages (unsupported language) or the versions of the language (unknown version)" }),
+  available: z.array(z.string()).optional().meta({ description: "What is available: the languages (unsupported language) or the versions of the " +
+    "language (unknown version)" }),
   retry_after: int().optional().meta({ description: "Seconds to wait (429)" }),
   queue_depth: int().optional().meta({ description: "Pending submissions (503 queue full)" }),
 }), "Every error answer: {error, message?}");
@@ -146,7 +150,8 @@ export const runtime = named("Runtime", z.object({
   compiled: z.boolean(),
   libraries: z.array(z.string()),
   isolation: named("RuntimeIsolation", z.object({
-    controls: z.array(z.string()).meta({ description: "Isolation controls every ready node offering this runtime enforces (a run is refused unless each is applied); sorted" }),
+    controls: z.array(z.string()).meta({ description: "Isolation controls every ready node offering this runtime enforces (a run is refused " +
+      "unless each is applied); sorted" }),
     seccomp_policies: z.array(z.string()).meta({ description: 'Seccomp policy versions among those nodes, e.g. "allow-list/1"' }),
     cgroup_versions: z.array(z.string()).meta({ description: "cgroup versions among those nodes (v1, v2)" }),
     cpu_modes: z.array(z.string()).meta({ description: "How those nodes give CPUs to run slots (dedicated, shared)" }),

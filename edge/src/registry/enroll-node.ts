@@ -9,12 +9,11 @@ import type { Refused } from "../contracts/fleet.ts";
 import type { Env } from "../env.ts";
 import { randomBase62, sha256Hex } from "../lib/keys.ts";
 import { scheduler, submissionObject } from "../stubs.ts";
-import { admit } from "./admission-store.ts";
 import { parseEnroll } from "./enroll-messages.ts";
 import type { EnrollmentTokens } from "./enrollment-tokens.ts";
 import { admission } from "./node-admission.ts";
 import type { NodeRow } from "./node-row.ts";
-import { encodeInfo, upsertNode } from "./node-table.ts";
+import type { NodeStore } from "./node-store.ts";
 
 const refused = (status: number, error: string): Refused => ({ ok: false, status, error });
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -26,13 +25,13 @@ function usedUp(maxUses: number): string {
 }
 
 export async function enrollNode(
-  sql: SqlStorage, tokens: EnrollmentTokens, enrollmentToken: string, body: Uint8Array,
+  nodes: NodeStore, tokens: EnrollmentTokens, enrollmentToken: string, body: Uint8Array,
 ): Promise<{ ok: true; id: string; response: Omit<EnrollResponse, "heartbeatIntervalMs"> } | Refused> {
   const grant = await tokens.check(enrollmentToken);
   if (!grant) return refused(401, "invalid or expired enrollment token");
   const req = parseEnroll(body);
   if (typeof req === "string") return refused(400, req);
-  const a = admission(sql.exec<NodeRow>("SELECT * FROM nodes WHERE url = ?", req.url).toArray()[0], grant);
+  const a = admission(nodes.byUrl(req.url), grant);
   if ("ok" in a) return a;
   // A node back at an address that used this token (restarted, or after it left) is not a new use.
   const returning = a.again || tokens.usedAt(grant.id, req.url);
@@ -45,19 +44,20 @@ export async function enrollNode(
     return refused(502, `the edge cannot reach the node at ${req.url}: ${message(e)}`);
   }
   const secret = `cch_${randomBase62(40)}`;
-  const id = upsertNode(sql, { url: req.url, token: req.token, name: req.name || info.nodeId, pool: req.pool, info, kind: "enrolled", hbHash: await sha256Hex(secret) });
-  admit(sql, id, { tokenId: grant.id, maxSlots: grant.maxSlots, pending: a.pending });
-  const row = sql.exec<NodeRow>("SELECT * FROM nodes WHERE id = ?", id).one();
+  const hbHash = await sha256Hex(secret);
+  const id = nodes.upsert({ url: req.url, token: req.token, name: req.name || info.nodeId, pool: req.pool, info, kind: "enrolled", hbHash });
+  nodes.admit(id, { tokenId: grant.id, maxSlots: grant.maxSlots, pending: a.pending });
+  const row = nodes.byId(id)!;
   console.log("fleet node enrolled", id, row.name, row.pool, req.url, a.pending ? "(awaiting approval)" : "");
   return { ok: true, id, response: { nodeId: id, heartbeatSecret: secret, name: row.name, pool: row.pool } };
 }
 
 /** A heartbeat's news in the node's row (`wasFresh`: its heartbeats had not stopped). */
-export function recordHeartbeat(sql: SqlStorage, row: NodeRow, req: HeartbeatRequest, wasFresh: boolean): void {
+export function recordHeartbeat(nodes: NodeStore, row: NodeRow, req: HeartbeatRequest, wasFresh: boolean): void {
   const now = Date.now();
-  sql.exec("UPDATE nodes SET last_heartbeat = ?, info = ?, lost_at = 0 WHERE id = ?", now, req.info ? encodeInfo(req.info) : row.info, row.id);
+  nodes.heartbeat(row, now, req.info);
   if (req.draining && row.drain_state === null) {
-    sql.exec("UPDATE nodes SET drain_state = 'draining', drain_at = ? WHERE id = ?", now, row.id);
+    nodes.startDrain(row.id, now);
     console.log("fleet node is draining (stopping)", row.id, row.name);
   }
   if (!wasFresh) console.log("fleet node heartbeats resumed", row.id, row.name);

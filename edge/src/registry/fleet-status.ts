@@ -23,13 +23,16 @@ export function poolsOf(nodes: KnownNode[]): string[] {
   return [...new Set([DEFAULT_POOL, ...nodes.map((n) => n.row.pool)])].sort();
 }
 
-export function summarize(nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoad>, now: number, rule: HeartbeatRule): { status: FleetStatus; pools: PoolView[] } {
+export function summarize(
+  nodes: KnownNode[], loads: ReadonlyMap<string, PoolLoad>, now: number, rule: HeartbeatRule,
+): { status: FleetStatus; pools: PoolView[] } {
   const reasons: string[] = [];
   if (nodes.length === 0) reasons.push("no fleet node is registered");
   const langs = new Set<string>();
   const runtimeLists: Runtime[][] = [];
   const readyInfos: NodeInfoResponse[] = [];
-  const pools = new Map<string, PoolView>(poolsOf(nodes).map((p) => [p, { pool: p, nodes: 0, ready_nodes: 0, workers: 0, queue_depth: loads.get(p)?.queue_depth ?? 0 }]));
+  const emptyPool = (p: string): PoolView => ({ pool: p, nodes: 0, ready_nodes: 0, workers: 0, queue_depth: loads.get(p)?.queue_depth ?? 0 });
+  const pools = new Map<string, PoolView>(poolsOf(nodes).map((p) => [p, emptyPool(p)]));
   for (const { row, info } of nodes) {
     const pool = pools.get(row.pool)!;
     pool.nodes++;

@@ -3,15 +3,15 @@
 import { fleetMethods, unary } from "../../../proto/grpc-web/client.ts";
 import { isRevoked } from "./node-admission.ts";
 import type { NodeRow } from "./node-row.ts";
-import { encodeInfo } from "./node-table.ts";
+import type { NodeStore } from "./node-store.ts";
 
 export class HealthPoll {
-  #sql: SqlStorage;
+  #nodes: NodeStore;
   #after: (nodeId: string) => Promise<void>;
   #running = new Map<string, Promise<void>>();
 
-  constructor(sql: SqlStorage, after: (nodeId: string) => Promise<void>) {
-    this.#sql = sql;
+  constructor(nodes: NodeStore, after: (nodeId: string) => Promise<void>) {
+    this.#nodes = nodes;
     this.#after = after;
   }
 
@@ -27,11 +27,9 @@ export class HealthPoll {
     const p = (async () => {
       try {
         const info = await unary({ url: r.url, token: r.token }, fleetMethods.nodeInfo, {}, 2_000);
-        const now = Date.now();
-        this.#sql.exec("UPDATE nodes SET info = ?, last_checked = ?, last_ok = ?, failures = 0, last_error = NULL WHERE id = ?", encodeInfo(info), now, now, r.id);
+        this.#nodes.pollAnswered(r.id, info, Date.now());
       } catch (e) {
-        this.#sql.exec("UPDATE nodes SET last_checked = ?, failures = failures + 1, last_error = ? WHERE id = ?",
-          Date.now(), e instanceof Error ? e.message : String(e), r.id);
+        this.#nodes.pollFailed(r.id, Date.now(), e instanceof Error ? e.message : String(e));
       } finally {
         this.#running.delete(r.id);
       }

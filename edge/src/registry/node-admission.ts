@@ -1,6 +1,6 @@
 // Which nodes the registry lets into rotation, beyond their health: what the enrollment token a
 // node came in with allows (a cap on its run slots, an operator's approval first), and an
-// operator's revocation of its credential. Pure, unit tested (the SQL is in admission-store.ts).
+// operator's revocation of its credential. Pure, unit tested (stored by node-store.ts).
 import type { NodeInfoResponse } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { Refused } from "../contracts/fleet.ts";
 import type { NodeRow } from "./node-row.ts";

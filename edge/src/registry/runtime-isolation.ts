@@ -9,7 +9,8 @@ type NodeIsolation = Pick<NodeInfoResponse, "languages" | "isolationControls" | 
 
 /** Each runtime with the isolation of the ready nodes (`nodes`) that offer it. */
 export function withIsolation(runtimes: readonly Runtime[], nodes: readonly NodeIsolation[]): RuntimeView[] {
-  return runtimes.map((r) => ({ ...r, isolation: isolationOf(nodes.filter((n) => n.languages.some((l) => l.name === r.language && l.version === r.version))) }));
+  const offers = (r: Runtime) => (n: NodeIsolation) => n.languages.some((l) => l.name === r.language && l.version === r.version);
+  return runtimes.map((r) => ({ ...r, isolation: isolationOf(nodes.filter(offers(r))) }));
 }
 
 export function isolationOf(nodes: readonly NodeIsolation[]): RuntimeIsolation {

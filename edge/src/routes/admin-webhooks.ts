@@ -17,6 +17,7 @@ import type { Env } from "../env.ts";
 import { HttpError, json, readJsonObject } from "../lib/http.ts";
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import { randomId } from "../lib/keys.ts";
+import { getProject } from "../keys/records.ts";
 import { webhookDelivery } from "../stubs.ts";
 import { parseWith } from "../submit/validate.ts";
 import { createWebhookSchema, rotateWebhookSchema, updateWebhookSchema } from "./admin-schemas.ts";
@@ -41,7 +42,7 @@ async function body(request: IRequest): Promise<Record<string, unknown>> {
 }
 
 async function project(env: Env, id: string): Promise<{ id: string }> {
-  const p = await env.KEYS.get<{ id: string }>(`project:${id}`, "json");
+  const p = await getProject(env.KEYS, id);
   if (!p) throw new HttpError(404, { error: "project not found" });
   return p;
 }
@@ -84,7 +85,8 @@ async function create(request: IRequest, env: Env): Promise<Response> {
   }
   const now = new Date().toISOString();
   const ep: StoredEndpoint = {
-    id: randomId("whk_"), project_id: p.id, url, active: b.active ?? true, description: b.description ?? "", created_at: now, updated_at: now, active_since: now,
+    id: randomId("whk_"), project_id: p.id, url, active: b.active ?? true, description: b.description ?? "",
+    created_at: now, updated_at: now, active_since: now,
     secrets: [{ secret, created_at: now, expires_at: null }],
   };
   await putEndpoint(env.KEYS, ep);
@@ -154,7 +156,8 @@ async function test(request: IRequest, env: Env): Promise<Response> {
   const t = Number(env.WEBHOOK_TIMEOUT_MS);
   const res = await sendOnce(check.url, activeSecrets(ep), id, JSON.stringify(record), Number.isFinite(t) && t >= 100 ? t : DEFAULT_ATTEMPT_TIMEOUT_MS);
   const delivered = res.status !== null && res.status >= 200 && res.status < 300;
-  console.log(`webhook test endpoint=${ep.id} status=${res.status ?? "-"} latency_ms=${res.latency_ms} delivered=${delivered}${res.error ? ` error="${res.error}"` : ""}`);
+  const error = res.error ? ` error="${res.error}"` : "";
+  console.log(`webhook test endpoint=${ep.id} status=${res.status ?? "-"} latency_ms=${res.latency_ms} delivered=${delivered}${error}`);
   return json(200, { endpoint_id: ep.id, webhook_id: id, delivered, status: res.status, latency_ms: res.latency_ms, error: res.error });
 }
 
@@ -166,7 +169,10 @@ async function deliveries(request: IRequest, env: Env): Promise<Response> {
   const wid = request.params.wid;
   if (wid !== undefined && !(await getEndpoint(env.KEYS, pid, wid))) throw new HttpError(404, { error: "webhook endpoint not found" });
   const log = await webhookDelivery(env, sub).log(pid, wid);
-  if (!log) throw new HttpError(404, { error: "no webhook deliveries for this submission", message: "the project had no active endpoint when it ended, it has not ended, or its log expired" });
+  if (!log) {
+    const message = "the project had no active endpoint when it ended, it has not ended, or its log expired";
+    throw new HttpError(404, { error: "no webhook deliveries for this submission", message });
+  }
   return json(200, log);
 }
 

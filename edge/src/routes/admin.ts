@@ -1,14 +1,16 @@
 // Operator API under /admin (bearer OPERATOR_TOKEN). Clean JSON in and out, for a CLI to build on.
-// KV layout: project:<id> → Project; key:<sha256> → KeyMeta; keyid:<key_id> → KeyMeta;
-// pkey:<project_id>:<key_id> → "" (index for listing a project's keys). Plain keys are never stored.
+// Projects and keys are stored by keys/records.ts; plain keys are never stored.
 import { IttyRouter } from "itty-router";
 import type { IRequest } from "itty-router";
 import { forgetKey } from "./auth.ts";
-import type { KeyMeta } from "../contracts/key.ts";
+import type { KeyMeta, KeyUsage } from "../contracts/key.ts";
 import { config } from "../env.ts";
 import type { Env } from "../env.ts";
 import { HttpError, json, readJsonObject } from "../lib/http.ts";
-import { KEY_PATTERN, generateApiKey, keyFingerprint, randomBase62, randomId, sha256Hex } from "../lib/keys.ts";
+import { randomBase62, randomId } from "../lib/keys.ts";
+import { generateApiKey, importableKey, keyFingerprint, keyHash } from "../keys/api-key.ts";
+import * as records from "../keys/records.ts";
+import type { Project } from "../keys/records.ts";
 import { parseWith } from "../submit/validate.ts";
 import { cancelSubmissionSchema, createKeySchema, createProjectSchema, registerNodeSchema } from "./admin-schemas.ts";
 import { webhooksRouter } from "./admin-webhooks.ts";
@@ -21,13 +23,6 @@ import { dashboard, fleetRegistry as fleet, keyObject as keyStub, submissionObje
 import { UUID_PATTERN } from "../../../proto/limits.ts";
 import { shardInUse } from "../contracts/submission-id.ts";
 
-interface Project {
-  id: string;
-  name: string;
-  account_id: string;
-  created_at: string;
-}
-
 type Args = [Env, ExecutionContext];
 const BODY_LIMIT = 64 * 1024;
 
@@ -39,20 +34,9 @@ function publicKey(m: KeyMeta) {
 }
 
 async function getProject(env: Env, id: string): Promise<Project> {
-  const p = await env.KEYS.get<Project>(`project:${id}`, "json");
+  const p = await records.getProject(env.KEYS, id);
   if (!p) throw new HttpError(404, { error: "project not found" });
   return p;
-}
-
-async function listAll(env: Env, prefix: string): Promise<string[]> {
-  const names: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page: KVNamespaceListResult<unknown, string> = await env.KEYS.list({ prefix, cursor });
-    names.push(...page.keys.map((k) => k.name));
-    cursor = page.list_complete ? undefined : page.cursor;
-  } while (cursor);
-  return names;
 }
 
 async function createProject(request: IRequest, env: Env): Promise<Response> {
@@ -60,14 +44,12 @@ async function createProject(request: IRequest, env: Env): Promise<Response> {
   const project: Project = {
     id: randomId("prj_"), name: body.name, account_id: body.account_id ?? `acct_${randomBase62(12)}`, created_at: new Date().toISOString(),
   };
-  await env.KEYS.put(`project:${project.id}`, JSON.stringify(project));
+  await records.putProject(env.KEYS, project);
   return json(201, project);
 }
 
 async function listProjects(_r: IRequest, env: Env): Promise<Response> {
-  const names = await listAll(env, "project:");
-  const projects = await Promise.all(names.map((n) => env.KEYS.get<Project>(n, "json")));
-  return json(200, projects.filter((p) => p !== null));
+  return json(200, await records.listProjects(env.KEYS));
 }
 
 async function showProject(request: IRequest, env: Env): Promise<Response> {
@@ -78,19 +60,19 @@ async function createKey(request: IRequest, env: Env): Promise<Response> {
   const project = await getProject(env, request.params.id ?? "");
   const body = parseWith(createKeySchema, await readJsonObject(request as unknown as Request, BODY_LIMIT));
   if (body.plan !== undefined && !(await loadPlan(env, body.plan))) {
-    throw new HttpError(400, { error: "unknown plan", message: `no plan named '${body.plan}'; create it first (PUT /admin/plans/${body.plan}, codecell plans set ${body.plan} …)` });
+    const message = `no plan named '${body.plan}'; create it first (PUT /admin/plans/${body.plan}, codecell plans set ${body.plan} …)`;
+    throw new HttpError(400, { error: "unknown plan", message });
   }
   let key = generateApiKey();
   if (body.key !== undefined) {
     // Importing a chosen key (DEV_API_KEY). Outside development it must have the production form.
-    const devForm = /^[\x21-\x7e]{16,128}$/.test(body.key);
-    if (!KEY_PATTERN.test(body.key) && !(config(env).development && devForm)) {
+    if (!importableKey(body.key, config(env).development)) {
       throw new HttpError(400, { error: "invalid key", message: "key must be sk_live_ followed by 32 base62 characters" });
     }
     key = body.key;
   }
-  const hash = await sha256Hex(key);
-  const existing = await env.KEYS.get<KeyMeta>(`key:${hash}`, "json");
+  const hash = await keyHash(key);
+  const existing = await records.keyByHash(env.KEYS, hash);
   if (existing) {
     if (existing.project_id !== project.id) throw new HttpError(409, { error: "key already exists in another project" });
     return json(200, { ...publicKey(existing), key });
@@ -99,11 +81,7 @@ async function createKey(request: IRequest, env: Env): Promise<Response> {
     key_id: randomId("key_"), hash, project_id: project.id, account_id: project.account_id, name: body.name ?? "",
     tier: "beta", created_at: new Date().toISOString(), ...(body.plan !== undefined && body.plan !== DEFAULT_PLAN ? { plan: body.plan } : {}),
   };
-  await Promise.all([
-    env.KEYS.put(`key:${hash}`, JSON.stringify(meta)),
-    env.KEYS.put(`keyid:${meta.key_id}`, JSON.stringify(meta)),
-    env.KEYS.put(`pkey:${project.id}:${meta.key_id}`, ""),
-  ]);
+  await records.putKey(env.KEYS, meta);
   // An imported key may have been revoked before (same hash, same KeyDO): it works again.
   if (body.key !== undefined) await keyStub(env, hash).reinstate();
   await dashboard(env).keysChanged().catch(() => {});
@@ -113,11 +91,8 @@ async function createKey(request: IRequest, env: Env): Promise<Response> {
 
 async function listAllKeys(request: IRequest, env: Env): Promise<Response> {
   const project = new URL(request.url).searchParams.get("project");
-  const prefix = project ? `pkey:${project}:` : "keyid:";
   if (project) await getProject(env, project);
-  const ids = (await listAll(env, prefix)).map((n) => n.slice(prefix.length));
-  const metas = await Promise.all(ids.map((id) => env.KEYS.get<KeyMeta>(`keyid:${id}`, "json")));
-  return json(200, metas.filter((m): m is KeyMeta => m !== null).map(publicKey));
+  return json(200, (await records.listKeys(env.KEYS, { projectId: project })).map(publicKey));
 }
 
 async function showKey(request: IRequest, env: Env): Promise<Response> {
@@ -132,20 +107,16 @@ async function showKey(request: IRequest, env: Env): Promise<Response> {
 async function rotateKey(request: IRequest, env: Env): Promise<Response> {
   const old = await keyMeta(env, request.params.id ?? "");
   const key = generateApiKey();
-  const hash = await sha256Hex(key);
+  const hash = await keyHash(key);
   await keyStub(env, old.hash).revoke();
   const meta: KeyMeta = { ...old, hash };
-  await Promise.all([
-    env.KEYS.put(`key:${hash}`, JSON.stringify(meta)),
-    env.KEYS.put(`keyid:${meta.key_id}`, JSON.stringify(meta)),
-    env.KEYS.delete(`key:${old.hash}`),
-  ]);
+  await records.rehashKey(env.KEYS, old.hash, meta);
   forgetKey(old.hash);
   await dashboard(env).keysChanged().catch(() => {});
   return json(200, { ...publicKey(meta), key, rotated_at: new Date().toISOString(), previous_fingerprint: keyFingerprint(old.hash) });
 }
 
-async function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, number>; in_flight: number; live_sessions: number; requests_last_minute: number; revoked?: boolean }) {
+async function usageView(env: Env, m: KeyMeta, u: Omit<KeyUsage, "revoked"> & { revoked?: boolean }) {
   const plan = await planOf(env, m);
   const c = u.counters;
   return {
@@ -164,23 +135,19 @@ async function usageView(env: Env, m: KeyMeta, u: { counters: Record<string, num
 
 async function allUsage(request: IRequest, env: Env): Promise<Response> {
   const project = new URL(request.url).searchParams.get("project");
-  const prefix = project ? `pkey:${project}:` : "keyid:";
   if (project) await getProject(env, project);
-  const ids = (await listAll(env, prefix)).map((n) => n.slice(prefix.length));
-  const metas = (await Promise.all(ids.map((id) => env.KEYS.get<KeyMeta>(`keyid:${id}`, "json")))).filter((m): m is KeyMeta => m !== null);
+  const metas = await records.listKeys(env.KEYS, { projectId: project });
   const out = await Promise.all(metas.map(async (m) => await usageView(env, m, await keyStub(env, m.hash).usage())));
   return json(200, out);
 }
 
 async function listKeys(request: IRequest, env: Env): Promise<Response> {
   const project = await getProject(env, request.params.id ?? "");
-  const ids = (await listAll(env, `pkey:${project.id}:`)).map((n) => n.slice(`pkey:${project.id}:`.length));
-  const metas = await Promise.all(ids.map((id) => env.KEYS.get<KeyMeta>(`keyid:${id}`, "json")));
-  return json(200, metas.filter((m): m is KeyMeta => m !== null).map(publicKey));
+  return json(200, (await records.listKeys(env.KEYS, { projectId: project.id })).map(publicKey));
 }
 
 async function keyMeta(env: Env, keyId: string): Promise<KeyMeta> {
-  const m = await env.KEYS.get<KeyMeta>(`keyid:${keyId}`, "json");
+  const m = await records.keyById(env.KEYS, keyId);
   if (!m) throw new HttpError(404, { error: "key not found" });
   return m;
 }
@@ -189,9 +156,7 @@ async function deleteKey(request: IRequest, env: Env): Promise<Response> {
   const m = await keyMeta(env, request.params.id ?? "");
   // At once: the key's KeyDO, which every API request passes through, refuses it from now on.
   const cancelled = await keyStub(env, m.hash).revoke(true);
-  await Promise.all([
-    env.KEYS.delete(`key:${m.hash}`), env.KEYS.delete(`keyid:${m.key_id}`), env.KEYS.delete(`pkey:${m.project_id}:${m.key_id}`),
-  ]);
+  await records.deleteKey(env.KEYS, m);
   forgetKey(m.hash);
   await dashboard(env).keysChanged().catch(() => {});
   return json(200, { deleted: true, revoked: true, key_id: m.key_id, cancelled_submissions: cancelled });

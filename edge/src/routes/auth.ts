@@ -1,10 +1,12 @@
-// API-key and operator-token checks. Keys are looked up by their SHA-256 (KV `key:<hash>`); the
+// API-key and operator-token checks. Keys are looked up by their SHA-256 (keys/records.ts); the
 // stored hash is then compared in constant time so nothing about a near-miss leaks through timing.
 import type { Caller, KeyMeta } from "../contracts/key.ts";
 import type { Env } from "../env.ts";
 import { HttpError } from "../lib/http.ts";
 import { IsolateCache } from "../lib/isolate-cache.ts";
-import { constantTimeEqual, sha256Hex } from "../lib/keys.ts";
+import { constantTimeEqual } from "../lib/keys.ts";
+import { keyHash } from "../keys/api-key.ts";
+import { keyByHash } from "../keys/records.ts";
 import { knock, operatorToken, throttled } from "../doors/guard.ts";
 
 export type { Caller };
@@ -17,8 +19,8 @@ const cache = new IsolateCache<KeyMeta | null>(10_000, 10_000);
 /** `key`: the API key as sent (default: the X-API-Key header; the compatibility routes pass their own). */
 export async function authenticate(request: Request, env: Env, key = request.headers.get("x-api-key")): Promise<Caller> {
   if (!key || key.length > 256) throw new HttpError(401, UNAUTHORIZED);
-  const hash = await sha256Hex(key);
-  const meta = await cache.through(hash, () => env.KEYS.get<KeyMeta>(`key:${hash}`, "json"), (found) => found !== null);
+  const hash = await keyHash(key);
+  const meta = await cache.through(hash, () => keyByHash(env.KEYS, hash), (found) => found !== null);
   if (!meta || !constantTimeEqual(meta.hash, hash)) throw new HttpError(401, UNAUTHORIZED);
   return meta;
 }

@@ -22,7 +22,8 @@ export async function resultEvents(request: IRequest, env: Env, accountId: strin
   if (!body) throw new HttpError(404, { error: "submission not found" }, headers);
   if (body === "busy") {
     throw new HttpError(429, {
-      error: "too many event streams", message: `at most ${MAX_LIVE_STREAMS} clients may follow one submission live; retry after it ends or another disconnects`,
+      error: "too many event streams",
+      message: `at most ${MAX_LIVE_STREAMS} clients may follow one submission live; retry after it ends or another disconnects`,
       retry_after: 5,
     }, { ...headers, "retry-after": "5" });
   }

@@ -7,14 +7,16 @@
 // changes nothing), and the webhook mark holds the time the submission ended, which alone decides
 // its targets. The two run side by side: the first webhook attempt does not wait for the
 // scheduler or the key's object.
-import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { Env } from "../env.ts";
 import { handOffToWebhooks } from "../webhooks/hand-off.ts";
 import { keyObject, scheduler } from "../stubs.ts";
 import type { SubmissionStore } from "./store.ts";
 import type { HooksPending, Meta, Pending } from "./stored.ts";
 import { runSummary } from "./summary.ts";
-import { releases, type HandOver } from "./terminal-steps.ts";
+import { afterHandOvers, releases, type HandOver, type TerminalStep } from "./terminal-steps.ts";
+
+/** How long the hand-overs after a synchronous answer wait for the answer to leave. */
+const HAND_OVER_DELAY_MS = 2;
 
 /** The hand-overs not in `done` (done by this instance, lost with it), each added to it once done; nothing written. */
 export async function handOver(env: Env, store: SubmissionStore, meta: Meta, done: Set<HandOver>): Promise<void> {
@@ -22,6 +24,24 @@ export async function handOver(env: Env, store: SubmissionStore, meta: Meta, don
     !done.has("release") && releaseAll(env, store, meta).then((ok) => ok && done.add("release")),
     !done.has("hooks") && handOffHooks(env, store, meta).then((ok) => ok && done.add("hooks")),
   ]);
+}
+
+/**
+ * The hand-overs right after the terminal commit. With a synchronous answer on its way
+ * (`answering`) they wait a moment, so that the scheduler's release (and its commit) does not go
+ * before it.
+ */
+export async function handOverAfterCommit(env: Env, store: SubmissionStore, meta: Meta, done: Set<HandOver>, answering: boolean): Promise<void> {
+  if (answering) await new Promise((resolve) => setTimeout(resolve, HAND_OVER_DELAY_MS));
+  await handOver(env, store, meta, done);
+}
+
+/** The wake-up once terminal: the hand-overs not yet done, the marks of those done cleared; what comes next (terminal-steps.ts). */
+export async function afterTerminal(env: Env, store: SubmissionStore, meta: Meta, done: Set<HandOver>, watchdogMs: number): Promise<TerminalStep["next"]> {
+  await handOver(env, store, meta, done);
+  const step = afterHandOvers(store.terminalMarks(), done, Date.now(), watchdogMs);
+  for (const mark of step.clear) store.kv.delete(mark);
+  return step.next;
 }
 
 /** The webhook hand-off, unless its mark is gone (done and recorded by an earlier instance). */
@@ -37,7 +57,7 @@ async function releaseAll(env: Env, store: SubmissionStore, meta: Meta): Promise
   const rec = store.bareRecord();
   const { runSlot, unit } = releases(pending);
   const [slotDone, unitDone] = await Promise.allSettled([
-    runSlot ? scheduler(env, meta.pool ?? DEFAULT_POOL).release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
+    runSlot ? scheduler(env, meta.pool).release(meta.id, rec ? runSummary(rec, meta.language, meta.created_ms, Date.now()) : undefined) : undefined,
     unit ? keyObject(env, meta.key_hash).release(meta.id, rec?.job_status ?? "error") : undefined,
   ]);
   return slotDone.status === "fulfilled" && unitDone.status === "fulfilled";

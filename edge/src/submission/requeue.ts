@@ -1,7 +1,6 @@
 // Back to the queue: a node refused the run before the program started, or was lost mid-run. The
 // run goes to another node within the submission's queue budget; the node is marked not ready.
 import { runKey } from "../scheduling/run-key.ts";
-import { DEFAULT_POOL } from "../contracts/scheduler.ts";
 import type { Config, Env } from "../env.ts";
 import { fleetRegistry, scheduler } from "../stubs.ts";
 import { requeuedStep, requeueTooLate, type Step } from "./run-steps.ts";
@@ -14,7 +13,7 @@ export async function requeue(env: Env, cfg: Config, meta: Meta, nodeId: string,
   const late = requeueTooLate(meta.created_ms, Date.now(), cfg.queueTimeoutMs, nodeId, reason);
   if (late) return { kind: "fail", why: late };
   const [r] = await Promise.all([
-    scheduler(env, meta.pool ?? DEFAULT_POOL).requeue(meta.id, runKey(meta.language, meta.format), nodeId, reason),
+    scheduler(env, meta.pool).requeue(meta.id, runKey(meta.language, meta.format), nodeId, reason),
     fleetRegistry(env).nodeRefused(nodeId, reason).catch((e: unknown) => console.warn("could not mark the node not ready", nodeId, message(e))),
   ]);
   return requeuedStep(r, Date.now(), cfg.watchdogMs);

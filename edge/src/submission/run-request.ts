@@ -12,18 +12,26 @@ const maybeBytes = (b64: string | undefined): Uint8Array | undefined => (b64 ===
 export function runRequestFields(o: RunOptions | undefined): DeepPartial<ExecuteRequest> {
   if (!o) return { streamOutput: true };
   const l = o.limits;
+  const c = o.compile_limits;
   return {
     streamOutput: true,
     ...(o.stdin_b64 !== undefined ? { stdinBytes: bytes(o.stdin_b64) } : {}),
-    ...(l ? { limits: { wallTimeMs: l.wall_time_ms, cpuTimeMs: l.cpu_time_ms, memoryBytes: l.memory_bytes, processes: l.processes, outputBytes: l.output_bytes, fileSizeBytes: l.file_size_bytes ?? 0 } } : {}),
-    ...(o.compile_limits ? { compileLimits: { wallTimeMs: o.compile_limits.wall_time_ms, cpuTimeMs: o.compile_limits.cpu_time_ms, memoryBytes: o.compile_limits.memory_bytes } } : {}),
+    ...(l ? {
+      limits: {
+        wallTimeMs: l.wall_time_ms, cpuTimeMs: l.cpu_time_ms, memoryBytes: l.memory_bytes, processes: l.processes, outputBytes: l.output_bytes,
+        fileSizeBytes: l.file_size_bytes ?? 0,
+      },
+    } : {}),
+    ...(c ? { compileLimits: { wallTimeMs: c.wall_time_ms, cpuTimeMs: c.cpu_time_ms, memoryBytes: c.memory_bytes } } : {}),
     files: (o.files ?? []).map((f) => ({ path: f.path, content: bytes(f.content_b64) })),
     args: o.args ?? [],
     mergeStderr: o.merge_stderr ?? false,
     compilerOptions: o.compiler_options ?? [],
     version: o.version ?? "",
     ...(o.check ? { check: { compare: o.check.compare, floatEpsilon: o.check.float_epsilon, expectedOutput: maybeBytes(o.check.expected_b64) } } : {}),
-    tests: (o.tests ?? []).map((t) => ({ name: t.name, stdin: bytes(t.stdin_b64), expectedOutput: maybeBytes(t.expected_b64), ...(t.points !== undefined ? { points: t.points } : {}) })),
+    tests: (o.tests ?? []).map((t) => ({
+      name: t.name, stdin: bytes(t.stdin_b64), expectedOutput: maybeBytes(t.expected_b64), ...(t.points !== undefined ? { points: t.points } : {}),
+    })),
     stopOnFirstFailure: o.stop_on_first_failure ?? false,
     ...(o.tests_wall_budget_ms !== undefined ? { testsWallBudgetMs: o.tests_wall_budget_ms } : {}),
     binaryOutput: o.binary_output ?? false,

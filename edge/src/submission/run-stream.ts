@@ -1,11 +1,14 @@
 // Reading a run's Execute stream from its node: each event as it comes, then the result, with the
 // hops timed (answered with a synchronous submit). The stream is read to its end after the
 // result (the trailers follow at once), not aborted, so that the connection to the node is
-// reused for the next run.
+// reused for the next run. A stream that ends or breaks before the result is recorded gives the
+// step that follows (run-steps.ts streamStep), which the submission carries out.
 import type { DeepPartial, ExecuteRequest, ExecuteResponse, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { fleetMethods, serverStream } from "../../../proto/grpc-web/client.ts";
+import { GrpcError, fleetMethods, serverStream } from "../../../proto/grpc-web/client.ts";
 import type { HopTimes } from "../contracts/submission.ts";
 import type { NodeTarget } from "../contracts/scheduler.ts";
+import { asGrpcError } from "./run-errors.ts";
+import { streamStep, type Step } from "./run-steps.ts";
 
 export interface RunSink {
   /** Every event before the result (the result's own included). */
@@ -25,4 +28,28 @@ export async function readRun(node: NodeTarget, req: DeepPartial<ExecuteRequest>
     if (ev.completed?.result) completion = sink.result(ev.completed.result);
   }
   await completion;
+}
+
+/** What the submission knows while its stream runs: whether its result is recorded, whether the run is still pending. */
+export interface StreamState {
+  recorded(): boolean;
+  pending(): boolean;
+}
+
+/** Reads the run to its end (readRun); null when it ended with its result recorded (or was aborted), else the step that follows. */
+export async function streamRun(
+  id: string, node: NodeTarget, req: DeepPartial<ExecuteRequest>, signal: AbortSignal, hops: HopTimes, sink: RunSink, state: StreamState,
+): Promise<Step | null> {
+  try {
+    await readRun(node, req, signal, hops, sink);
+    if (!state.recorded()) throw new GrpcError(-1, "stream ended without a result");
+    return null;
+  } catch (e) {
+    if (state.recorded() || signal.aborted) return null;
+    const err = asGrpcError(e);
+    const step = streamStep(err, state.pending(), node.id, Date.now());
+    if (step.kind === "requeue") console.warn("run refused before it started; requeued", id, node.id, err.statusName, err.message);
+    if (step.kind === "wait") console.warn("execute stream broke", id, err.statusName, err.message);
+    return step;
+  }
 }

@@ -11,13 +11,12 @@ export interface Meta {
   key_hash: string;
   language: string;
   created_ms: number;
-  /** Absent in submissions made before pools. */
-  pool?: string;
+  pool: string;
   /** Present when the request used a field of record schema 1.1. */
   format?: RecordFormat;
   /** A run with tests: the least time from its start it is allowed (run-deadline.ts). */
   tests_run_ms?: number;
-  /** Its output budget (absent in submissions made before budgets: the node's default). */
+  /** Its output budget (absent: the request named none, the node's default). */
   output_budget_bytes?: number;
 }
 
@@ -33,9 +32,6 @@ export interface Run {
 export interface Pending {
   run_slot?: boolean;
   concurrency_unit?: boolean;
-  /** Names in records written before the scheduler left the registry: `fleet` = run slot, `key` = concurrency unit. */
-  fleet?: boolean;
-  key?: boolean;
 }
 
 /** The webhook hand-off still to do: its targets are the endpoints active at `ended_ms` (webhooks/hand-off.ts). */

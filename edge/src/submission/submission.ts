@@ -5,46 +5,40 @@
 // the wake-up finds decides the next step (run-steps.ts, terminal-steps.ts); this class carries it
 // out. Its writes, and why a synchronous submit is held in memory: docs/edge.md.
 import type { DeepPartial, ExecuteRequest, ExecutionResult } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
-import { GrpcError } from "../../../proto/grpc-web/client.ts";
-import { readRun } from "./run-stream.ts";
+import { type RunSink, streamRun } from "./run-stream.ts";
 import { isTerminal, type ResultRecord } from "../../../proto/record.ts";
 import { DEFAULT_POOL, type NodeTarget } from "../contracts/scheduler.ts";
 import type { CreateInput, CreateResult, HopTimes } from "../contracts/submission.ts";
 import { completedRecord, errorRecord, isoMs } from "./record.ts";
-import { asGrpcError } from "./run-errors.ts";
 import type { ScopedKv } from "../lib/scoped-kv.ts";
 import { Waiters } from "./waiters.ts";
 import { metrics, scheduler } from "../stubs.ts";
 import { SPILLS_METRIC } from "./budgets.ts";
-import { runKey } from "../scheduling/run-key.ts";
-import { handOver } from "./after-terminal.ts";
+import { afterTerminal, handOverAfterCommit } from "./after-terminal.ts";
 import { SubmissionEvents, heartbeatMs, streamFormat } from "./events.ts";
-import { enqueueInPools } from "./queue-pool.ts";
+import { enqueueNew } from "./enqueue.ts";
 import { cancelAtNode } from "./cancel-at-node.ts";
 import { requeue } from "./requeue.ts";
 import { executeRequest } from "./run-request.ts";
-import { lossStep, overdue, queuedStep, streamStep, watchInterval, type Step } from "./run-steps.ts";
-import { askNode } from "./watchdog.ts";
+import { lossStep, watchInterval, type Step } from "./run-steps.ts";
+import { checkRun } from "./watchdog.ts";
 import { SubmissionStore } from "./store.ts";
 import { newMeta, type Meta, type Run } from "./stored.ts";
-import { afterHandOvers, type HandOver } from "./terminal-steps.ts";
+import type { HandOver } from "./terminal-steps.ts";
 import type { ShardHost } from "./shard-host.ts";
-import { WakeUp } from "./wake-up.ts";
+import { WakeUp, routineWake } from "./wake-up.ts";
 import { type SessionFeed, sessionFeedFor } from "./session-feed.ts";
 import { recordOutput, withoutOutput, type RecordOutput } from "./output-bytes.ts";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-/** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
-const routineWake = (ms: number) => Math.ceil((Date.now() + ms) / 1000) * 1000;
-/** How long the hand-overs after a synchronous answer wait for the answer to leave. */
-const HAND_OVER_DELAY_MS = 2;
 
 export class Submission {
   readonly id: string;
   readonly #host: ShardHost;
   readonly #store: SubmissionStore;
   readonly #events: SubmissionEvents;
-  readonly #waiters = new Waiters<ResultRecord | null>();
+  /** A synchronous submit's wait for the terminal record (none: nothing to wait for). */
+  readonly #waiters = new Waiters<ResultRecord | null>((rec) => !rec || isTerminal(rec.job_status));
   #stream: AbortController | null = null;
   /** Where this submission spent its time (answered with a synchronous submit). */
   #hops: HopTimes = {};
@@ -66,7 +60,7 @@ export class Submission {
     this.#host = host;
     this.#store = new SubmissionStore(host.storage, kv);
     this.#events = new SubmissionEvents(kv, heartbeatMs(host.env), () => this.#spill());
-    this.#wakeUp = new WakeUp((at) => host.setAlarm(id, at), () => void this.alarm());
+    this.#wakeUp = new WakeUp(this.#store, (at) => host.setAlarm(id, at), () => void this.alarm());
   }
 
   /** Nothing of it is stored (an unknown id). */
@@ -88,10 +82,9 @@ export class Submission {
     const now = Date.now();
     this.#hops = {};
     this.#creating = true;
-    const enqueue = (pool: string, mayDecline: boolean) => scheduler(this.#host.env, pool).enqueue(input.id, runKey(input.language, input.format), { pool, mayDecline });
     let placed;
     try {
-      placed = await enqueueInPools(input.pool, enqueue(input.pool, true), enqueue);
+      placed = await enqueueNew(this.#host.env, input);
     } finally {
       this.#creating = false;
     }
@@ -111,13 +104,13 @@ export class Submission {
     this.#events.queued(r.kind === "queued" ? r.position : 0);
     this.#events.flush();
     if (node) this.#recordRun(node);
-    else this.#wake(routineWake(cfg.watchdogMs));
+    else this.#wakeUp.set(routineWake(cfg.watchdogMs));
     if (input.wait_ms <= 0) return { kind: "created", queue_depth: r.queue_depth };
     // Synchronous submit: held here until terminal, so the key's object makes one call in all.
     this.#createWaiting = true;
-    const record = await this.#wait(input.wait_ms).finally(() => (this.#createWaiting = false));
+    const record = await this.#waiters.wait(input.wait_ms, () => this.#store.record()).finally(() => (this.#createWaiting = false));
     // The hold expired: the answer names the id, so the submission is written before it leaves.
-    if (record && !isTerminal(record.job_status)) this.#persist();
+    if (record && !isTerminal(record.job_status)) this.#wakeUp.persist();
     return { kind: "created", queue_depth: r.queue_depth, record, hops: { ...this.#hops, in_submission: Date.now() - now } };
   }
 
@@ -130,7 +123,7 @@ export class Submission {
   events(accountId: string, after: number): ReadableStream<Uint8Array> | null | "busy" {
     const meta = this.#store.meta();
     if (!meta || meta.account_id !== accountId) return null;
-    this.#persist();
+    this.#wakeUp.persist();
     return this.#events.stream(after, this.#store, streamFormat(meta.format));
   }
 
@@ -165,13 +158,6 @@ export class Submission {
     return true;
   }
 
-  /** Resolves with the record once terminal, or with the current record after `ms`. */
-  async #wait(ms: number): Promise<ResultRecord | null> {
-    const rec = this.#store.record();
-    if (!rec || isTerminal(rec.job_status)) return rec;
-    return this.#waiters.wait(ms, () => this.#store.record());
-  }
-
   // ---- wake-up (watchdog, hand-overs, retention) ----
 
   async alarm(): Promise<void> {
@@ -180,7 +166,7 @@ export class Submission {
     } catch (e) {
       // Never let a failing wake-up strand a submission: log and come back.
       console.error("submission watchdog failed", String(e));
-      this.#wake(Date.now() + this.#host.cfg.watchdogMs);
+      this.#wakeUp.set(Date.now() + this.#host.cfg.watchdogMs);
     }
   }
 
@@ -189,26 +175,16 @@ export class Submission {
     const meta = this.#store.meta();
     if (!rec || !meta) return this.#wipe();
     if (isTerminal(rec.job_status)) return this.#afterTerminal(meta);
-    await this.#follow(await this.#check(meta, rec, Date.now()), meta);
-    if (!this.#isDone()) this.#wake(Date.now() + watchInterval(this.#host.cfg.watchdogMs, this.#stream !== null));
-  }
-
-  /** What the wake-up learns (run-steps.ts): from the scheduler while queued; past its deadline, or from its node, once dispatched. */
-  async #check(meta: Meta, rec: ResultRecord, now: number): Promise<Step> {
-    const cfg = this.#host.cfg;
-    const run = this.#store.run();
-    if (!run) return queuedStep(await this.#scheduler().poll(meta.id), meta.created_ms, now, cfg.queueTimeoutMs, this.#store.run() !== undefined);
-    const limits = { ...cfg, maxRunMs: Math.max(cfg.maxRunMs, meta.tests_run_ms ?? 0) };
-    const late = overdue(meta.created_ms, this.#startedMs ?? (rec.started_at ? Date.parse(rec.started_at) : null), now, limits);
-    if (late) return { kind: "fail", why: late };
-    return askNode(this.#host.env, cfg, meta.id, run, this.#stream !== null);
+    const seen = { run: () => this.#store.run(), startedMs: this.#startedMs, streaming: this.#stream !== null };
+    await this.#follow(await checkRun(this.#host.env, this.#host.cfg, meta, rec, seen, Date.now()), meta);
+    if (!this.#isDone()) this.#wakeUp.set(Date.now() + watchInterval(this.#host.cfg.watchdogMs, this.#stream !== null));
   }
 
   /** Carries out a step (run-steps.ts). */
   async #follow(step: Step, meta: Meta): Promise<void> {
     if (step.update) this.#store.updateRun(step.update);
     switch (step.kind) {
-      case "wait": return step.at === undefined ? undefined : this.#wake(step.at);
+      case "wait": return step.at === undefined ? undefined : this.#wakeUp.set(step.at);
       case "start": return this.#startRun(step.node);
       case "fail": return this.#fail(step.why);
       case "lost": return this.#lost(step.run, step.why);
@@ -222,11 +198,9 @@ export class Submission {
 
   /** The wake-up once terminal: the hand-overs not yet done, their marks cleared, the wipe at the end of retention. */
   async #afterTerminal(meta: Meta): Promise<void> {
-    await handOver(this.#host.env, this.#store, meta, this.#handedOver);
-    const step = afterHandOvers(this.#store.terminalMarks(), this.#handedOver, Date.now(), this.#host.cfg.watchdogMs);
-    for (const mark of step.clear) this.#store.kv.delete(mark);
-    if (step.next.kind === "wipe") return this.#wipe();
-    this.#wake(step.next.at);
+    const next = await afterTerminal(this.#host.env, this.#store, meta, this.#handedOver, this.#host.cfg.watchdogMs);
+    if (next.kind === "wipe") return this.#wipe();
+    this.#wakeUp.set(next.at);
   }
 
   // ---- the run ----
@@ -242,7 +216,7 @@ export class Submission {
   /** Which node runs it (what the watchdog asks after a broken stream), and the watchdog's wake-up. */
   #recordRun(node: NodeTarget): void {
     this.#store.kv.put("run", { node_id: node.id, node_url: node.url, dispatched_ms: Date.now(), failures: 0, last_error: null } satisfies Run);
-    this.#wake(routineWake(this.#host.cfg.watchdogMs));
+    this.#wakeUp.set(routineWake(this.#host.cfg.watchdogMs));
   }
 
   #launch(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>): void {
@@ -254,24 +228,18 @@ export class Submission {
     const abort = new AbortController();
     this.#stream = abort;
     try {
-      await this.#readStream(node, meta, req, abort.signal);
-      if (!this.#isDone()) throw new GrpcError(-1, "stream ended without a result");
-    } catch (e) {
-      if (this.#isDone() || abort.signal.aborted) return;
-      const err = asGrpcError(e);
-      const step = streamStep(err, this.#store.bareRecord()?.job_status === "pending", node.id, Date.now());
-      if (step.kind === "requeue") console.warn("run refused before it started; requeued", meta.id, node.id, err.statusName, err.message);
-      if (step.kind === "wait") console.warn("execute stream broke", meta.id, err.statusName, err.message);
-      await this.#follow(step, meta);
+      const state = { recorded: () => this.#isDone(), pending: () => this.#store.bareRecord()?.job_status === "pending" };
+      const step = await streamRun(meta.id, node, req, abort.signal, this.#hops, this.#runSink(meta), state);
+      if (step) await this.#follow(step, meta);
     } finally {
       if (this.#stream === abort) this.#stream = null;
     }
   }
 
   /** The node's events as they come, until the result is recorded. */
-  async #readStream(node: NodeTarget, meta: Meta, req: DeepPartial<ExecuteRequest>, signal: AbortSignal): Promise<void> {
+  #runSink(meta: Meta): RunSink {
     const format = streamFormat(meta.format);
-    await readRun(node, req, signal, this.#hops, {
+    return {
       event: (ev) => {
         this.#events.fromNode(ev, format);
         this.#session?.fromNode(ev);
@@ -279,9 +247,10 @@ export class Submission {
       },
       result: (result) => {
         this.#stream = null;
-        return this.#complete(result).catch((e: unknown) => console.error("submission could not record its result (the watchdog asks again)", this.id, message(e)));
+        const why = "submission could not record its result (the watchdog asks again)";
+        return this.#complete(result).catch((e: unknown) => console.error(why, this.id, message(e)));
       },
-    });
+    };
   }
 
   /**
@@ -322,7 +291,9 @@ export class Submission {
   async #complete(result: ExecutionResult): Promise<void> {
     const rec = this.#store.bareRecord();
     const attempts = this.#store.kv.get<number>("attempts");
-    if (rec && !isTerminal(rec.job_status)) await this.#commit(completedRecord(rec, withoutOutput(result), Date.now(), this.#store.meta()?.format, attempts), recordOutput(result));
+    if (!rec || isTerminal(rec.job_status)) return;
+    const completed = completedRecord(rec, withoutOutput(result), Date.now(), this.#store.meta()?.format, attempts);
+    await this.#commit(completed, recordOutput(result));
   }
 
   /** Ends it as `error`; a run it had at a node is cancelled there. */
@@ -345,31 +316,17 @@ export class Submission {
     this.#events.completed(() => this.#store.streamedRecord());
     session?.result(full());
     // The wake-up that records the hand-overs below as done (or does them again after an eviction).
-    this.#wake(routineWake(this.#host.cfg.watchdogMs));
+    this.#wakeUp.set(routineWake(this.#host.cfg.watchdogMs));
     this.#waiters.wake(full);
     this.#stream?.abort();
-    // A synchronous answer is on its way: the hand-overs wait a moment so that the scheduler's
-    // release (and its commit) does not go before it.
-    if (answering) await new Promise((resolve) => setTimeout(resolve, HAND_OVER_DELAY_MS));
-    await handOver(this.#host.env, this.#store, meta, this.#handedOver);
-  }
-
-  #wake(at: number): void {
-    this.#wakeUp.set(at, this.#store.buffered);
+    await handOverAfterCommit(this.#host.env, this.#store, meta, this.#handedOver, answering);
   }
 
   /** Its event frames reached their memory budget (budgets.ts): it is written now, and they go to storage. */
   #spill(): void {
-    this.#persist();
+    this.#wakeUp.persist();
     const sample = { name: SPILLS_METRIC, labels: {}, value: 1 };
     this.#host.waitUntil(metrics(this.#host.env).add([sample]).catch(() => {}));
-  }
-
-  /** Writes a submission held in memory (one commit), its wake-up becoming the shard's. */
-  #persist(): void {
-    if (!this.#store.buffered) return;
-    this.#store.persist();
-    this.#wakeUp.persisted();
   }
 
   /** The session's feed when this submission is a live session's. */

@@ -13,9 +13,9 @@ export interface TerminalMarks {
 
 export type TerminalStep = { clear: HandOver[]; next: { kind: "wipe" } | { kind: "wake"; at: number } };
 
-/** What a release hands back: the run slot (scheduler) and the concurrency unit (key's object), under either record's names. */
+/** What a release hands back: the run slot (scheduler) and the concurrency unit (key's object). */
 export function releases(pending: Pending): { runSlot: boolean; unit: boolean } {
-  return { runSlot: pending.run_slot ?? pending.fleet ?? false, unit: pending.concurrency_unit ?? pending.key ?? false };
+  return { runSlot: pending.run_slot ?? false, unit: pending.concurrency_unit ?? false };
 }
 
 /**

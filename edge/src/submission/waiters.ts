@@ -1,9 +1,17 @@
-// Callers holding on for a value (synchronous submits waiting for the terminal record): woken with
-// it, or after their own time limit with whatever `current` says then.
+// Callers holding on for a value (synchronous submits waiting for the terminal record): answered at
+// once when the value is final already, else woken with it, or after their own time limit with
+// whatever `current` says then.
 export class Waiters<T> {
   #waiting = new Set<(value: T) => void>();
+  readonly #final: (value: T) => boolean;
 
-  wait(ms: number, current: () => T): Promise<T> {
+  constructor(final: (value: T) => boolean) {
+    this.#final = final;
+  }
+
+  async wait(ms: number, current: () => T): Promise<T> {
+    const now = current();
+    if (this.#final(now)) return now;
     return new Promise<T>((resolve) => {
       const done = (value: T) => {
         clearTimeout(timer);

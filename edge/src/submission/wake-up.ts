@@ -1,21 +1,32 @@
 // A submission's next wake-up: the shard's (durable: deadlines.ts), or a timer while the
 // submission is held in memory (a synchronous submit: submission.ts), which becomes the shard's
-// once the submission is written.
+// once the submission is written (persist()).
+
+/** A routine wake-up `ms` from now, on a whole second: a shard's submissions share alarms. */
+export const routineWake = (ms: number) => Math.ceil((Date.now() + ms) / 1000) * 1000;
+
+/** The submission's storage, as far as holding it in memory goes (store.ts). */
+export interface Held {
+  readonly buffered: boolean;
+  persist(): void;
+}
+
 export class WakeUp {
+  readonly #held: Held;
   readonly #shard: (at: number) => void;
   readonly #fire: () => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt: number | null = null;
 
   /** `shard` sets the shard's wake-up; `fire` is the wake-up itself, when a timer is due. */
-  constructor(shard: (at: number) => void, fire: () => void) {
+  constructor(held: Held, shard: (at: number) => void, fire: () => void) {
+    this.#held = held;
     this.#shard = shard;
     this.#fire = fire;
   }
 
-  /** `held`: the submission is only in memory. */
-  set(at: number, held: boolean): void {
-    if (!held) return this.#shard(at);
+  set(at: number): void {
+    if (!this.#held.buffered) return this.#shard(at);
     this.#clearTimer();
     this.#timerAt = at;
     this.#timer = setTimeout(() => {
@@ -30,8 +41,10 @@ export class WakeUp {
     this.#timerAt = null;
   }
 
-  /** The submission was written: a pending timer becomes the shard's wake-up. */
-  persisted(): void {
+  /** Writes a submission held in memory (one commit): a pending timer becomes the shard's wake-up. */
+  persist(): void {
+    if (!this.#held.buffered) return;
+    this.#held.persist();
     this.#clearTimer();
     if (this.#timerAt !== null) this.#shard(this.#timerAt);
     this.#timerAt = null;

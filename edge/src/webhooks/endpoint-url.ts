@@ -39,15 +39,21 @@ export function webhookPolicy(env: { ENVIRONMENT?: string; WEBHOOK_DEV_ALLOW?: s
   if (entries.length > 0) {
     return {
       devAllow: [],
-      configError: "webhook configuration error: WEBHOOK_DEV_ALLOW is set but ENVIRONMENT is not 'development'; remove it (it is a development-only allow-list)",
+      configError: "webhook configuration error: WEBHOOK_DEV_ALLOW is set but ENVIRONMENT is not 'development'; " +
+        "remove it (it is a development-only allow-list)",
     };
   }
   return { devAllow: [], configError: null };
 }
 
-const SPECIAL_TLDS = new Set(["localhost", "local", "internal", "intranet", "lan", "home", "corp", "private", "test", "invalid", "example", "onion", "arpa", "localdomain"]);
+const SPECIAL_TLDS = new Set([
+  "localhost", "local", "internal", "intranet", "lan", "home", "corp", "private", "test", "invalid", "example", "onion", "arpa", "localdomain",
+]);
 /** Public wildcard-DNS services that resolve names to the IP embedded in them (127.0.0.1.nip.io). */
-const REBIND_DOMAINS = ["nip.io", "sslip.io", "xip.io", "nip.direct", "localtest.me", "lvh.me", "vcap.me", "lacolhost.com", "localhost.run", "traefik.me", "local.gd", "fbi.com", "1u.ms", "rbndr.us", "backname.io"];
+const REBIND_DOMAINS = [
+  "nip.io", "sslip.io", "xip.io", "nip.direct", "localtest.me", "lvh.me", "vcap.me", "lacolhost.com", "localhost.run", "traefik.me", "local.gd",
+  "fbi.com", "1u.ms", "rbndr.us", "backname.io",
+];
 
 function v4Reason(addr: ipaddr.IPv4): string | null {
   const range = addr.range();
