@@ -4,7 +4,6 @@ import type { Engine, EngineChecker, EngineHealth, EngineOptions, ExecuteOutcome
 import { CheckPool } from "./judge/compare/check-pool.ts";
 import { CompileCache } from "./languages/cache.ts";
 import { grade } from "./judge/grader.ts";
-import { goStdCacheDirs, keepTrimmed } from "./languages/go-std-cache.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
 import { detectToolchains, selectVersion } from "./languages/toolchains.ts";
 import { SECCOMP_POLICY_VERSION } from "./sandbox/policy.ts";
@@ -16,7 +15,11 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
   const { stateDir, cgroupParent, launcherPath, cpuPolicy } = options;
   const sandbox = await Sandbox.create({ slots, stateDir, cgroupParent, launcherPath, cpuPolicy });
   const toolchains = await detectToolchains();
-  const goCaches = keepTrimmed(goStdCacheDirs(toolchains.get("go")));
+  // What a language keeps up while the node runs (Go's read-only std cache looking freshly trimmed).
+  const upkeep = LANGUAGES.flatMap((language) => {
+    const detected = toolchains.get(language.name);
+    return detected && language.maintain ? [language.maintain(detected.versions.map((version) => version.toolchain))] : [];
+  });
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
   // Output checks run in worker threads, started on the first check (judge/compare/check-pool.ts).
   const checks = new CheckPool();
@@ -58,7 +61,7 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       return { ...outcome, version: selected.info.version };
     },
     async close() {
-      goCaches.stop();
+      for (const task of upkeep) task.stop();
       await Promise.all([sandbox.close(), checks.close()]);
     },
   };
