@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { createEngine } from "../fleet/src/node-engine.ts";
 import { LANGUAGES, type Toolchain } from "../fleet/src/languages/table.ts";
 import { detectToolchains } from "../fleet/src/languages/toolchains.ts";
-import { typescriptEmitArgv } from "../fleet/src/languages/typescript-emit.ts";
+import { typescriptEmitArgv } from "../languages/typescript/emit.ts";
 import { summarize } from "./stats.ts";
 
 const scale = Number(process.env.BENCH_REPS ?? 1);

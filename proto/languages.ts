@@ -1,27 +1,27 @@
 // The language vocabulary edge and fleet share: docs/api.md's accepted values and their canonical
-// names (docs/api.md). The edge validates requests with it; a node maps them onto its language table.
+// names, read from the language folders (languages/<name>/manifest.ts, listed by the generated
+// languages/index.gen.ts). The edge validates requests with it; a node maps them onto its table.
+import { MANIFESTS } from "../languages/index.gen.ts";
+import type { LanguageManifest } from "../languages/schema.ts";
 
-/**
- * `multi-file`: a program made of scripts (Judge0's language 89): the code is its `run` script and
- * its files may hold a `compile` script; both run with bash (docs/languages.md).
- */
-export const CANONICAL_LANGUAGES = ["python", "c", "cpp", "java", "javascript", "typescript", "go", "rust", "multi-file"] as const;
+/** Canonical names in the documented order (each manifest's `order`). */
+export const CANONICAL_LANGUAGES: readonly string[] = MANIFESTS.map((manifest) => manifest.name);
 
-const ALIASES: Record<string, string> = {
-  python: "python", py: "python",
-  c: "c",
-  cpp: "cpp", "c++": "cpp", cxx: "cpp", cc: "cpp",
-  java: "java",
-  javascript: "javascript", js: "javascript",
-  typescript: "typescript", ts: "typescript",
-  go: "go",
-  rust: "rust", rs: "rust",
-  "multi-file": "multi-file",
-};
+const BY_NAME = new Map<string, LanguageManifest>(MANIFESTS.flatMap((m) => [m.name, ...m.aliases].map((name) => [name, m] as const)));
+
+/** The manifest of a canonical name or alias, if any. */
+export function languageManifest(value: string): LanguageManifest | undefined {
+  return BY_NAME.get(value);
+}
 
 /** Canonical name for an accepted value, or null. Case-sensitive, as docs/api.md lists them. */
 export function canonicalLanguage(value: string): string | null {
-  return Object.hasOwn(ALIASES, value) ? (ALIASES[value] ?? null) : null;
+  return BY_NAME.get(value)?.name ?? null;
+}
+
+/** Every accepted value, each canonical name followed by its aliases, in the documented order. */
+export function acceptedLanguageNames(): string[] {
+  return MANIFESTS.flatMap((m) => [m.name, ...m.aliases]);
 }
 
 /** Canonical names in the documented order (docs/api.md), keeping only those in `available`. */

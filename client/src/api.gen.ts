@@ -186,7 +186,7 @@ export interface webhooks {
 export interface components {
   schemas: {
     SubmitRequest: {
-      /** @description Language name or alias (python, py, c, cpp, c++, java, javascript, js, typescript, ts, go, rust, rs); see GET /api/languages */
+      /** @description Language name or alias (python, py, c, cpp, c++, cxx, cc, java, javascript, js, typescript, ts, go, rust, rs, multi-file); see GET /api/languages */
       language: string;
       /** @description Source code, not empty, at most 65536 bytes as UTF-8 */
       code: string;

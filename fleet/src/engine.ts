@@ -1,5 +1,6 @@
 // The one interface transports (gRPC, gRPC-Web) call: run one submission, report languages and
 // readiness. Everything below it (language table, compile cache, sandbox) is the node's core.
+import type { ResolvedRun } from "./languages/resolve.ts";
 import type { ExecutionRecord, Limits } from "./sandbox/run-spec.ts";
 import type { CpuPolicyName } from "./sandbox/cgroup/cpu-policy.ts";
 import type { CompareMode } from "../../proto/submission-rules.ts";
@@ -16,6 +17,11 @@ export interface Score {
 export interface EngineRequest {
   /** Canonical name or alias (docs/api.md); the result carries the canonical name. */
   language: string;
+  /**
+   * The request's languages as the node's door resolved them (languages/resolve.ts); absent, the
+   * engine resolves them itself, by the same rule, once.
+   */
+  resolved?: ResolvedRun;
   code: string;
   /** Standard input of a run without tests (bytes when the request was binary). */
   stdin: string | Uint8Array;

@@ -1,12 +1,13 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { Engine, EngineChecker, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
+import type { Engine, EngineHealth, EngineOptions, ExecuteOutcome, EngineRequest, LanguageInfo } from "./engine.ts";
 import { CheckPool } from "./judge/compare/check-pool.ts";
 import { CompileCache } from "./languages/cache.ts";
 import { grade } from "./judge/grader.ts";
-import { goStdCacheDirs, keepTrimmed } from "./languages/go-std-cache.ts";
 import { findLanguage, LANGUAGES } from "./languages/table.ts";
-import { detectToolchains, selectVersion } from "./languages/toolchains.ts";
+import { detectToolchains } from "./languages/toolchains.ts";
+import { LanguageRefused, resolveRun, type ResolvedLanguage } from "./languages/resolve.ts";
+import { unknownVersion } from "../../proto/language-errors.ts";
 import { SECCOMP_POLICY_VERSION } from "./sandbox/policy.ts";
 import { REQUIRED_CONTROLS, Sandbox } from "./sandbox/sandbox.ts";
 
@@ -16,25 +17,26 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
   const { stateDir, cgroupParent, launcherPath, cpuPolicy } = options;
   const sandbox = await Sandbox.create({ slots, stateDir, cgroupParent, launcherPath, cpuPolicy });
   const toolchains = await detectToolchains();
-  const goCaches = keepTrimmed(goStdCacheDirs(toolchains.get("go")));
+  // What a language keeps up while the node runs (Go's read-only std cache looking freshly trimmed).
+  const upkeep = LANGUAGES.flatMap((language) => {
+    const detected = toolchains.get(language.name);
+    return detected && language.maintain ? [language.maintain(detected.versions.map((version) => version.toolchain))] : [];
+  });
   const compileCache = new CompileCache(join(options.stateDir, "compile-cache"), options.compileCacheBytes);
   // Output checks run in worker threads, started on the first check (judge/compare/check-pool.ts).
   const checks = new CheckPool();
-  /** A language (the program's or its checker's) and the version asked for, else the error to throw. */
-  const resolve = (requested: string, version = "") => {
-    const language = findLanguage(requested, LANGUAGES);
-    const detected = language && toolchains.get(language.name);
-    if (!language || !detected) throw new UnsupportedLanguageError(requested, [...toolchains.keys()]);
-    const selected = selectVersion(detected, version);
-    if (!selected) throw new UnknownVersionError(language.name, version, detected.versions.map((v) => v.info.version));
-    return { language, selected };
+  const languages = (): LanguageInfo[] => [...toolchains.values()].flatMap((detected) => detected.versions.map((version) => version.info));
+  /** The table entry and toolchain of a resolved language (a canonical name and a listed version). */
+  const target = ({ language, version }: ResolvedLanguage) => {
+    const spec = findLanguage(language, LANGUAGES);
+    const selected = toolchains.get(language)?.versions.find(({ info }) => info.version === version);
+    if (!spec || !selected) throw new LanguageRefused(unknownVersion(language, version, languages().filter((l) => l.name === language).map((l) => l.version)));
+    return { language: spec, toolchain: selected.toolchain };
   };
   return {
     slots,
     queue: sandbox.queue,
-    languages(): LanguageInfo[] {
-      return [...toolchains.values()].flatMap((detected) => detected.versions.map((version) => version.info));
-    },
+    languages,
     health(): EngineHealth {
       const health = sandbox.health();
       const reasons = [...health.reasons];
@@ -46,38 +48,17 @@ export async function createEngine(options: Partial<EngineOptions> & Pick<Engine
       };
     },
     async execute(request: EngineRequest, signal?: AbortSignal): Promise<ExecuteOutcome> {
-      const { language, selected } = resolve(request.language, request.version);
-      const target = (judge: EngineChecker | undefined) => {
-        const found = judge ? resolve(judge.language, judge.version) : undefined;
-        return found ? { language: found.language, toolchain: found.selected.toolchain } : undefined;
+      const resolved = request.resolved ?? resolveRun(languages(), request);
+      const judges = {
+        ...(resolved.checker ? { checker: target(resolved.checker) } : {}),
+        ...(resolved.interactor ? { interactor: target(resolved.interactor) } : {}),
       };
-      const [checker, interactor] = [target(request.checker), target(request.interactor)];
-      const judges = { ...(checker ? { checker } : {}), ...(interactor ? { interactor } : {}) };
-      const program = { language, toolchain: selected.toolchain };
-      const outcome = await grade({ sandbox, program, judges, cache: compileCache, checks, request, signal });
-      return { ...outcome, version: selected.info.version };
+      const outcome = await grade({ sandbox, program: target(resolved.program), judges, cache: compileCache, checks, request, signal });
+      return { ...outcome, version: resolved.program.version };
     },
     async close() {
-      goCaches.stop();
+      for (const task of upkeep) task.stop();
       await Promise.all([sandbox.close(), checks.close()]);
     },
   };
-}
-
-export class UnsupportedLanguageError extends Error {
-  readonly available: string[];
-  constructor(language: string, available: string[]) {
-    super(`unsupported language "${language}"; available: ${available.join(", ")}`);
-    this.name = "UnsupportedLanguageError";
-    this.available = available;
-  }
-}
-
-export class UnknownVersionError extends Error {
-  readonly available: string[];
-  constructor(language: string, version: string, available: string[]) {
-    super(`unknown version "${version}" of ${language}; available: ${available.join(", ")}`);
-    this.name = "UnknownVersionError";
-    this.available = available;
-  }
 }

@@ -1,6 +1,7 @@
 // docs/architecture.md's "Map of the repository" names every folder the repository tracks, and
 // only folders that exist. Generated and source trees of the contract (proto/gen/, proto/codecell/)
-// are one row each.
+// are one row each, and so are the language folders (languages/<name>/, one per language: adding a
+// language is adding a folder, nothing else).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
@@ -8,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { test } from "node:test";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const ONE_ROW = ["proto/gen/", "proto/codecell/"];
+const ONE_ROW = ["proto/gen/", "proto/codecell/", "languages/"];
 
 function trackedFolders(): Set<string> {
   const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);

@@ -172,7 +172,7 @@ describe("batches and GET /api/results", () => {
     assert.match(s[0].id, UUID);
     assert.equal(s[0].job_status, "pending");
     assert.equal(s[1].error, "limits.memory_mb above the plan's cap");
-    assert.match(s[2].error, /unsupported language 'cobol'/);
+    assert.match(s[2].error, /unsupported language "cobol"/);
     assert.match(s[3].id, UUID);
     assert.match(s[4].id, UUID);
     assert.equal(s[5].error, "quota exceeded", "the fourth valid item is over the rate of 3");

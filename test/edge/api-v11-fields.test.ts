@@ -84,7 +84,7 @@ describe("POST /api/submit: the 1.1 fields are checked, and a bad one is a 400 n
     const fleetStatus = await stack.ops.call("GET", "/admin/fleet");
     const pythonVersions = fleetStatus.json.runtimes.filter((r: { language: string }) => r.language === "python").map((r: { version: string }) => r.version);
     const r = await c.submit({ ...base, version: "0.0.1-nope" });
-    assert400(r, "unknown version '0.0.1-nope' of python", /versions of python/);
+    assert400(r, `unknown version "0.0.1-nope" of python; available: ${pythonVersions.join(", ")}`);
     assert.deepEqual(r.json.available, pythonVersions);
   });
 

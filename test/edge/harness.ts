@@ -1,5 +1,7 @@
 // Test harness: a real fleet node and the real Worker on workerd, started the one way every stack
 // is (scripts/stack/), with the test timers; `useStack()` gives a test file one of each.
+import { CANONICAL_LANGUAGES } from "../../proto/languages.ts";
+import { languageRefusalBody, unknownLanguage } from "../../proto/language-errors.ts";
 import { writeFileSync } from "node:fs";
 import { after, before } from "../hooks.ts";
 import { LOCAL_TEST_VARS, cleanup, startEdge as startStackEdge, startFleet, type Edge, type EdgeOptions, type Fleet } from "../../scripts/stack/index.ts";
@@ -62,6 +64,22 @@ export async function keyOnPlan(stack: Pick<Stack, "edge" | "ops">, plan: string
   const k = await stack.ops.call("POST", `/admin/projects/${p.json.id}/keys`, { name: "k", plan });
   assert.equal(k.status, 201, k.text);
   return new Client(stack.edge.base, k.json.key);
+}
+
+/**
+ * A checker's or interactor's unknown language and unknown version are refused with the one
+ * language refusal both sides send (proto/language-errors.ts): the message as `error`, `available`.
+ */
+export function refusesLanguages(client: () => Client, base: Record<string, unknown>, role: "checker" | "interactor", judge: Record<string, unknown>): void {
+  it(`an unknown ${role} language or version: the one language refusal`, async () => {
+    const language = await client().submit({ ...base, [role]: { ...judge, language: "cobol" } }, { wait: true });
+    assert.equal(language.status, 400, language.text);
+    assert.deepEqual(language.json, languageRefusalBody(unknownLanguage("cobol", CANONICAL_LANGUAGES, role)));
+    const version = await client().submit({ ...base, [role]: { ...judge, version: "0.1" } }, { wait: true });
+    assert.equal(version.status, 400, version.text);
+    assert.match(version.json.error, new RegExp(`^${role}\\.version: unknown version "0\\.1" of ${judge.language}; available: \\d`));
+    assert.ok(version.json.available.length > 0, version.text);
+  });
 }
 
 /** One test per case: the body is refused with 400, that error and a message matching, and no submission made. */

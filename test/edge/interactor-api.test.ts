@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { before } from "../hooks.ts";
 import { CPP_BINARY_SEARCH, GUESS_INTERACTOR, PYTHON_LINEAR_GUESSER, WAITING_INTERACTOR, WAITING_PROGRAM, guessTest } from "../languages/fixtures/interactors.ts";
-import { itRefuses, keyOnPlan, useStack } from "./harness.ts";
+import { itRefuses, refusesLanguages, keyOnPlan, useStack } from "./harness.ts";
 import type { Client, Res } from "./harness.ts";
 
 const stack = useStack({ fleet: { env: { FLEET_SLOTS: "2" } }, edge: { vars: { SYNC_HOLD_MS: "60000" } } });
@@ -60,10 +60,9 @@ describe("bad interactor input is a 400 naming the field; nothing is stored", ()
   useKey();
   const base = { language: "cpp", code: CPP_BINARY_SEARCH, tests: TESTS };
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
-    ["an unknown language", { ...base, interactor: { ...INTERACTOR, language: "cobol" } }, "invalid interactor.language", /'cobol' is not a language/],
     ["empty code", { ...base, interactor: { ...INTERACTOR, code: "" } }, "invalid interactor.code", /must not be empty/],
     ["a file named as one it reads", { ...base, interactor: { ...INTERACTOR, files: [{ path: "input.txt", content: "x" }] } }, "invalid interactor.files[0].path", /"input\.txt" is the name of a file the interactor reads or writes/],
-    ["an unknown version", { ...base, interactor: { ...INTERACTOR, version: "0.1" } }, "invalid interactor.version", /'0\.1' is not a version of python/],
   ];
   itRefuses(() => c, cases);
+  refusesLanguages(() => c, base, "interactor", INTERACTOR);
 });

@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectRust } from "../../fleet/src/languages/detect/rust.ts";
+import { detectRust } from "../../languages/rust/detect.ts";
 
 /** What every compile-time probe prints (or fails with) if the compiler ran the tenant's code. */
 export const MARKER = "TENANT-CODE-RAN-AT-COMPILE-TIME";

@@ -1,12 +1,12 @@
 // The node keeps the read-only Go standard-library cache from looking due for Go's daily trim
-// (fleet/src/languages/go-std-cache.ts); the compiles that depend on it are in versions.test.ts.
+// (languages/go/std-cache.ts); the compiles that depend on it are in versions.test.ts.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { GO_STD_CACHE_PATH, goStdCacheDirs, keepTrimmed, markTrimmed } from "../../fleet/src/languages/go-std-cache.ts";
-import type { DetectedLanguage } from "../../fleet/src/languages/toolchains.ts";
+import { GO_STD_CACHE_PATH, goStdCacheDirs, keepTrimmed, markTrimmed } from "../../languages/go/std-cache.ts";
+import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
 
 const DAY_S = 24 * 60 * 60;
 
@@ -42,11 +42,9 @@ describe("the Go standard-library cache's trim time", () => {
   });
 
   it("is kept for the binds at the cache's sandbox path only", () => {
-    const version = (binds: { hostPath: string; sandboxPath: string }[]) => ({ toolchain: { version: "1", aliases: [], binds, paths: {} }, info: {} });
-    const go = {
-      versions: [version([{ hostPath: "/var/cache/x/cache", sandboxPath: GO_STD_CACHE_PATH }, { hostPath: "/opt/other", sandboxPath: "/opt/other" }]), version([])],
-    } as unknown as DetectedLanguage;
+    const toolchain = (binds: Toolchain["binds"]): Toolchain => ({ version: "1", aliases: [], binds, paths: {} });
+    const go = [toolchain([{ hostPath: "/var/cache/x/cache", sandboxPath: GO_STD_CACHE_PATH }, { hostPath: "/opt/other", sandboxPath: "/opt/other" }]), toolchain([])];
     assert.deepEqual(goStdCacheDirs(go), ["/var/cache/x/cache"]);
-    assert.deepEqual(goStdCacheDirs(undefined), []);
+    assert.deepEqual(goStdCacheDirs([]), []);
   });
 });

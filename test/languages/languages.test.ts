@@ -10,6 +10,9 @@ import type { ExecuteOutcome } from "../../fleet/src/engine.ts";
 import type { Limits } from "../../fleet/src/sandbox/run-spec.ts";
 import { requireKernel } from "../helpers.ts";
 import { useEngine } from "../kernel-fixtures.ts";
+import { MANIFESTS } from "../../languages/index.gen.ts";
+import { PROGRAMS as SUITE_PROGRAMS } from "../../languages/programs.gen.ts";
+import type { LanguagePrograms } from "../../languages/schema.ts";
 
 const MiB = 1024 * 1024;
 const { engine, stateDir } = useEngine("codecell-lang-");
@@ -17,122 +20,10 @@ const { engine, stateDir } = useEngine("codecell-lang-");
 const run = (language: string, code: string, stdin = "", limits: Partial<Limits> = {}): Promise<ExecuteOutcome> =>
   engine.execute({ language, code, stdin, limits });
 
-interface Programs {
-  aliases: string[];
-  hello: string;
-  /** Reads whitespace-separated integers from stdin, prints their sum. */
-  sum: string;
-  /** Exits non-zero by the language's own error path. */
-  runtimeError: string;
-  compileError?: string;
-  spin: string;
-  /** Allocates and touches memory without bound. */
-  hog: string;
-  /** What the hog gets: the cgroup OOM killer (MLE), or the runtime's own heap limit (RE). */
-  hogVerdict: "MLE" | "RE";
-  hogStderr?: RegExp;
-  /** Prints the Threads: line of /proc/self/status after starting up (runtimes with threads). */
-  threads?: string;
-}
-
-const PROGRAMS: Record<string, Programs> = {
-  python: {
-    aliases: ["py"],
-    hello: 'print("hello, world")',
-    sum: "import sys\nprint(sum(map(int, sys.stdin.read().split())))",
-    runtimeError: 'raise ValueError("boom")',
-    spin: "while True: pass",
-    hog: "hog = []\nwhile True: hog.append(bytearray(b'x' * (1 << 20)))",
-    hogVerdict: "MLE",
-  },
-  c: {
-    aliases: [],
-    hello: '#include <stdio.h>\nint main(void) { printf("hello, world\\n"); return 0; }',
-    sum: '#include <stdio.h>\nint main(void) { long long x, s = 0; while (scanf("%lld", &x) == 1) s += x; printf("%lld\\n", s); }',
-    runtimeError: '#include <stdio.h>\n#include <math.h>\nint main(void) { fprintf(stderr, "boom %.0f\\n", sqrt(9.0)); return 3; }',
-    compileError: "int main(void) { return undeclared_variable; }",
-    spin: "int main(void) { volatile unsigned long i = 0; for (;;) i++; }",
-    hog: "#include <stdlib.h>\n#include <string.h>\nint main(void) { for (;;) { char *p = malloc(1 << 20); memset(p, 1, 1 << 20); } }",
-    hogVerdict: "MLE",
-  },
-  cpp: {
-    aliases: ["c++", "cxx", "cc"],
-    hello: '#include <iostream>\nint main() { std::cout << "hello, world" << std::endl; }',
-    sum: "#include <iostream>\n#include <ranges>\nint main() { long long x, s = 0; while (std::cin >> x) s += x; std::cout << s << '\\n'; }",
-    runtimeError: '#include <stdexcept>\nint main() { throw std::runtime_error("boom"); }',
-    compileError: "int main() { std::vector<int> v; }",
-    spin: "int main() { volatile unsigned long i = 0; for (;;) i++; }",
-    hog: "#include <vector>\nint main() { std::vector<std::vector<char>> hog; for (;;) hog.emplace_back(1 << 20, 'x'); }",
-    hogVerdict: "MLE",
-  },
-  java: {
-    aliases: [],
-    hello: 'public class Main { public static void main(String[] args) { System.out.println("hello, world"); } }',
-    sum: "import java.util.*;\npublic class Main { public static void main(String[] a) { Scanner s = new Scanner(System.in); long t = 0; while (s.hasNextLong()) t += s.nextLong(); System.out.println(t); } }",
-    runtimeError: 'public class Main { public static void main(String[] a) { throw new IllegalStateException("boom"); } }',
-    compileError: 'public class Main { public static void main(String[] a) { int x = "no" } }',
-    spin: "public class Main { public static void main(String[] a) { long i = 0; while (true) i++; } }",
-    hog: "import java.util.*;\npublic class Main { public static void main(String[] a) { List<byte[]> hog = new ArrayList<>(); while (true) hog.add(new byte[1 << 20]); } }",
-    hogVerdict: "RE",
-    hogStderr: /OutOfMemoryError/,
-    threads:
-      'import java.nio.file.*;\npublic class Main { public static void main(String[] a) throws Exception { for (String l : Files.readAllLines(Path.of("/proc/self/status"))) if (l.startsWith("Threads:")) System.out.println(l); } }',
-  },
-  javascript: {
-    aliases: ["js"],
-    hello: 'console.log("hello, world")',
-    sum: 'const s = require("fs").readFileSync(0, "utf8").split(/\\s+/).filter(Boolean).map(Number).reduce((a, b) => a + b, 0);\nconsole.log(s)',
-    runtimeError: 'throw new Error("boom")',
-    spin: "for (;;) {}",
-    hog: "const hog = []; for (;;) hog.push(new Array(1 << 16).fill({ x: 1 }))",
-    hogVerdict: "RE",
-    hogStderr: /heap out of memory|heap limit/i,
-    threads: 'setTimeout(() => console.log(require("fs").readFileSync("/proc/self/status", "utf8").split("\\n").find((l) => l.startsWith("Threads:"))), 50)',
-  },
-  typescript: {
-    aliases: ["ts"],
-    hello: 'const greeting: string = "hello, world";\nconsole.log(greeting)',
-    sum: 'import { readFileSync } from "node:fs";\nconst nums: number[] = readFileSync(0, "utf8").split(/\\s+/).filter(Boolean).map(Number);\nenum Op { Add }\nconsole.log(nums.reduce((a: number, b: number) => (Op.Add === 0 ? a + b : a), 0))',
-    runtimeError: 'function boom(): never { throw new Error("boom") }\nboom()',
-    compileError: "const x: number = ;\nconsole.log(x)",
-    spin: "for (;;) {}",
-    hog: "const hog: object[][] = []; for (;;) hog.push(new Array(1 << 16).fill({ x: 1 }))",
-    hogVerdict: "RE",
-    hogStderr: /heap out of memory|heap limit/i,
-  },
-  go: {
-    aliases: [],
-    hello: 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello, world") }',
-    sum: 'package main\n\nimport (\n\t"bufio"\n\t"fmt"\n\t"os"\n)\n\nfunc main() {\n\tr := bufio.NewReader(os.Stdin)\n\tvar s, x int64\n\tfor {\n\t\tif _, err := fmt.Fscan(r, &x); err != nil {\n\t\t\tbreak\n\t\t}\n\t\ts += x\n\t}\n\tfmt.Println(s)\n}',
-    runtimeError: 'package main\n\nfunc main() { panic("boom") }',
-    compileError: 'package main\n\nfunc main() { x := 1 }',
-    spin: "package main\n\nfunc main() { i := 0\n\tfor { i++ } }",
-    hog: "package main\n\nfunc main() {\n\tvar hog [][]byte\n\tfor {\n\t\tb := make([]byte, 1<<20)\n\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n\t\thog = append(hog, b)\n\t}\n}",
-    hogVerdict: "MLE",
-    threads:
-      'package main\n\nimport (\n\t"fmt"\n\t"os"\n\t"strings"\n)\n\nfunc main() {\n\tb, _ := os.ReadFile("/proc/self/status")\n\tfor _, l := range strings.Split(string(b), "\\n") {\n\t\tif strings.HasPrefix(l, "Threads:") {\n\t\t\tfmt.Println(l)\n\t\t}\n\t}\n}',
-  },
-  rust: {
-    aliases: ["rs"],
-    hello: 'fn main() { println!("hello, world"); }',
-    sum: "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap(); let t: i64 = s.split_whitespace().map(|x| x.parse::<i64>().unwrap()).sum(); println!(\"{}\", t); }",
-    runtimeError: 'fn main() { let v: Vec<i32> = Vec::new(); let i = std::env::args().count() + 5; println!("{}", v[i]); }',
-    compileError: 'fn main() { let x: i32 = "no"; }',
-    spin: "fn main() { let mut i: u64 = 0; loop { i = std::hint::black_box(i + 1); } }",
-    hog: "fn main() { let mut hog = Vec::new(); loop { hog.push(vec![1u8; 1 << 20]); } }",
-    hogVerdict: "MLE",
-  },
-  // Judge0's language 89: the code is the `run` script, run with bash (test/languages/multi-file.test.ts has the rest).
-  "multi-file": {
-    aliases: [],
-    hello: 'echo "hello, world"',
-    sum: "s=0; for x in $(cat); do s=$((s + x)); done; echo $s",
-    runtimeError: "echo boom >&2; exit 3",
-    spin: "while :; do :; done",
-    hog: "tail /dev/zero",
-    hogVerdict: "MLE",
-  },
-};
+/** Each language folder's programs (languages/<name>/programs.ts) with its manifest's aliases. */
+const PROGRAMS: Record<string, LanguagePrograms & { aliases: string[] }> = Object.fromEntries(
+  MANIFESTS.map((manifest) => [manifest.name, { ...SUITE_PROGRAMS[manifest.name]!, aliases: manifest.aliases }]),
+);
 
 describe("languages", { skip: !requireKernelQuiet(), concurrency: true }, () => {
   it("offers every language with detected versions", () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CompileCache } from "../../fleet/src/languages/cache.ts";
 import { findLanguage, javaSource, LANGUAGES } from "../../fleet/src/languages/table.ts";
-import { typescriptEmitArgv } from "../../fleet/src/languages/typescript-emit.ts";
+import { typescriptEmitArgv } from "../../languages/typescript/emit.ts";
 
 const withDir = async (fn: (dir: string) => void | Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), "codecell-cache-"));

@@ -102,7 +102,7 @@ describe("language versions", { skip: !requireKernel(), concurrency: true }, () 
   it("an unknown version is refused, naming the versions available", async () => {
     const go = engine.languages().filter((l) => l.name === "go").map((l) => l.version);
     await assert.rejects(run("go", REPORTS_VERSION.go!.code, "1.5"), (error: Error) => {
-      assert.equal(error.name, "UnknownVersionError");
+      assert.equal(error.name, "LanguageRefused");
       assert.equal(error.message, `unknown version "1.5" of go; available: ${go.join(", ")}`);
       return true;
     });

@@ -1,6 +1,7 @@
 // Request bodies of the public API for the OpenAPI document: the very zod schemas that validate
 // requests (submit/validate.ts), registered under component names, and the words for their fields.
 import { z } from "zod";
+import { acceptedLanguageNames } from "../../../proto/languages.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES } from "../../../proto/limits.ts";
 import { submitSchema } from "../submit/validate.ts";
 
@@ -19,7 +20,7 @@ requestComponents.add(batchRequest, { id: "BatchRequest", description: "1..plan.
  */
 export const FIELD_DOCS: Record<string, Record<string, string>> = {
   SubmitRequest: {
-    language: "Language name or alias (python, py, c, cpp, c++, java, javascript, js, typescript, ts, go, rust, rs); see GET /api/languages",
+    language: `Language name or alias (${acceptedLanguageNames().join(", ")}); see GET /api/languages`,
     code: `Source code, not empty, at most ${MAX_CODE_BYTES} bytes as UTF-8`,
     stdin: `Standard input, at most ${MAX_STDIN_BYTES} bytes as UTF-8 (default empty)`,
     version: 'A version or alias listed by GET /api/runtimes ("1.23", "1.23.4"); unknown → 400 listing the versions',

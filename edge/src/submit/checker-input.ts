@@ -3,9 +3,11 @@
 // key's plan. Every refusal is a 400 naming the field.
 import { z } from "zod";
 import { checkerCodeProblem, checkerIoNameProblem, type JudgeRole } from "../../../proto/checker-rules.ts";
-import { canonicalLanguage } from "../../../proto/languages.ts";
+import { CANONICAL_LANGUAGES, canonicalLanguage } from "../../../proto/languages.ts";
+import { languageRefusalBody, unknownLanguage } from "../../../proto/language-errors.ts";
 import { mainSourceFileName } from "../../../proto/source-names.ts";
 import type { CheckerOptions } from "../contracts/submission.ts";
+import { HttpError } from "../lib/http.ts";
 import { checkerLimits, type Plan } from "../plans/plan-caps.ts";
 import { bad, checkedFiles } from "./request-files.ts";
 
@@ -36,7 +38,7 @@ export function interactorOptions(interactor: CheckerBody, plan: Plan): CheckerO
 
 function judgeOptions(judge: CheckerBody, role: JudgeRole, plan: Plan): CheckerOptions {
   const language = canonicalLanguage(judge.language);
-  if (!language) throw bad(`${role}.language`, `${role}.language '${judge.language}' is not a language of the API (see GET /api/languages)`);
+  if (!language) throw new HttpError(400, languageRefusalBody(unknownLanguage(judge.language, CANONICAL_LANGUAGES, role)));
   const code = checkerCodeProblem(judge.code, role);
   if (code) throw bad(`${role}.code`, code);
   const ioName = (path: string) => checkerIoNameProblem(path, role);

@@ -2,9 +2,10 @@
 // (submit/validate.ts), its language, and its `version` against the runtimes the ready nodes offer.
 import type { FleetStatus } from "../contracts/fleet.ts";
 import { HttpError } from "../lib/http.ts";
-import type { Plan } from "../plans/plans.ts";
+import type { Plan } from "../plans/plan-caps.ts";
 import { parseSubmit } from "./validate.ts";
 import type { SubmitInput } from "./validate.ts";
+import { languageRefusalBody, unknownLanguage, unknownVersion, type LanguageRefusal } from "../../../proto/language-errors.ts";
 import { resolveVersion } from "../../../proto/runtimes.ts";
 import { MAX_EXECUTE_REQUEST_BYTES } from "../../../proto/limits.ts";
 import { oversizeFleetRequest } from "./fleet-request-size.ts";
@@ -17,11 +18,13 @@ export function statusOnce(load: () => Promise<FleetStatus>): StatusOnce {
   return () => (status ??= load());
 }
 
+/** A 400 of proto/language-errors.ts's one shape: the message as `error`, what is available. */
+export function languageRefusal(refusal: LanguageRefusal): HttpError {
+  return new HttpError(400, languageRefusalBody(refusal));
+}
+
 export function unsupportedLanguage(requested: string, available: string[]): HttpError {
-  return new HttpError(400, {
-    error: `unsupported language '${requested}'; available: ${available.join(", ") || "none right now"}`,
-    available,
-  });
+  return languageRefusal(unknownLanguage(requested, available));
 }
 
 /** The checked submission with its canonical language; a requested version becomes the listed one it names. */
@@ -33,29 +36,16 @@ export async function checkSubmission(body: Record<string, unknown>, plan: Plan,
   if (requested !== undefined) {
     const runtimes = (await status()).runtimes;
     const runtime = resolveVersion(runtimes, language, requested);
-    if (!runtime) {
-      const available = runtimes.filter((r) => r.language === language).map((r) => r.version);
-      throw new HttpError(400, {
-        error: `unknown version '${requested}' of ${language}`,
-        message: `version must be one of the versions of ${language} the fleet offers (or an alias, see GET /api/runtimes): ${available.join(", ") || "none right now"}`,
-        available,
-      });
-    }
+    if (!runtime) throw languageRefusal(unknownVersion(language, requested, runtimes.filter((r) => r.language === language).map((r) => r.version)));
     input.options!.version = runtime.version;
     if (input.format) input.format.version = runtime.version;
   }
   for (const role of ["checker", "interactor"] as const) {
     const judge = input.options?.[role];
     if (judge?.version === undefined) continue;
-    const runtime = resolveVersion((await status()).runtimes, judge.language, judge.version);
-    if (!runtime) {
-      const available = (await status()).runtimes.filter((r) => r.language === judge.language).map((r) => r.version);
-      throw new HttpError(400, {
-        error: `invalid ${role}.version`,
-        message: `${role}.version '${judge.version}' is not a version of ${judge.language} the fleet offers (see GET /api/runtimes): ${available.join(", ") || "none right now"}`,
-        available,
-      });
-    }
+    const runtimes = (await status()).runtimes;
+    const runtime = resolveVersion(runtimes, judge.language, judge.version);
+    if (!runtime) throw languageRefusal(unknownVersion(judge.language, judge.version, runtimes.filter((r) => r.language === judge.language).map((r) => r.version), role));
     judge.version = runtime.version;
   }
   const oversize = oversizeFleetRequest(language, input.code, input.stdin, input.options);

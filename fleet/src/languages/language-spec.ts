@@ -1,5 +1,7 @@
 // The shapes of the language table (table.ts): a language, the toolchains it detects, the plan
-// for one submission's source, and what a command line is built from.
+// for one submission's source, and what a command line is built from. A language folder's
+// fleet.ts exports a LanguageRunner; table.ts joins it with the folder's manifest.
+import type { LanguageManifest } from "../../../languages/schema.ts";
 import type { Bind, Limits } from "../sandbox/run-spec.ts";
 
 /** A toolchain found on the host: its version and how the sandbox sees it. */
@@ -37,6 +39,8 @@ export interface CommandContext {
 export interface LanguageSpec {
   /** Canonical name (docs/api.md), carried by every record. */
   name: string;
+  /** The folder's manifest (languages/<name>/manifest.ts). */
+  manifest: LanguageManifest;
   /** Host-side detection at start-up: every usable version, the default (today's) first; none = not offered. */
   detect(): Promise<Toolchain[]>;
   source(code: string): SourcePlan;
@@ -66,6 +70,19 @@ export interface LanguageSpec {
     intoWorkDir?: boolean;
   };
   run: { argv(context: CommandContext): string[]; env?: (context: CommandContext) => Record<string, string> };
+  /** Started once the node has detected the language's toolchains, stopped when it closes (Go keeps its std cache fresh). */
+  maintain?(toolchains: Toolchain[]): { stop(): void };
+}
+
+/**
+ * A language folder's fleet.ts: the node's part of the language. Its name, source file name and
+ * compile outputs come from the manifest (table.ts joins them).
+ */
+export interface LanguageRunner {
+  detect: LanguageSpec["detect"];
+  compile?: Omit<NonNullable<LanguageSpec["compile"]>, "artifact" | "scratch">;
+  run: LanguageSpec["run"];
+  maintain?: LanguageSpec["maintain"];
 }
 
 /** Where a compiled artifact appears inside the sandbox for the run (read-only bind). */

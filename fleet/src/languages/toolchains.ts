@@ -1,4 +1,3 @@
-import { resolveVersion } from "../../../proto/runtimes.ts";
 import type { LanguageInfo } from "../engine.ts";
 import { LANGUAGES } from "./table.ts";
 import type { LanguageSpec, Toolchain } from "./language-spec.ts";
@@ -59,11 +58,4 @@ function distinctVersions(toolchains: Toolchain[]): Toolchain[] {
     for (const alias of aliases) taken.add(alias);
     return { ...toolchain, aliases };
   });
-}
-
-/** The toolchain a request's `version` selects ("" = the default), by proto/runtimes.ts's one rule. */
-export function selectVersion(language: DetectedLanguage, requested = ""): DetectedVersion | undefined {
-  const runtimes = language.versions.map(({ info }) => ({ ...info, language: info.name }));
-  const chosen = resolveVersion(runtimes, language.info.name, requested);
-  return chosen ? language.versions.find(({ info }) => info.version === chosen.version) : undefined;
 }

@@ -7,12 +7,12 @@ import type { ExecuteRequest, ExecuteResponse } from "../../../proto/gen/codecel
 import { ServiceError, Status } from "./errors.ts";
 import type { FleetNode } from "./fleet-node.ts";
 import type { RunEvent } from "./run-registry.ts";
-import { findLanguage } from "../languages/table.ts";
+import { mainSourceFileName } from "../../../proto/source-names.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { startRun } from "./start-run.ts";
 import type { CallContext } from "./call-context.ts";
 import { checkChecker } from "./checker-validation.ts";
-import { checkJudgeFields, checkLiveStdin, checkSource, parseSubmissionId, resolveLanguage, resolveVersion } from "./validation.ts";
+import { checkJudgeFields, checkLiveStdin, checkSource, parseSubmissionId, resolveLanguages } from "./validation.ts";
 
 export function toExecuteResponse(event: RunEvent): ExecuteResponse {
   switch (event.kind) {
@@ -34,7 +34,9 @@ export function toExecuteResponse(event: RunEvent): ExecuteResponse {
 export function createExecute(node: FleetNode) {
   return async function* execute(request: ExecuteRequest, context: CallContext): AsyncGenerator<ExecuteResponse> {
     const id = parseSubmissionId(request.submissionId);
-    const language = resolveLanguage(request.language, node.engine.languages().map((entry) => entry.name));
+    // The request's languages, resolved once here; the engine takes them as they are.
+    const resolved = resolveLanguages(request, node.engine.languages());
+    const language = resolved.program.language;
     let run = node.registry.get(id);
     if (run) {
       if (run.fingerprint !== fingerprint(request, language)) {
@@ -42,13 +44,12 @@ export function createExecute(node: FleetNode) {
       }
     } else {
       checkSource(request.code, request.stdin);
-      checkJudgeFields(request, language, findLanguage(language)?.source(request.code).fileName);
-      checkChecker(request, node.engine.languages());
+      checkJudgeFields(request, language, mainSourceFileName(language, request.code) ?? undefined);
+      checkChecker(request, resolved);
       checkLiveStdin(request);
-      const version = resolveVersion(language, request.version, node.engine.languages());
       if (node.draining) throw new ServiceError(Status.UNAVAILABLE, "node is draining");
       if (!node.engine.health().ready) throw new ServiceError(Status.UNAVAILABLE, "node is not ready");
-      run = startRun(node, { id, language, request, version });
+      run = startRun(node, { id, language, request, resolved });
     }
     if (request.detachOnDisconnect) run.detached = true;
 

@@ -3,6 +3,7 @@
 // way, within its output budget (submission-output.ts).
 import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import type { Engine, EngineRequest, TestOutcome } from "../engine.ts";
+import type { ResolvedRun } from "../languages/resolve.ts";
 import { toEngineRequest } from "./engine-request.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { Logger } from "./logger.ts";
@@ -20,8 +21,8 @@ export interface Submission {
   language: string;
   /** As received (already validated). */
   request: ExecuteRequest;
-  /** The listed version to run (resolved from request.version); absent: the default. */
-  version?: string;
+  /** Its languages and versions as the door resolved them; the engine takes them as they are. */
+  resolved?: ResolvedRun;
 }
 
 export interface RunnerDeps {
@@ -81,7 +82,7 @@ async function execute(deps: RunnerDeps, run: Run, submission: Submission, admit
   const output = new SubmissionOutput(submission.request, submission.request.streamOutput ? (event) => run.output(event) : undefined);
   const request: EngineRequest = {
     ...toEngineRequest(submission.request, submission.language),
-    ...(submission.version ? { version: submission.version } : {}),
+    ...(submission.resolved ? { resolved: submission.resolved, version: submission.resolved.program.version } : {}),
     onOutput: output.write.bind(output),
     // Stages are a live session's (what its client shows); other streams keep their events.
     ...(run.live ? { liveStdin: run.live.stream, signals: run.live.signals, onStage: (stage: string) => (output.flush(), run.stage(stage)) } : {}),

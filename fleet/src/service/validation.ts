@@ -1,11 +1,10 @@
-// Request validation that needs no engine call: submission ids, sizes, language aliases (docs/api.md),
+// Request validation that needs no engine call: submission ids, sizes, languages and versions (docs/api.md),
 // and the judge fields (files, args, compiler options, tests, checks; proto/submission-rules.ts).
 import type { ExecuteRequest } from "../../../proto/gen/codecell/fleet/v1/fleet.ts";
 import { compilerOptionsProblem } from "../../../proto/compiler-options.ts";
-import { resolveLanguage as resolve } from "../../../proto/languages.ts";
 import { MAX_CODE_BYTES, MAX_STDIN_BYTES, UUID_PATTERN } from "../../../proto/limits.ts";
 import { MAX_TESTS, argsProblem, compareProblem, fileTreeProblem, filesProblem, pointsProblem } from "../../../proto/submission-rules.ts";
-import { resolveVersion as resolveRuntime } from "../../../proto/runtimes.ts";
+import { LanguageRefused, resolveRun, type ResolvedRun } from "../languages/resolve.ts";
 import type { LanguageInfo } from "../engine.ts";
 import { ServiceError, Status } from "./errors.ts";
 
@@ -18,27 +17,14 @@ export function parseSubmissionId(value: string): string {
   return value.toLowerCase();
 }
 
-/** Resolves an alias to the canonical name, if this node has that language. */
-export function resolveLanguage(requested: string, available: readonly string[]): string {
-  const canonical = resolve(requested, available);
-  if (canonical === null) {
-    throw new ServiceError(
-      Status.INVALID_ARGUMENT,
-      `unsupported language "${requested.slice(0, 32)}"; available: ${available.join(", ")}`,
-    );
+/** The request's languages and versions among the node's (languages/resolve.ts), else INVALID_ARGUMENT with the shared refusal's message. */
+export function resolveLanguages(request: ExecuteRequest, offered: readonly LanguageInfo[]): ResolvedRun {
+  try {
+    return resolveRun(offered, request);
+  } catch (error) {
+    if (error instanceof LanguageRefused) throw new ServiceError(Status.INVALID_ARGUMENT, error.message);
+    throw error;
   }
-  return canonical;
-}
-
-/** The listed version a request's `version` names ("" = the language's default), else INVALID_ARGUMENT. */
-export function resolveVersion(language: string, requested: string, offered: readonly LanguageInfo[]): string {
-  const runtimes = offered.map((info) => ({ ...info, language: info.name }));
-  const chosen = resolveRuntime(runtimes, language, requested);
-  if (chosen === null) {
-    const available = runtimes.filter((r) => r.language === language).map((r) => r.version);
-    throw new ServiceError(Status.INVALID_ARGUMENT, `unknown version "${requested.slice(0, 32)}" of ${language}; available: ${available.join(", ")}`);
-  }
-  return chosen.version;
 }
 
 export function checkSource(code: string, stdin: string): void {

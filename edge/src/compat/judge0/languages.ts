@@ -4,6 +4,7 @@
 // classic CE id when no runtime matched it exactly; any other runtime gets an id of our own
 // from OWN_IDS_FROM up. Every other Judge0 CE id of one of our languages is accepted too, run by
 // the nearest runtime (runtimeForId), and answered as sent. Pure; unit tested.
+import { MANIFESTS } from "../../../../languages/index.gen.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 
 interface Judge0Id {
@@ -13,34 +14,16 @@ interface Judge0Id {
   version: string;
 }
 
-/** Judge0 CE's ids for the languages we run (names as Judge0 lists them, versions reduced to major.minor). */
-const JUDGE0_IDS: readonly Judge0Id[] = [
-  { id: 71, language: "python", version: "3.8" }, { id: 92, language: "python", version: "3.11" },
-  { id: 100, language: "python", version: "3.12" }, { id: 109, language: "python", version: "3.13" },
-  { id: 50, language: "c", version: "9.2" }, { id: 48, language: "c", version: "7.4" }, { id: 49, language: "c", version: "8.3" },
-  { id: 103, language: "c", version: "14.1" },
-  { id: 54, language: "cpp", version: "9.2" }, { id: 52, language: "cpp", version: "7.4" }, { id: 53, language: "cpp", version: "8.3" },
-  { id: 105, language: "cpp", version: "14.1" },
-  { id: 62, language: "java", version: "13.0" }, { id: 91, language: "java", version: "17.0" },
-  { id: 63, language: "javascript", version: "12.14" }, { id: 93, language: "javascript", version: "18.15" },
-  { id: 97, language: "javascript", version: "20.17" }, { id: 102, language: "javascript", version: "22.8" },
-  { id: 74, language: "typescript", version: "3.7" }, { id: 94, language: "typescript", version: "5.0" },
-  { id: 101, language: "typescript", version: "5.6" },
-  { id: 60, language: "go", version: "1.13" }, { id: 95, language: "go", version: "1.18" }, { id: 106, language: "go", version: "1.22" },
-  { id: 107, language: "go", version: "1.23" },
-  { id: 73, language: "rust", version: "1.40" }, { id: 108, language: "rust", version: "1.85" },
-];
+/** Judge0 CE's ids for the languages we run (each language folder's manifest), versions reduced to major.minor. */
+const JUDGE0_IDS: readonly Judge0Id[] = MANIFESTS.flatMap((m) => (m.judge0?.ids ?? []).map(({ id, version }) => ({ id, language: m.name, version })));
 
 /** The id a Judge0 client most likely sends for a language (Judge0 CE's long-standing one). */
-const CLASSIC_ID: Record<string, number> = { python: 71, c: 50, cpp: 54, java: 62, javascript: 63, typescript: 74, go: 60, rust: 73, "multi-file": 89 };
+const CLASSIC_ID: Record<string, number> = Object.fromEntries(MANIFESTS.flatMap((m) => (m.judge0 ? [[m.name, m.judge0.classicId]] : [])));
 
-const DISPLAY: Record<string, (v: string) => string> = {
-  python: (v) => `Python (${v})`, c: (v) => `C (GCC ${v})`, cpp: (v) => `C++ (GCC ${v})`, java: (v) => `Java (JDK ${v})`,
-  javascript: (v) => `JavaScript (Node.js ${v})`, typescript: (v) => `TypeScript (${v})`, go: (v) => `Go (${v})`,
-  rust: (v) => `Rust (${v})`,
-  // Judge0 names it without a version (its scripts run with our bash, whose version is the runtime's).
-  "multi-file": () => "Multi-file program",
-};
+/** Judge0's display name of a language at a version (the manifest's, `%s` the version). */
+const DISPLAY: Record<string, (v: string) => string> = Object.fromEntries(
+  MANIFESTS.flatMap((m) => (m.judge0 ? [[m.name, (v: string) => m.judge0!.display.replaceAll("%s", v)]] : [])),
+);
 
 export const OWN_IDS_FROM = 1000;
 

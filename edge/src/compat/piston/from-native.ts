@@ -3,7 +3,7 @@ import { fromBase64 } from "../../../../proto/base64.ts";
 import type { ResultRecord } from "../../../../proto/record.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import { buildOutput, isBuildFailure, isNoExecutable } from "../build-failure.ts";
-import { PISTON_LANGUAGE, pistonAliases } from "./to-native.ts";
+import { PISTON_LANGUAGE, pistonAliases, pistonRuntimeName } from "./to-native.ts";
 
 const SIGNAL_NAMES: Record<number, string> = {
   1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
@@ -78,6 +78,6 @@ export function pistonRuntimes(runtimes: readonly Runtime[]): { language: string
     language: PISTON_LANGUAGE[r.language] ?? r.language,
     version: r.version,
     aliases: pistonAliases(r.language),
-    ...(r.language === "javascript" || r.language === "typescript" ? { runtime: "node" } : {}),
+    ...(pistonRuntimeName(r.language) ? { runtime: pistonRuntimeName(r.language) } : {}),
   }));
 }

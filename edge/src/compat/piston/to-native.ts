@@ -4,30 +4,26 @@
 import semver from "semver";
 import { z } from "zod";
 import { fromBase64, toBase64 } from "../../../../proto/base64.ts";
+import { MANIFESTS } from "../../../../languages/index.gen.ts";
 import type { Runtime } from "../../../../proto/runtimes.ts";
 import { HttpError } from "../../lib/http.ts";
 import { valueAt } from "../input-path.ts";
 
-/** Piston's language names and aliases for our languages. */
-const PISTON_NAMES: Record<string, string> = {
-  python: "python", py: "python", py3: "python", python3: "python",
-  c: "c", gcc: "c",
-  "c++": "cpp", cpp: "cpp", "g++": "cpp",
-  java: "java",
-  javascript: "javascript", js: "javascript", node: "javascript", "node-js": "javascript", "node-javascript": "javascript",
-  typescript: "typescript", ts: "typescript", "node-ts": "typescript", tsc: "typescript",
-  go: "go", golang: "go",
-  rust: "rust", rs: "rust",
-};
+/** Piston's language names and aliases for our languages (each language folder's manifest). */
+const PISTON_NAMES: Record<string, string> = Object.fromEntries(
+  MANIFESTS.flatMap((m) => (m.piston ? [m.piston.name, ...m.piston.aliases].map((name) => [name, m.name]) : [])),
+);
 
 /** Our canonical name → the name Piston lists. */
-export const PISTON_LANGUAGE: Record<string, string> = {
-  python: "python", c: "c", cpp: "c++", java: "java", javascript: "javascript", typescript: "typescript", go: "go", rust: "rust",
-};
+export const PISTON_LANGUAGE: Record<string, string> = Object.fromEntries(MANIFESTS.flatMap((m) => (m.piston ? [[m.name, m.piston.name]] : [])));
+
+/** Piston's `runtime` field of a language, if it has one (`node`). */
+export function pistonRuntimeName(language: string): string | undefined {
+  return MANIFESTS.find((m) => m.name === language)?.piston?.runtime;
+}
 
 export function pistonAliases(language: string): string[] {
-  const name = PISTON_LANGUAGE[language];
-  return Object.entries(PISTON_NAMES).filter(([alias, l]) => l === language && alias !== name).map(([alias]) => alias);
+  return [...(MANIFESTS.find((m) => m.name === language)?.piston?.aliases ?? [])];
 }
 
 const pistonError = (message: string) => new HttpError(400, { message, error: message });

@@ -3,11 +3,11 @@
 // in /box, like any language's compiler and program. The compile step (with compile limits) runs
 // `compile` when there is one, then packs the work dir as it left it into one archive, the
 // artifact (cached like any compiled program); each run unpacks it into its own /box and runs `run`
-// with the request's arguments (with run limits). docs/languages.md, "Multi-file programs".
-import { COMPILE_OUTPUTS } from "../../../proto/source-names.ts";
-import type { CommandContext, Toolchain } from "./language-spec.ts";
+// with the request's arguments (with run limits). docs/languages.md, "multi-file".
+import type { CommandContext, Toolchain } from "../../fleet/src/languages/language-spec.ts";
+import manifest from "./manifest.ts";
 
-export const MULTI_FILE_ARCHIVE = COMPILE_OUTPUTS["multi-file"].artifact;
+export const MULTI_FILE_ARCHIVE = manifest.compile.artifact;
 
 /**
  * The compile step: the compile script's output, both streams, is its diagnostics (stderr, as

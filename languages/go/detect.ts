@@ -2,9 +2,9 @@
 // build cache from scripts/provision.sh when it matches.
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { GO_STD_CACHE_PATH } from "../go-std-cache.ts";
-import type { Toolchain } from "../language-spec.ts";
-import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "./host.ts";
+import { GO_STD_CACHE_PATH } from "./std-cache.ts";
+import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
+import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "../../fleet/src/languages/detect/host.ts";
 
 /** Keep equal to GO_STD_CACHE_ENV in scripts/provision.sh: the compile environment that the std cache was built with. */
 const GO_STD_CACHE_ENV = "CGO_ENABLED=0 GO111MODULE=off";

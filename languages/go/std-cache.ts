@@ -1,4 +1,4 @@
-// The read-only standard-library build cache of Go ≥ 1.20 (detect/go.ts binds it into compiles).
+// The read-only standard-library build cache of Go ≥ 1.20 (detect.ts binds it into compiles).
 //
 // Go trims its build cache at most once a day, on the way out of any `go` command: when the cache's
 // trim.txt says the last trim is a day old or more, it trims and rewrites trim.txt. The compiles'
@@ -9,16 +9,16 @@
 // moment sees one whole time or the other.
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Toolchain } from "./language-spec.ts";
+import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
 
 /** Where compiles see the cache. */
 export const GO_STD_CACHE_PATH = "/opt/go-cache";
 /** Well within Go's day, and no load to speak of. */
 const REFRESH_MS = 60 * 60 * 1000;
 
-/** The host directories of the detected Go versions' standard-library caches (`go`: toolchains.ts's DetectedLanguage). */
-export function goStdCacheDirs(go: { versions: { toolchain: Toolchain }[] } | undefined): string[] {
-  return (go?.versions ?? []).flatMap(({ toolchain }) => toolchain.binds.filter((bind) => bind.sandboxPath === GO_STD_CACHE_PATH).map((bind) => bind.hostPath));
+/** The host directories of the detected Go versions' standard-library caches. */
+export function goStdCacheDirs(toolchains: readonly Toolchain[]): string[] {
+  return toolchains.flatMap((toolchain) => toolchain.binds.filter((bind) => bind.sandboxPath === GO_STD_CACHE_PATH).map((bind) => bind.hostPath));
 }
 
 /** Writes DIR/trim.txt as Go does: the time of the last trim, in seconds since the epoch. */

@@ -1,0 +1,15 @@
+// C on the node: the system gcc.
+import { detectGcc } from "../../fleet/src/languages/detect/gcc.ts";
+import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
+
+const c: LanguageRunner = {
+  detect: detectGcc,
+  compile: {
+    argv: ({ toolchain, source, options }) => [toolchain.paths.gcc!, "-std=c17", "-O2", "-pipe", "-o", "main", source.fileName, ...options, "-lm"],
+    executable: true,
+    maxArtifactBytes: 64 * 1024 * 1024,
+  },
+  run: { argv: ({ artifactPath }) => [artifactPath] },
+};
+
+export default c;

@@ -1,0 +1,13 @@
+// Python on the node: Debian's python3, no compile step.
+import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
+import { detectPython } from "./detect.ts";
+
+const python: LanguageRunner = {
+  detect: detectPython,
+  run: {
+    argv: ({ toolchain, source }) => [toolchain.paths.python!, "-B", source.fileName],
+    env: () => ({ PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1", PYTHONHASHSEED: "0" }),
+  },
+};
+
+export default python;
