@@ -7,6 +7,7 @@ import type { CompareMode } from "../../proto/submission-rules.ts";
 import type { SlotQueue } from "./sandbox/slot-queue.ts";
 import type { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
+import type { LanguageInfo } from "./languages/language-info.ts";
 
 /** A scored request's points: earned, and the most there were (judge/score.ts). */
 export interface Score {
@@ -110,20 +111,7 @@ export interface TestOutcome {
   stderrBytes: Uint8Array;
 }
 
-/** One (language, version) the node offers: NodeInfo's Language. */
-export interface LanguageInfo {
-  /** Canonical name, e.g. "cpp". */
-  name: string;
-  /** The toolchain's own version number, what a request's `version` selects, e.g. "12.2.0". */
-  version: string;
-  /** Other names a request may use: a short form ("1.23"), the toolchain's own text ("go1.23.5"). */
-  aliases: string[];
-  /** The version a request without `version` gets (one per language). */
-  default: boolean;
-  compiled: boolean;
-  /** Curated libraries importable without network. */
-  libraries: string[];
-}
+export type { LanguageInfo };
 
 export interface EngineHealth {
   /** True only when every isolation control can be applied. */

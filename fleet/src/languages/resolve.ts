@@ -3,7 +3,7 @@
 // takes the resolved run (EngineRequest.resolved); a refusal is proto/language-errors.ts's one
 // shape, which the edge sends too.
 import { resolveRuntime, type LanguageRefusal, type LanguageRole } from "../../../proto/language-errors.ts";
-import type { LanguageInfo } from "../engine.ts";
+import type { LanguageInfo } from "./language-info.ts";
 
 /** One language of a run: canonical name and the listed version it runs. */
 export interface ResolvedLanguage {

@@ -1,4 +1,4 @@
-import type { LanguageInfo } from "../engine.ts";
+import type { LanguageInfo } from "./language-info.ts";
 import { LANGUAGES } from "./table.ts";
 import type { LanguageSpec, Toolchain } from "./language-spec.ts";
 
