@@ -5,7 +5,7 @@ export const MAX_CODE_BYTES = 64 * 1024;
 export const MAX_STDIN_BYTES = 256 * 1024;
 
 /** Linux file names are at most 255 bytes (one path segment). */
-export const MAX_FILE_NAME_BYTES = 255;
+export { MAX_FILE_NAME_BYTES } from "../languages/kit/file-names.ts";
 
 /** Submission ids and idempotency keys: a UUID, either case (the canonical form is lower case). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -71,7 +71,7 @@ export function indexModules(manifests: readonly LanguageManifest[]): { file: st
     },
     {
       file: "fleet.gen.ts",
-      text: `${HEADER}import type { LanguageRunner } from "../fleet/src/languages/language-spec.ts";\n${imports("fleet")}\n` +
+      text: `${HEADER}import type { LanguageRunner } from "./kit/language-spec.ts";\n${imports("fleet")}\n` +
         `/** Each language folder's node part (fleet.ts), by canonical name. */\nexport const RUNNERS: Readonly<Record<string, LanguageRunner>> = {\n${entries}};\n`,
     },
     {

@@ -1,6 +1,6 @@
 // C on the node: the system gcc.
-import { detectGcc } from "../../fleet/src/languages/detect/gcc.ts";
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
+import { detectGcc } from "../kit/detect/gcc.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
 
 const c: LanguageRunner = {
   detect: detectGcc,

@@ -1,6 +1,6 @@
 // C++ on the node: the system g++, with the precompiled <bits/stdc++.h> when provisioning made one.
-import { CPP_FLAGS, detectGxx } from "../../fleet/src/languages/detect/gcc.ts";
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
+import { CPP_FLAGS, detectGxx } from "../kit/detect/gcc.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
 
 const cpp: LanguageRunner = {
   detect: detectGxx,

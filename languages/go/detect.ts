@@ -3,8 +3,8 @@
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GO_STD_CACHE_PATH } from "./std-cache.ts";
-import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
-import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "../../fleet/src/languages/detect/host.ts";
+import type { Toolchain } from "../kit/language-spec.ts";
+import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "../kit/detect/host.ts";
 
 /** Keep equal to GO_STD_CACHE_ENV in scripts/provision.sh: the compile environment that the std cache was built with. */
 const GO_STD_CACHE_ENV = "CGO_ENABLED=0 GO111MODULE=off";

@@ -1,6 +1,6 @@
 // Go on the node: every Go found, module-less builds, a read-only standard-library cache (Go ≥ 1.20).
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
-import { budgetMiB } from "../../fleet/src/languages/runtime-flags.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
+import { budgetMiB } from "../kit/runtime-flags.ts";
 import { detectGo } from "./detect.ts";
 import { goStdCacheDirs, keepTrimmed } from "./std-cache.ts";
 

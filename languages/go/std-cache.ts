@@ -9,7 +9,7 @@
 // moment sees one whole time or the other.
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
+import type { Toolchain } from "../kit/language-spec.ts";
 
 /** Where compiles see the cache. */
 export const GO_STD_CACHE_PATH = "/opt/go-cache";

@@ -2,8 +2,8 @@
 // archive from scripts/provision.sh when it matches.
 import { existsSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
-import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "../../fleet/src/languages/detect/host.ts";
+import type { Toolchain } from "../kit/language-spec.ts";
+import { compareVersionsDescending, entries, executable, match, output, present, readText, shortVersion } from "../kit/detect/host.ts";
 
 /** javac's own JVM: C1 only, serial GC, no perf file. Keep equal to JAVAC_FLAGS in scripts/provision.sh. */
 export const JAVAC_JVM_FLAGS = ["-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-J-XX:-UsePerfData", "-J-Xmx640m", "-J-XX:ActiveProcessorCount=2"];

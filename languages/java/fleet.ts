@@ -1,6 +1,6 @@
 // Java on the node: every JDK found, javac tuned to start fast, the classes in one jar.
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
-import { budgetMiB } from "../../fleet/src/languages/runtime-flags.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
+import { budgetMiB } from "../kit/runtime-flags.ts";
 import { detectJdks, JAVAC_JVM_FLAGS } from "./detect.ts";
 
 const MiB = 1024 * 1024;

@@ -2,7 +2,7 @@
 // name, and the class that runs is the one with a `main`. Both sides use it (the edge refuses an
 // extra file of that name; a node names the source so). docs/languages.md, "java".
 // Linux file names are at most MAX_FILE_NAME_BYTES; javac writes `<Class>.class` (and `<Class>$1.class`…).
-import { MAX_FILE_NAME_BYTES } from "../../proto/limits.ts";
+import { MAX_FILE_NAME_BYTES } from "../kit/file-names.ts";
 
 export interface JavaSourcePlan {
   fileName: string;

@@ -1,7 +1,7 @@
 // JavaScript on the node: Node, no compile step.
-import { detectNode } from "../../fleet/src/languages/detect/node.ts";
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
-import { nodeRunArgv } from "../../fleet/src/languages/runtime-flags.ts";
+import { detectNode } from "../kit/detect/node.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
+import { nodeRunArgv } from "../kit/runtime-flags.ts";
 
 const javascript: LanguageRunner = {
   detect: detectNode,

@@ -1,8 +1,8 @@
 // bash, the interpreter of multi-file programs' `compile` and `run` scripts (Judge0 runs them with
 // bash too), and tar, which carries the work dir a compile leaves to each run. Both are the
 // system's, in /usr, which every sandbox root holds.
-import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
-import { executable, match, output, shortVersion } from "../../fleet/src/languages/detect/host.ts";
+import type { Toolchain } from "../kit/language-spec.ts";
+import { executable, match, output, shortVersion } from "../kit/detect/host.ts";
 
 export async function detectBash(): Promise<Toolchain[]> {
   const bash = "/usr/bin/bash";

@@ -1,5 +1,5 @@
 // Judge0's language 89 on the node: scripts run with bash (scripts.ts; docs/languages.md).
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
 import { detectBash } from "./detect.ts";
 import { multiFileCompileArgv, multiFileRunArgv } from "./scripts.ts";
 

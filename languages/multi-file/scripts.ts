@@ -4,7 +4,7 @@
 // `compile` when there is one, then packs the work dir as it left it into one archive, the
 // artifact (cached like any compiled program); each run unpacks it into its own /box and runs `run`
 // with the request's arguments (with run limits). docs/languages.md, "multi-file".
-import type { CommandContext, Toolchain } from "../../fleet/src/languages/language-spec.ts";
+import type { CommandContext, Toolchain } from "../kit/language-spec.ts";
 import manifest from "./manifest.ts";
 
 export const MULTI_FILE_ARCHIVE = manifest.compile.artifact;

@@ -1,8 +1,8 @@
 // Python: Debian's python3, with the curated libraries that are installed.
-import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
-import { installedLibraries } from "../../fleet/src/languages/libraries.ts";
+import type { Toolchain } from "../kit/language-spec.ts";
+import { installedLibraries } from "../kit/libraries.ts";
 import manifest from "./manifest.ts";
-import { executable, match, output, shortVersion } from "../../fleet/src/languages/detect/host.ts";
+import { executable, match, output, shortVersion } from "../kit/detect/host.ts";
 
 export async function detectPython(): Promise<Toolchain[]> {
   const path = "/usr/bin/python3";

@@ -1,5 +1,5 @@
 // Python on the node: Debian's python3, no compile step.
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
 import { detectPython } from "./detect.ts";
 
 const python: LanguageRunner = {

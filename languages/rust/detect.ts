@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
-import { executable, match, one, output, shortVersion } from "../../fleet/src/languages/detect/host.ts";
+import type { Toolchain } from "../kit/language-spec.ts";
+import { executable, match, one, output, shortVersion } from "../kit/detect/host.ts";
 
 function rustToolchainDirs(): string[] {
   const homes = [process.env.RUSTUP_HOME, join(homedir(), ".rustup"), "/root/.rustup"].filter((home): home is string => !!home);

@@ -1,5 +1,5 @@
 // Rust on the node: rustc from a rustup toolchain (else Debian's), linking with the system cc.
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
 import { detectRust } from "./detect.ts";
 
 const rust: LanguageRunner = {

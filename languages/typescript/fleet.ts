@@ -1,7 +1,7 @@
 // TypeScript on the node: Node's own transpiler, once per source (no type check), then Node.
-import { detectNode } from "../../fleet/src/languages/detect/node.ts";
-import type { LanguageRunner } from "../../fleet/src/languages/language-spec.ts";
-import { nodeRunArgv } from "../../fleet/src/languages/runtime-flags.ts";
+import { detectNode } from "../kit/detect/node.ts";
+import type { LanguageRunner } from "../kit/language-spec.ts";
+import { nodeRunArgv } from "../kit/runtime-flags.ts";
 import { typescriptEmitArgv } from "./emit.ts";
 import manifest from "./manifest.ts";
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { GO_STD_CACHE_PATH, goStdCacheDirs, keepTrimmed, markTrimmed } from "../../languages/go/std-cache.ts";
-import type { Toolchain } from "../../fleet/src/languages/language-spec.ts";
+import type { Toolchain } from "../../languages/kit/language-spec.ts";
 
 const DAY_S = 24 * 60 * 60;
 

@@ -4,7 +4,7 @@
 // A build that fails, or makes no program or one too large, is the submission's compile error.
 import type { EngineRequest } from "../engine.ts";
 import { CompileCache, type CacheLease } from "../languages/cache.ts";
-import type { LanguageSpec, SourcePlan, Toolchain } from "../languages/language-spec.ts";
+import type { LanguageSpec, SourcePlan, Toolchain } from "../../../languages/kit/language-spec.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { COMPILE_LIMITS, narrowLimits } from "../sandbox/limits.ts";
 import { formatBytes } from "../sandbox/program-fault.ts";

@@ -4,7 +4,7 @@
 // language uses itself (the source's, the artifact's) are refused up front.
 import type { EngineRequest } from "../engine.ts";
 import type { CacheLease, CompileCache } from "../languages/cache.ts";
-import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "../languages/language-spec.ts";
+import { ARTIFACT_DIR, type LanguageSpec, type Toolchain } from "../../../languages/kit/language-spec.ts";
 import { notRun } from "../sandbox/failed-setup.ts";
 import { checkInputFiles, InputFileNameError, inputFileNameProblem } from "../sandbox/input-files.ts";
 import { readFileNoFollowAsync } from "../sandbox/nofollow.ts";

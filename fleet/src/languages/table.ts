@@ -6,12 +6,12 @@ import { RUNNERS } from "../../../languages/fleet.gen.ts";
 import { MANIFESTS } from "../../../languages/index.gen.ts";
 import type { LanguageManifest } from "../../../languages/schema.ts";
 import { canonicalLanguage } from "../../../proto/languages.ts";
-import type { LanguageRunner, LanguageSpec } from "./language-spec.ts";
+import type { LanguageRunner, LanguageSpec } from "../../../languages/kit/language-spec.ts";
 
 // What this module exported before the split, still importable from here.
-export { ARTIFACT_DIR, type CommandContext, type LanguageSpec, type SourcePlan, type Toolchain } from "./language-spec.ts";
-export { compareVersionsDescending } from "./detect/host.ts";
-export { TOOLCHAINS_DIR } from "./detect/node.ts";
+export { ARTIFACT_DIR, type CommandContext, type LanguageSpec, type SourcePlan, type Toolchain } from "../../../languages/kit/language-spec.ts";
+export { compareVersionsDescending } from "../../../languages/kit/detect/host.ts";
+export { TOOLCHAINS_DIR } from "../../../languages/kit/detect/node.ts";
 export { javaSourcePlan as javaSource } from "../../../languages/java/source-plan.ts";
 
 /** A language folder's manifest and node part as one table entry. */

@@ -1,6 +1,6 @@
 import type { LanguageInfo } from "./language-info.ts";
 import { LANGUAGES } from "./table.ts";
-import type { LanguageSpec, Toolchain } from "./language-spec.ts";
+import type { LanguageSpec, Toolchain } from "../../../languages/kit/language-spec.ts";
 
 export interface DetectedVersion {
   info: LanguageInfo;

@@ -1,8 +1,21 @@
 // The shapes of the language table (table.ts): a language, the toolchains it detects, the plan
 // for one submission's source, and what a command line is built from. A language folder's
 // fleet.ts exports a LanguageRunner; table.ts joins it with the folder's manifest.
-import type { LanguageManifest } from "../../../languages/schema.ts";
-import type { Bind, Limits } from "../sandbox/run-spec.ts";
+import type { LanguageManifest } from "../schema.ts";
+
+/** A toolchain's file outside /usr, bound read-only into the sandbox (the sandbox's Bind). */
+export interface Bind {
+  hostPath: string;
+  sandboxPath: string;
+  /** A small file (at most 256 KiB) copied into the root instead: no mount shows its host path. */
+  copy?: boolean;
+}
+
+/** What a runtime sizes its heap and stack from: the part of a run's limits a command reads. */
+export interface RunLimits {
+  memoryBytes: number;
+  stackBytes: number;
+}
 
 /** A toolchain found on the host: its version and how the sandbox sees it. */
 export interface Toolchain {
@@ -33,7 +46,7 @@ export interface CommandContext {
   /** Run only: where the compiled artifact is inside the sandbox. */
   artifactPath: string;
   /** Run only: the run's limits (runtimes size their heaps and stacks from them). */
-  limits: Limits;
+  limits: RunLimits;
 }
 
 export interface LanguageSpec {
