@@ -87,7 +87,7 @@ fi
 # cpp: a precompiled <bits/stdc++.h> (competitive programmers include it; ~2 s → ~0.5 s per
 # compile). Built from the system's own header (no untrusted input), on the host, once per g++
 # version; the engine binds it read-only at /opt/pch and uses it only if `flags` matches its own.
-# Keep PCH_FLAGS equal to CPP_FLAGS in fleet/src/languages/detect/gcc.ts.
+# Keep PCH_FLAGS equal to CPP_FLAGS in languages/kit/detect/gcc.ts.
 PCH_FLAGS="-std=c++20 -O2 -pipe"
 build_pch() {
   [ -x /usr/bin/g++ ] || return 0
@@ -191,7 +191,7 @@ JAVA
 #   - go: golang-<v>-go from Debian's backports suite (bookworm-backports) → /usr/lib/go-<v>;
 #   - javascript/typescript: Node <major> from the npm registry's platform package
 #     node-linux-<arch>@<major> (the bare binary, no install script) → $TOOLCHAINS/node-<major>;
-#   - libraries: Debian packages (the node lists those named in fleet/src/languages/libraries.ts).
+#   - libraries: Debian packages (the node lists those named in languages/kit/libraries.ts).
 # Java: Debian 12 has OpenJDK 17 only; a newer JDK already under /usr/lib/jvm is offered as well.
 EXTRA_GO_VERSIONS=(1.23)
 EXTRA_NODE_MAJORS=(22)
@@ -275,7 +275,7 @@ install_extras() {
 # build cache) would rebuild fmt, runtime, ... (~10-30 s). Built once per Go version on the host
 # (`go build std`, Go's own sources: no untrusted input) into a build cache that the node binds
 # read-only as the compile's GOCACHE, only if `flags` matches. Keep GO_STD_CACHE_ENV equal to
-# fleet/src/languages/detect/go.ts.
+# languages/go/detect.ts.
 GO_STD_CACHE_ENV="CGO_ENABLED=0 GO111MODULE=off"
 build_go_std_cache() {
   local go goroot version dir tmp

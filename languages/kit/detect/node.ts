@@ -34,8 +34,8 @@ function rootOnly(path: string): boolean {
  * process; then the extra versions scripts/provision.sh installs, newest first.
  */
 function nodeCandidates(): string[] {
-  // This file is fleet/src/languages/detect/: four levels below the repository root.
-  const projectNode = join(import.meta.dirname, "..", "..", "..", "..", "node_modules", "node", "bin", "node");
+  // This file is languages/kit/detect/: three levels below the repository root.
+  const projectNode = join(import.meta.dirname, "..", "..", "..", "node_modules", "node", "bin", "node");
   const extras = entries(TOOLCHAINS_DIR)
     .filter((name) => /^node-\d+$/.test(name))
     .sort((a, b) => compareVersionsDescending(a.slice(5), b.slice(5)))
